@@ -1,0 +1,188 @@
+//! Every command-line definition, in one place. Nothing here does work: the
+//! adapters in `commands` turn these "as typed" structs into the library's
+//! option structs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::media::MediaKind;
+use crate::shapes::Shape;
+use crate::size::parse_size;
+
+/// Build and inspect the content parts of LLM prompts and tool replies.
+#[derive(Debug, Parser)]
+#[command(
+    name = "partkit",
+    version,
+    propagate_version = true,
+    max_term_width = 100,
+    after_help = "Exit codes: 0 success; 1 input read but rejected; 2 could not run as asked."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every subcommand takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Pretty-print JSON output (the default when stdout is a terminal)
+    #[arg(
+        long,
+        global = true,
+        conflicts_with = "compact",
+        help_heading = "Output"
+    )]
+    pub pretty: bool,
+    /// Print JSON compactly, one document per line (the default otherwise)
+    #[arg(long, global = true, help_heading = "Output")]
+    pub compact: bool,
+    /// Silence warnings
+    #[arg(short, long, global = true, help_heading = "Output")]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Turn files, stdin, data: URLs and http(s) URLs into content parts
+    #[command(
+        long_about = "Turn files, stdin, data: URLs and http(s) URLs into content parts.\n\n\
+            Prints a JSON array of parts in command-line order. Paths and stdin are read and \
+            base64-encoded; the media type is sniffed from the content, with the file \
+            extension as the fallback. An http(s) URL stays a URL part unless --fetch is given.",
+        after_help = "Examples:\n  \
+            partkit encode shot.png\n  \
+            partkit encode -t 'What is in this image?' shot.png --to openai-chat\n  \
+            cat report.pdf | partkit encode - --name report.pdf --to anthropic\n  \
+            partkit encode https://example.com/a.pdf --fetch --max-part-bytes 5MB"
+    )]
+    Encode(EncodeArgs),
+    /// Write completions and man pages (for maintainers)
+    #[command(hide = true)]
+    Generate(GenerateArgs),
+}
+
+/// Arguments of `partkit encode`.
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// Paths, `-` for stdin, data: URLs or http(s) URLs [default: stdin]
+    #[arg(value_name = "SOURCE")]
+    pub sources: Vec<String>,
+    /// Add a text part at this place among the sources (repeatable)
+    #[arg(short = 't', long = "text", value_name = "TEXT")]
+    pub text: Vec<String>,
+    /// The part type, overriding the one the media type implies
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub part_type: Option<PartTypeArg>,
+    /// The media type, overriding sniffing and the extension
+    #[arg(long, value_name = "MIME", value_parser = parse_mime_type)]
+    pub mime_type: Option<String>,
+    /// The part's name (one source only; defaults to the file's base name)
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_part_bytes: Option<u64>,
+    /// Treat a disagreement between content and declared type as an error
+    #[arg(long)]
+    pub strict: bool,
+    /// Download http(s) URLs and inline their bytes instead of keeping URL parts
+    #[arg(long, help_heading = "Fetching")]
+    pub fetch: bool,
+    /// Give up on a download after this many seconds
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 30,
+        requires = "fetch",
+        help_heading = "Fetching"
+    )]
+    pub timeout: u64,
+    /// Print the parts as blocks of this shape
+    #[arg(long, value_enum, value_name = "SHAPE", default_value_t = EncodeShape::Canonical, help_heading = "Output")]
+    pub to: EncodeShape,
+    /// Print one part per line instead of a JSON array
+    #[arg(long, help_heading = "Output")]
+    pub jsonl: bool,
+}
+
+/// Arguments of the hidden `partkit generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The repository root to write `completions/` and `man/` into
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub dir: PathBuf,
+}
+
+/// `--type` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PartTypeArg {
+    Image,
+    File,
+    Audio,
+}
+
+impl From<PartTypeArg> for MediaKind {
+    fn from(arg: PartTypeArg) -> MediaKind {
+        match arg {
+            PartTypeArg::Image => MediaKind::Image,
+            PartTypeArg::File => MediaKind::File,
+            PartTypeArg::Audio => MediaKind::Audio,
+        }
+    }
+}
+
+/// The shapes `encode --to` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EncodeShape {
+    /// partkit's canonical parts
+    Canonical,
+    /// OpenAI Chat Completions content parts
+    OpenaiChat,
+    /// OpenAI Responses input parts
+    OpenaiResponses,
+    /// Anthropic Messages content blocks
+    Anthropic,
+    /// Gemini parts (camelCase)
+    Gemini,
+    /// Bedrock Converse content blocks
+    Bedrock,
+    /// MCP content blocks
+    Mcp,
+    /// NeMo Gym ToolOutputImage entries (images only)
+    ToolOutputImage,
+}
+
+impl From<EncodeShape> for Shape {
+    fn from(shape: EncodeShape) -> Shape {
+        match shape {
+            EncodeShape::Canonical => Shape::Canonical,
+            EncodeShape::OpenaiChat => Shape::OpenaiChat,
+            EncodeShape::OpenaiResponses => Shape::OpenaiResponses,
+            EncodeShape::Anthropic => Shape::Anthropic,
+            EncodeShape::Gemini => Shape::Gemini,
+            EncodeShape::Bedrock => Shape::Bedrock,
+            EncodeShape::Mcp => Shape::Mcp,
+            EncodeShape::ToolOutputImage => Shape::NemoGym,
+        }
+    }
+}
+
+fn parse_mime_type(text: &str) -> Result<String, String> {
+    crate::media::normalize(text)
+        .ok_or_else(|| format!("{text:?} is not a media type of the form type/subtype"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,405 @@
+//! `partkit encode`: files, stdin, data URLs and http(s) URLs into parts (SPEC §4).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::b64;
+use crate::dataurl;
+use crate::error::{Error, Result};
+use crate::fetch::{self, FetchOptions};
+use crate::io::Input;
+use crate::media::{self, Claim, ClaimSource, MediaKind};
+use crate::part::{MediaPart, Part, Source};
+use crate::shapes::{self, Place, Shape};
+use crate::size::group_digits;
+
+/// One thing to turn into a part, in command-line order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceSpec {
+    /// `-t TEXT`: a text part.
+    Text(String),
+    /// `-`: standard input.
+    Stdin,
+    /// A file path.
+    Path(PathBuf),
+    /// A `data:` URL.
+    DataUrl(String),
+    /// An `http(s)://` URL.
+    Url(String),
+}
+
+impl SourceSpec {
+    /// Classifies a SOURCE argument: `-`, a `data:` URL, an http(s) URL, or a path.
+    pub fn classify(arg: &str) -> SourceSpec {
+        if arg == "-" {
+            SourceSpec::Stdin
+        } else if dataurl::is_data_url(arg) {
+            SourceSpec::DataUrl(arg.to_string())
+        } else if fetch::is_http_url(arg) {
+            SourceSpec::Url(arg.to_string())
+        } else {
+            SourceSpec::Path(PathBuf::from(arg))
+        }
+    }
+
+    /// How the source is named in messages; never a payload or a URL's query.
+    pub fn label(&self) -> String {
+        match self {
+            SourceSpec::Text(_) => "text".to_string(),
+            SourceSpec::Stdin => "<stdin>".to_string(),
+            SourceSpec::Path(path) => path.display().to_string(),
+            SourceSpec::DataUrl(url) => match url.split_once(',') {
+                Some((header, _)) => format!("{header},…"),
+                None => b64::preview(url),
+            },
+            SourceSpec::Url(url) => redact_url(url),
+        }
+    }
+}
+
+/// A URL without its query and fragment (signed URLs carry secrets there).
+pub fn redact_url(url: &str) -> String {
+    match url.find(['?', '#']) {
+        Some(cut) => format!("{}?…", &url[..cut]),
+        None => url.to_string(),
+    }
+}
+
+/// Everything `encode` needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeOptions {
+    pub sources: Vec<SourceSpec>,
+    /// `--type`: the part type, overriding the one the media type implies.
+    pub part_type: Option<MediaKind>,
+    /// `--mime-type`: the media type, over everything (normalized).
+    pub mime_type: Option<String>,
+    /// `--name`: the name of the one media source.
+    pub name: Option<String>,
+    /// `--max-part-bytes`: the largest decoded size a media part may have.
+    pub max_part_bytes: Option<u64>,
+    /// `--strict`: a content/type disagreement is an error, not a warning.
+    pub strict: bool,
+    /// `--fetch`: download http(s) URLs within these limits instead of keeping them.
+    pub fetch: Option<FetchOptions>,
+    /// `--to`: the shape whose blocks to write.
+    pub to: Shape,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            sources: Vec::new(),
+            part_type: None,
+            mime_type: None,
+            name: None,
+            max_part_bytes: None,
+            strict: false,
+            fetch: None,
+            to: Shape::Canonical,
+        }
+    }
+}
+
+/// The result of `encode`: the parts, the blocks written for the target shape
+/// (one per part, in order), and the warnings met on the way.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoded {
+    pub parts: Vec<Part>,
+    pub blocks: Vec<Value>,
+    pub warnings: Vec<String>,
+}
+
+/// Turns every source into a part and writes the parts as blocks of the target
+/// shape. Nothing is returned unless every source succeeds.
+pub fn encode(options: &EncodeOptions) -> Result<Encoded> {
+    check_options(options)?;
+    let mut warnings = Vec::new();
+    let mut parts = Vec::with_capacity(options.sources.len());
+    for source in &options.sources {
+        parts.push(encode_source(source, options, &mut warnings)?);
+    }
+    let mut blocks = Vec::with_capacity(parts.len());
+    let mut kept_parts = Vec::with_capacity(parts.len());
+    for (part, source) in parts.into_iter().zip(&options.sources) {
+        if options.to == Shape::Anthropic && matches!(&part, Part::Text(t) if t.is_empty()) {
+            warnings.push(
+                "dropped an empty text part: anthropic rejects empty text blocks".to_string(),
+            );
+            continue;
+        }
+        let block = shapes::write_part(options.to, &part, Place::User)
+            .map_err(|unsupported| Error::rejected(format!("{}: {unsupported}", source.label())))?;
+        blocks.push(block);
+        kept_parts.push(part);
+    }
+    Ok(Encoded {
+        parts: kept_parts,
+        blocks,
+        warnings,
+    })
+}
+
+fn check_options(options: &EncodeOptions) -> Result<()> {
+    let media_sources = options
+        .sources
+        .iter()
+        .filter(|s| !matches!(s, SourceSpec::Text(_)))
+        .count();
+    if options.name.is_some() && media_sources != 1 {
+        return Err(Error::usage(format!(
+            "--name applies to exactly one source, but {media_sources} were given"
+        )));
+    }
+    let stdin_count = options
+        .sources
+        .iter()
+        .filter(|s| **s == SourceSpec::Stdin)
+        .count();
+    if stdin_count > 1 {
+        return Err(Error::usage("standard input (-) can be read only once"));
+    }
+    Ok(())
+}
+
+fn encode_source(
+    source: &SourceSpec,
+    options: &EncodeOptions,
+    warnings: &mut Vec<String>,
+) -> Result<Part> {
+    let label = source.label();
+    let media = match source {
+        SourceSpec::Text(text) => return Ok(Part::Text(text.clone())),
+        SourceSpec::Stdin => {
+            let bytes = read_checked(&Input::Stdin, &label, options)?;
+            from_bytes(bytes, &label, None, None, None, options, warnings)?
+        }
+        SourceSpec::Path(path) => {
+            let input = Input::Path(path.clone());
+            let bytes = read_checked(&input, &label, options)?;
+            let extension = media::extension_of_path(path);
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            from_bytes(
+                bytes,
+                &label,
+                extension.as_deref(),
+                None,
+                name,
+                options,
+                warnings,
+            )?
+        }
+        SourceSpec::DataUrl(url) => from_data_url(url, &label, options, warnings)?,
+        SourceSpec::Url(url) => match &options.fetch {
+            Some(fetch_options) => {
+                let limits = FetchOptions {
+                    max_bytes: options.max_part_bytes,
+                    ..*fetch_options
+                };
+                let fetched = fetch::fetch(url, &limits)?;
+                let extension = media::extension_of_url(&fetched.final_url);
+                let name = media::url_file_name(&fetched.final_url).map(dataurl::percent_decode);
+                let header = fetched.content_type.as_deref().and_then(media::normalize);
+                from_bytes(
+                    fetched.bytes,
+                    &label,
+                    extension.as_deref(),
+                    header,
+                    name,
+                    options,
+                    warnings,
+                )?
+            }
+            None => from_url(url, &label, options)?,
+        },
+    };
+    Ok(Part::Media(MediaPart {
+        name: options.name.clone().or(media.name),
+        ..media
+    }))
+}
+
+/// Reads a path or stdin, refusing an oversize file before reading it.
+fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<Vec<u8>> {
+    if let (Some(max), Some(len)) = (options.max_part_bytes, input.file_len()) {
+        check_cap(label, len, max)?;
+    }
+    let bytes = input.read_all(options.max_part_bytes)?;
+    if let Some(max) = options.max_part_bytes {
+        check_cap(label, bytes.len() as u64, max)?;
+    }
+    Ok(bytes)
+}
+
+fn check_cap(label: &str, len: u64, max: u64) -> Result<()> {
+    if len > max {
+        return Err(Error::rejected(format!(
+            "{label}: {} bytes, over the cap of {} bytes (--max-part-bytes)",
+            group_digits(len),
+            group_digits(max)
+        )));
+    }
+    Ok(())
+}
+
+/// Makes a media part from bytes read now: the type is sniffed, with the
+/// extension (and a server's Content-Type, for fetched bytes) as fallbacks.
+fn from_bytes(
+    bytes: Vec<u8>,
+    label: &str,
+    extension: Option<&str>,
+    content_type: Option<String>,
+    name: Option<String>,
+    options: &EncodeOptions,
+    warnings: &mut Vec<String>,
+) -> Result<MediaPart> {
+    if bytes.is_empty() {
+        return Err(Error::rejected(format!(
+            "{label}: empty (a media part must carry bytes)"
+        )));
+    }
+    let mut claims = Vec::new();
+    if let Some(ext_type) = extension.and_then(media::from_extension) {
+        claims.push(Claim {
+            media_type: ext_type.to_string(),
+            source: ClaimSource::Extension,
+        });
+    }
+    push_explicit(&mut claims, options);
+    let sniffed = media::sniff(&bytes);
+    let decision = media::decide(sniffed.as_deref(), &claims).or_else(|| {
+        content_type.map(|media_type| media::Decision {
+            media_type,
+            mismatch: None,
+        })
+    });
+    let Some(decision) = decision else {
+        let why = match extension {
+            Some(ext) => {
+                format!("the content is not recognized and .{ext} is not in the extension table")
+            }
+            None => "the content is not recognized and there is no extension".to_string(),
+        };
+        return Err(Error::rejected(format!(
+            "{label}: cannot tell the media type: {why}; pass --mime-type"
+        )));
+    };
+    report_mismatch(label, &decision, options, warnings)?;
+    Ok(media_part(
+        decision.media_type,
+        Source::Data(b64::encode(&bytes)),
+        name,
+        options,
+    ))
+}
+
+fn from_data_url(
+    url: &str,
+    label: &str,
+    options: &EncodeOptions,
+    warnings: &mut Vec<String>,
+) -> Result<MediaPart> {
+    let parsed = dataurl::parse(url).map_err(|e| Error::rejected(format!("{label}: {e}")))?;
+    if !parsed.base64 {
+        return Err(Error::rejected(format!(
+            "{label}: data URL is not base64 (expected data:<media type>;base64,<payload>)"
+        )));
+    }
+    let declared = match (&parsed.media_type, parsed.declared) {
+        (Some(media_type), _) => media_type.clone(),
+        (None, "") => {
+            return Err(Error::rejected(format!(
+                "{label}: data URL has no media type"
+            )));
+        }
+        (None, declared) => {
+            return Err(Error::rejected(format!(
+                "{label}: data URL media type {declared:?} is not of the form type/subtype"
+            )));
+        }
+    };
+    if let (Some(max), Some(len)) = (options.max_part_bytes, b64::decoded_len(parsed.payload)) {
+        check_cap(label, len, max)?;
+    }
+    let bytes =
+        b64::decode_strict(parsed.payload).map_err(|e| Error::rejected(format!("{label}: {e}")))?;
+    let mut claims = vec![Claim {
+        media_type: declared,
+        source: ClaimSource::Declared,
+    }];
+    push_explicit(&mut claims, options);
+    let sniffed = media::sniff(&bytes);
+    let decision =
+        media::decide(sniffed.as_deref(), &claims).expect("a declared type is always a decision");
+    report_mismatch(label, &decision, options, warnings)?;
+    Ok(media_part(
+        decision.media_type,
+        Source::Data(parsed.payload.to_string()),
+        parsed.name,
+        options,
+    ))
+}
+
+fn from_url(url: &str, label: &str, options: &EncodeOptions) -> Result<MediaPart> {
+    let media_type = match &options.mime_type {
+        Some(explicit) => explicit.clone(),
+        None => {
+            let extension = media::extension_of_url(url);
+            match extension.as_deref().and_then(media::from_extension) {
+                Some(media_type) => media_type.to_string(),
+                None => {
+                    return Err(Error::rejected(format!(
+                        "{label}: cannot tell the media type from the URL's path; pass --mime-type (or --fetch to sniff the bytes)"
+                    )))
+                }
+            }
+        }
+    };
+    Ok(media_part(
+        media_type,
+        Source::Url(url.to_string()),
+        None,
+        options,
+    ))
+}
+
+fn push_explicit(claims: &mut Vec<Claim>, options: &EncodeOptions) {
+    if let Some(explicit) = &options.mime_type {
+        claims.push(Claim {
+            media_type: explicit.clone(),
+            source: ClaimSource::Explicit,
+        });
+    }
+}
+
+fn report_mismatch(
+    label: &str,
+    decision: &media::Decision,
+    options: &EncodeOptions,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if let Some((content, claimed)) = &decision.mismatch {
+        let message = format!("{label}: {}", media::mismatch_message(content, claimed));
+        if options.strict {
+            return Err(Error::rejected(message));
+        }
+        warnings.push(message);
+    }
+    Ok(())
+}
+
+fn media_part(
+    mime_type: String,
+    source: Source,
+    name: Option<String>,
+    options: &EncodeOptions,
+) -> MediaPart {
+    MediaPart {
+        kind: options
+            .part_type
+            .unwrap_or_else(|| MediaKind::of(&mime_type)),
+        mime_type,
+        source,
+        name,
+    }
+}

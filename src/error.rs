@@ -1,0 +1,93 @@
+//! The library's error type and the exit status every subcommand returns.
+//!
+//! Two kinds of failure matter to a caller, and they map to the documented exit
+//! codes: input that was read but refused (exit 1) and a command that could not run
+//! as asked (exit 2). Findings that are the normal product of a command (validation
+//! problems) are not errors at all: they travel as [`ExitStatus::Failure`].
+
+use std::io;
+use std::path::PathBuf;
+
+/// How a finished command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Everything asked for was done (exit 0).
+    Success,
+    /// The input was read but rejected (exit 1).
+    Failure,
+}
+
+impl ExitStatus {
+    /// The process exit code for this status.
+    pub fn code(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+        }
+    }
+}
+
+/// Every way a partkit operation can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input was read but refused: invalid data, a part over a cap, a part the
+    /// target shape cannot carry. Exit code 1.
+    #[error("{0}")]
+    Rejected(String),
+    /// The arguments do not describe a command that can run. Exit code 2.
+    #[error("{0}")]
+    Usage(String),
+    /// A file or stream could not be read. Exit code 2.
+    #[error("cannot read {}", display_path(.path))]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// A file or stream could not be written. Exit code 2.
+    #[error("cannot write {}", display_path(.path))]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// A URL could not be fetched. Exit code 2.
+    #[error("cannot fetch {url}: {reason}")]
+    Fetch { url: String, reason: String },
+}
+
+impl Error {
+    /// A rejection of the input (exit 1).
+    pub fn rejected(message: impl Into<String>) -> Error {
+        Error::Rejected(message.into())
+    }
+
+    /// A usage error (exit 2).
+    pub fn usage(message: impl Into<String>) -> Error {
+        Error::Usage(message.into())
+    }
+
+    /// The process exit code this error maps to.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Rejected(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Whether this error is a closed pipe on output, which ends a run quietly.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+fn display_path(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A shorthand for results carrying [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

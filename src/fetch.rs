@@ -1,0 +1,156 @@
+//! Downloading `http(s)` URLs for `encode --fetch`: redirects followed only to
+//! http(s), the byte cap and the timeout enforced while reading, not after.
+
+use std::io::Read;
+use std::time::Duration;
+
+use ureq::ResponseExt;
+
+use crate::error::{Error, Result};
+
+/// Limits on one download.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FetchOptions {
+    /// The whole download (connect, redirects, body) must finish within this.
+    pub timeout: Duration,
+    /// Refuse a body larger than this many bytes (checked as the bytes arrive).
+    pub max_bytes: Option<u64>,
+    /// How many redirects to follow.
+    pub max_redirects: u32,
+}
+
+impl Default for FetchOptions {
+    fn default() -> Self {
+        FetchOptions {
+            timeout: Duration::from_secs(30),
+            max_bytes: None,
+            max_redirects: 5,
+        }
+    }
+}
+
+/// A downloaded body and what the server said about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    pub bytes: Vec<u8>,
+    /// The `Content-Type` header, if any (as sent).
+    pub content_type: Option<String>,
+    /// The URL the body came from, after redirects.
+    pub final_url: String,
+}
+
+/// A download that could not be made or whose answer was unusable (exit 2). A
+/// body over the cap is a rejection instead (exit 1): the part is too large.
+fn fetch_error(url: &str, reason: impl Into<String>) -> Error {
+    Error::Fetch {
+        url: crate::commands::encode::redact_url(url),
+        reason: reason.into(),
+    }
+}
+
+/// Whether a string is an `http://` or `https://` URL (case-insensitive scheme).
+pub fn is_http_url(text: &str) -> bool {
+    let lower = text.get(..8).unwrap_or(text).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// Downloads `url` within the limits.
+pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(options.timeout))
+        .max_redirects(options.max_redirects)
+        .max_redirects_will_error(true)
+        .http_status_as_error(false)
+        .user_agent(concat!("partkit/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let mut response = agent
+        .get(url)
+        .call()
+        .map_err(|e| fetch_error(url, describe(&e)))?;
+    let final_url = response.get_uri().to_string();
+    let status = response.status();
+    if !status.is_success() {
+        let reason = status.canonical_reason().unwrap_or("");
+        return Err(fetch_error(
+            url,
+            format!("HTTP {} {reason}", status.as_u16())
+                .trim_end()
+                .to_string(),
+        ));
+    }
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let declared_len = response
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let (Some(max), Some(len)) = (options.max_bytes, declared_len) {
+        if len > max {
+            return Err(too_large(url, max, Some(len)));
+        }
+    }
+    let reader = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut bytes = Vec::new();
+    let read = match options.max_bytes {
+        Some(max) => reader.take(max.saturating_add(1)).read_to_end(&mut bytes),
+        None => {
+            let mut reader = reader;
+            reader.read_to_end(&mut bytes)
+        }
+    };
+    read.map_err(|e| fetch_error(url, describe_io(&e)))?;
+    if let Some(max) = options.max_bytes {
+        if bytes.len() as u64 > max {
+            return Err(too_large(url, max, None));
+        }
+    }
+    Ok(Fetched {
+        bytes,
+        content_type,
+        final_url,
+    })
+}
+
+fn too_large(url: &str, max: u64, declared: Option<u64>) -> Error {
+    let size = match declared {
+        Some(len) => format!("{} bytes", crate::size::group_digits(len)),
+        None => "larger".to_string(),
+    };
+    Error::Rejected(format!(
+        "{}: body is {size}, over the cap of {} bytes",
+        crate::commands::encode::redact_url(url),
+        crate::size::group_digits(max)
+    ))
+}
+
+fn describe(error: &ureq::Error) -> String {
+    match error {
+        ureq::Error::Timeout(_) => "timed out".to_string(),
+        ureq::Error::TooManyRedirects => "too many redirects".to_string(),
+        ureq::Error::HostNotFound => "host not found".to_string(),
+        ureq::Error::ConnectionFailed => "connection failed".to_string(),
+        ureq::Error::BadUri(uri) => format!("bad URL {uri}"),
+        ureq::Error::Io(io) => describe_io(io),
+        other => other.to_string(),
+    }
+}
+
+fn describe_io(error: &std::io::Error) -> String {
+    // ureq reports its own failures (a timeout while reading the body) as io errors
+    // wrapping a ureq::Error.
+    if let Some(inner) = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<ureq::Error>())
+    {
+        return describe(inner);
+    }
+    if error.kind() == std::io::ErrorKind::TimedOut {
+        return "timed out".to_string();
+    }
+    error.to_string()
+}

@@ -1,0 +1,375 @@
+//! Inputs and files: paths and `-`, JSON vs JSON Lines, a line-numbered document
+//! reader whose memory is bounded by the largest line, and atomic writes.
+
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Where an input comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Stdin,
+    Path(PathBuf),
+}
+
+impl Input {
+    /// `-` is standard input; anything else a path.
+    pub fn from_arg(arg: impl Into<PathBuf>) -> Input {
+        let path = arg.into();
+        if path.as_os_str() == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(path)
+        }
+    }
+
+    /// The name used in messages: the path as given, or `<stdin>`.
+    pub fn label(&self) -> String {
+        match self {
+            Input::Stdin => "<stdin>".to_string(),
+            Input::Path(path) => path.display().to_string(),
+        }
+    }
+
+    fn error_path(&self) -> PathBuf {
+        match self {
+            Input::Stdin => PathBuf::from("-"),
+            Input::Path(path) => path.clone(),
+        }
+    }
+
+    /// Opens the input for buffered reading.
+    pub fn open(&self) -> Result<Box<dyn BufRead + Send>> {
+        match self {
+            Input::Stdin => Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin()))),
+            Input::Path(path) => {
+                let file = File::open(path).map_err(|source| Error::Read {
+                    path: path.clone(),
+                    source,
+                })?;
+                if file.metadata().is_ok_and(|m| m.is_dir()) {
+                    return Err(Error::Read {
+                        path: path.clone(),
+                        source: io::Error::new(io::ErrorKind::InvalidInput, "is a directory"),
+                    });
+                }
+                Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+            }
+        }
+    }
+
+    /// Reads the whole input, refusing more than `limit` bytes when one is given
+    /// (the result then has `limit + 1` bytes so the caller can report the excess).
+    pub fn read_all(&self, limit: Option<u64>) -> Result<Vec<u8>> {
+        let mut reader = self.open()?;
+        let mut bytes = Vec::new();
+        let result = match limit {
+            Some(limit) => reader
+                .by_ref()
+                .take(limit.saturating_add(1))
+                .read_to_end(&mut bytes),
+            None => reader.read_to_end(&mut bytes),
+        };
+        result.map_err(|source| Error::Read {
+            path: self.error_path(),
+            source,
+        })?;
+        Ok(bytes)
+    }
+
+    /// The size of a regular file, when the input is one (used to refuse an
+    /// oversize file before reading it).
+    pub fn file_len(&self) -> Option<u64> {
+        match self {
+            Input::Path(path) => fs::metadata(path)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
+            Input::Stdin => None,
+        }
+    }
+}
+
+/// How the documents of an input are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Detect: JSON Lines when the first value is followed by another on a later line.
+    Auto,
+    /// One JSON value per non-blank line.
+    JsonLines,
+}
+
+/// One JSON document of an input: its bytes and the line it starts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// 1 for a single JSON document, N for line N of a JSON Lines input.
+    pub line: usize,
+    pub bytes: Vec<u8>,
+}
+
+/// Reads the documents of one input, one at a time, so that memory grows with the
+/// largest line (or the single document), never with the file.
+pub struct Documents {
+    reader: Box<dyn BufRead + Send>,
+    source: PathBuf,
+    line: usize,
+    state: State,
+    json_lines: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Start(Layout),
+    Lines,
+    Done,
+}
+
+impl Documents {
+    /// Prepares to read the documents of `input`.
+    pub fn open(input: &Input, layout: Layout) -> Result<Documents> {
+        Ok(Documents::from_reader(
+            input.open()?,
+            input.error_path(),
+            layout,
+        ))
+    }
+
+    /// Reads documents from any buffered reader; `source` names it in errors.
+    pub fn from_reader(
+        reader: Box<dyn BufRead + Send>,
+        source: PathBuf,
+        layout: Layout,
+    ) -> Documents {
+        Documents {
+            reader,
+            source,
+            line: 0,
+            state: State::Start(layout),
+            json_lines: false,
+        }
+    }
+
+    /// Whether the documents turned out to be JSON Lines (known after the first).
+    pub fn is_json_lines(&self) -> bool {
+        self.json_lines
+    }
+
+    fn read_error(&self, source: io::Error) -> Error {
+        Error::Read {
+            path: self.source.clone(),
+            source,
+        }
+    }
+
+    /// Reads the next non-blank line into `buf` (without its line break); returns
+    /// its line number, or `None` at the end.
+    fn next_line(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        loop {
+            buf.clear();
+            let n = self
+                .reader
+                .read_until(b'\n', buf)
+                .map_err(|e| self.read_error(e))?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+                buf.pop();
+            }
+            if buf.iter().any(|b| !b.is_ascii_whitespace()) {
+                return Ok(Some(self.line));
+            }
+        }
+    }
+
+    /// Whether anything but whitespace is left in the reader.
+    fn more_content(&mut self) -> Result<bool> {
+        loop {
+            let source = &self.source;
+            let chunk = self.reader.fill_buf().map_err(|e| Error::Read {
+                path: source.clone(),
+                source: e,
+            })?;
+            if chunk.is_empty() {
+                return Ok(false);
+            }
+            if let Some(pos) = chunk.iter().position(|b| !b.is_ascii_whitespace()) {
+                let newlines = chunk[..pos].iter().filter(|b| **b == b'\n').count();
+                self.reader.consume(pos);
+                self.line += newlines;
+                return Ok(true);
+            }
+            let (len, newlines) = (chunk.len(), chunk.iter().filter(|b| **b == b'\n').count());
+            self.reader.consume(len);
+            self.line += newlines;
+        }
+    }
+
+    /// Reads the next document into `buf`, returning the line it starts on.
+    pub fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        match self.state {
+            State::Done => Ok(None),
+            State::Lines => {
+                let line = self.next_line(buf)?;
+                if line.is_none() {
+                    self.state = State::Done;
+                }
+                Ok(line)
+            }
+            State::Start(layout) => {
+                let Some(first) = self.next_line(buf)? else {
+                    self.state = State::Done;
+                    return Ok(None);
+                };
+                if layout == Layout::JsonLines {
+                    self.state = State::Lines;
+                    self.json_lines = true;
+                    return Ok(Some(first));
+                }
+                let complete = serde_json::from_slice::<serde::de::IgnoredAny>(buf).is_ok();
+                if complete {
+                    if self.more_content()? {
+                        self.state = State::Lines;
+                        self.json_lines = true;
+                    } else {
+                        self.state = State::Done;
+                    }
+                    return Ok(Some(first));
+                }
+                // A document spread over lines: the rest of the input belongs to it.
+                buf.push(b'\n');
+                self.reader
+                    .read_to_end(buf)
+                    .map_err(|e| self.read_error(e))?;
+                self.state = State::Done;
+                Ok(Some(first))
+            }
+        }
+    }
+}
+
+impl Iterator for Documents {
+    type Item = Result<Document>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut bytes = Vec::new();
+        match self.next_into(&mut bytes) {
+            Ok(Some(line)) => Some(Ok(Document { line, bytes })),
+            Ok(None) => None,
+            Err(error) => {
+                self.state = State::Done;
+                Some(Err(error))
+            }
+        }
+    }
+}
+
+/// Writes a file atomically: the bytes go to a temporary file in the same folder,
+/// which then replaces the target, keeping its permissions. An interrupted run
+/// leaves the old file or the new one, never half of either.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let error = |source: io::Error| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".partkit-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(error)?;
+    temp.write_all(bytes).map_err(error)?;
+    temp.as_file().sync_all().map_err(error)?;
+    if let Ok(metadata) = fs::metadata(path) {
+        temp.as_file()
+            .set_permissions(metadata.permissions())
+            .map_err(error)?;
+    }
+    temp.persist(path).map_err(|e| error(e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn documents(text: &str, layout: Layout) -> (Vec<(usize, String)>, bool) {
+        let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
+        let mut docs = Documents::from_reader(reader, PathBuf::from("t"), layout);
+        let mut out = Vec::new();
+        let mut buf = Vec::new();
+        while let Some(line) = docs.next_into(&mut buf).unwrap() {
+            out.push((line, String::from_utf8(buf.clone()).unwrap()));
+        }
+        (out, docs.is_json_lines())
+    }
+
+    #[test]
+    fn single_document_on_one_line() {
+        let (docs, jsonl) = documents("{\"a\":1}\n\n", Layout::Auto);
+        assert_eq!(docs, vec![(1, "{\"a\":1}".to_string())]);
+        assert!(!jsonl);
+    }
+
+    #[test]
+    fn pretty_document_spans_lines() {
+        let (docs, jsonl) = documents("\n{\n  \"a\": 1\n}\n", Layout::Auto);
+        assert_eq!(docs.len(), 1);
+        assert_eq!(docs[0].0, 2);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&docs[0].1).unwrap(),
+            serde_json::json!({"a": 1})
+        );
+        assert!(!jsonl);
+    }
+
+    #[test]
+    fn json_lines_are_numbered_with_blank_lines_counted() {
+        let (docs, jsonl) = documents("{\"a\":1}\n\n{\"b\":2}\r\n[3]\n", Layout::Auto);
+        assert_eq!(
+            docs,
+            vec![
+                (1, "{\"a\":1}".to_string()),
+                (3, "{\"b\":2}".to_string()),
+                (4, "[3]".to_string())
+            ]
+        );
+        assert!(jsonl);
+    }
+
+    #[test]
+    fn forced_json_lines_keep_bad_lines_for_the_caller() {
+        let (docs, _) = documents("{\"a\":1}\nnot json\n", Layout::JsonLines);
+        assert_eq!(docs[1], (2, "not json".to_string()));
+        let (docs, _) = documents("{\"a\":1}", Layout::JsonLines);
+        assert_eq!(docs, vec![(1, "{\"a\":1}".to_string())]);
+    }
+
+    #[test]
+    fn empty_input_has_no_documents() {
+        assert!(documents("", Layout::Auto).0.is_empty());
+        assert!(documents(" \n\n", Layout::Auto).0.is_empty());
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_keeps_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.json");
+        fs::write(&path, b"old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,53 @@
+//! The doorway: parse, run, and turn the outcome into an exit code.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use partkit::output::sanitize;
+use partkit::Outcome;
+
+fn main() -> ExitCode {
+    match partkit::run_cli(std::env::args_os()) {
+        Outcome::Status(status) => ExitCode::from(status.code()),
+        Outcome::Clap(error) => match error.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = error.print();
+                ExitCode::from(
+                    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                        2
+                    } else {
+                        0
+                    },
+                )
+            }
+            _ => {
+                // clap's message spans several lines; keep its first, which says what
+                // is wrong, and point at --help for the rest.
+                let rendered = error.render().to_string();
+                let first = rendered.lines().next().unwrap_or("invalid arguments");
+                let message = first.strip_prefix("error: ").unwrap_or(first);
+                report(&format!("{message} (see --help)"));
+                ExitCode::from(2)
+            }
+        },
+        Outcome::Failed(error) => {
+            if error.is_broken_pipe() {
+                return ExitCode::SUCCESS;
+            }
+            let code = error.exit_code();
+            report(&format!("{:#}", anyhow::Error::from(error)));
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn report(message: &str) {
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "partkit: error: {}",
+        sanitize(message)
+    );
+}

@@ -1,0 +1,431 @@
+//! Media types: normalization, sniffing from content, the fixed extension table,
+//! and the rule that decides a part's type when several sources of truth disagree.
+
+use std::path::Path;
+
+/// What kind of part a media type makes (SPEC §3: `image/*` → image, `audio/*` →
+/// audio, anything else → file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MediaKind {
+    Image,
+    Audio,
+    File,
+}
+
+impl MediaKind {
+    /// The kind a normalized media type makes.
+    pub fn of(media_type: &str) -> MediaKind {
+        if media_type.starts_with("image/") {
+            MediaKind::Image
+        } else if media_type.starts_with("audio/") {
+            MediaKind::Audio
+        } else {
+            MediaKind::File
+        }
+    }
+
+    /// The part `type` string for this kind.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MediaKind::Image => "image",
+            MediaKind::Audio => "audio",
+            MediaKind::File => "file",
+        }
+    }
+}
+
+/// The fixed extension table (SPEC §3). Extensions are matched case-insensitively.
+const EXTENSIONS: &[(&str, &str)] = &[
+    ("png", "image/png"),
+    ("jpg", "image/jpeg"),
+    ("jpeg", "image/jpeg"),
+    ("gif", "image/gif"),
+    ("webp", "image/webp"),
+    ("bmp", "image/bmp"),
+    ("tif", "image/tiff"),
+    ("tiff", "image/tiff"),
+    ("heic", "image/heic"),
+    ("heif", "image/heif"),
+    ("svg", "image/svg+xml"),
+    ("wav", "audio/wav"),
+    ("flac", "audio/flac"),
+    ("aac", "audio/aac"),
+    ("pdf", "application/pdf"),
+    ("txt", "text/plain"),
+    ("md", "text/markdown"),
+    ("csv", "text/csv"),
+    ("json", "application/json"),
+    ("html", "text/html"),
+    ("htm", "text/html"),
+    ("xml", "application/xml"),
+    ("mp3", "audio/mpeg"),
+    ("ogg", "audio/ogg"),
+    ("oga", "audio/ogg"),
+    ("m4a", "audio/mp4"),
+    ("webm", "video/webm"),
+    ("mp4", "video/mp4"),
+];
+
+/// Spellings that mean the same media type as a canonical one.
+const ALIASES: &[(&str, &str)] = &[
+    ("image/jpg", "image/jpeg"),
+    ("image/pjpeg", "image/jpeg"),
+    ("audio/wave", "audio/wav"),
+    ("audio/x-wav", "audio/wav"),
+    ("audio/vnd.wave", "audio/wav"),
+    ("audio/mp3", "audio/mpeg"),
+    ("audio/x-flac", "audio/flac"),
+    ("audio/m4a", "audio/mp4"),
+    ("audio/x-m4a", "audio/mp4"),
+];
+
+/// The media type for a file extension (without the dot), from the fixed table.
+pub fn from_extension(ext: &str) -> Option<&'static str> {
+    EXTENSIONS
+        .iter()
+        .find(|(e, _)| e.eq_ignore_ascii_case(ext))
+        .map(|(_, m)| *m)
+}
+
+/// The extension partkit writes for a media type (`jpg` for JPEG), if it has one.
+pub fn extension_for(media_type: &str) -> Option<&'static str> {
+    match media_type {
+        "image/jpeg" => Some("jpg"),
+        "image/tiff" => Some("tiff"),
+        "text/html" => Some("html"),
+        "audio/ogg" => Some("ogg"),
+        _ => EXTENSIONS
+            .iter()
+            .find(|(_, m)| *m == media_type)
+            .map(|(e, _)| *e),
+    }
+}
+
+/// The extension of a path's file name, if it has one.
+pub fn extension_of_path(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_string_lossy();
+    extension_of_name(&name)
+}
+
+/// The extension of a file name (`shot.PNG` → `PNG`); none for `.bashrc` or `README`.
+pub fn extension_of_name(name: &str) -> Option<String> {
+    let (stem, ext) = name.rsplit_once('.')?;
+    if stem.is_empty() || ext.is_empty() {
+        return None;
+    }
+    Some(ext.to_string())
+}
+
+/// The last segment of a URL's path, ignoring its query and fragment.
+pub fn url_file_name(url: &str) -> Option<&str> {
+    let without_fragment = url.split('#').next().unwrap_or(url);
+    let without_query = without_fragment
+        .split('?')
+        .next()
+        .unwrap_or(without_fragment);
+    let after_scheme = without_query
+        .split_once("://")
+        .map_or(without_query, |(_, rest)| rest);
+    let (_, path) = after_scheme.split_once('/')?;
+    let last = path.rsplit('/').next()?;
+    (!last.is_empty()).then_some(last)
+}
+
+/// The extension of a URL's path, ignoring its query and fragment.
+pub fn extension_of_url(url: &str) -> Option<String> {
+    extension_of_name(url_file_name(url)?)
+}
+
+/// Normalizes a declared media type: lower case, parameters removed, aliases
+/// resolved. Returns `None` when the text is not of the form `type/subtype`.
+pub fn normalize(declared: &str) -> Option<String> {
+    let essence = declared.split(';').next().unwrap_or("").trim();
+    let (top, sub) = essence.split_once('/')?;
+    let valid = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
+    };
+    if !valid(top) || !valid(sub) {
+        return None;
+    }
+    let lower = essence.to_ascii_lowercase();
+    let canonical = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lower)
+        .map_or(lower, |(_, canonical)| (*canonical).to_string());
+    Some(canonical)
+}
+
+/// Sniffs the media type of some bytes from their magic numbers (normalized).
+pub fn sniff(bytes: &[u8]) -> Option<String> {
+    let kind = infer::get(bytes)?;
+    normalize(kind.mime_type())
+}
+
+/// Sniffed types that come from a guess about text rather than a magic number:
+/// a file whose extension names a text format is believed over them.
+fn is_text_guess(sniffed: &str) -> bool {
+    matches!(sniffed, "text/html" | "text/xml" | "text/x-shellscript")
+}
+
+fn is_textual(media_type: &str) -> bool {
+    media_type.starts_with("text/")
+        || matches!(
+            media_type,
+            "application/json" | "application/xml" | "image/svg+xml"
+        )
+}
+
+/// Whether a claimed type only refines the sniffed one: the sniffer names the family
+/// and the claim the member (XML content called SVG, HEIF content called HEIC).
+fn refines(sniffed: &str, claimed: &str) -> bool {
+    matches!(
+        (sniffed, claimed),
+        ("text/xml" | "application/xml", "image/svg+xml") | ("image/heif", "image/heic")
+    )
+}
+
+/// Where a claimed media type came from, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimSource {
+    /// The file or URL extension, through the fixed table.
+    Extension,
+    /// A type the input declared (a `data:` URL, a part's `mimeType`).
+    Declared,
+    /// `--mime-type` on the command line.
+    Explicit,
+}
+
+/// A media type some source claims for bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub media_type: String,
+    pub source: ClaimSource,
+}
+
+/// The outcome of deciding a media type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The media type the part gets.
+    pub media_type: String,
+    /// Set when content and claim disagree: `(content type, claimed type)`.
+    pub mismatch: Option<(String, String)>,
+}
+
+/// Decides the media type of bytes from what was sniffed and what is claimed,
+/// by SPEC §3: an explicit type wins over everything; otherwise the sniffed type
+/// wins over the extension and over a declared type, except where the claim only
+/// refines the sniffed family. Returns `None` when nothing names a type.
+///
+/// `claims` are in increasing order of authority; the strongest non-extension
+/// claim and the extension are both checked against the content.
+pub fn decide(sniffed: Option<&str>, claims: &[Claim]) -> Option<Decision> {
+    let explicit = claims.iter().find(|c| c.source == ClaimSource::Explicit);
+    let declared = claims.iter().find(|c| c.source == ClaimSource::Declared);
+    let extension = claims.iter().find(|c| c.source == ClaimSource::Extension);
+    let strongest = explicit.or(declared).or(extension);
+
+    let Some(sniffed) = sniffed else {
+        return strongest.map(|c| Decision {
+            media_type: c.media_type.clone(),
+            mismatch: None,
+        });
+    };
+    let agrees = |claim: &Claim| {
+        claim.media_type == sniffed
+            || refines(sniffed, &claim.media_type)
+            || (is_text_guess(sniffed) && is_textual(&claim.media_type))
+    };
+    if let Some(explicit) = explicit {
+        let mismatch =
+            (!agrees(explicit)).then(|| (sniffed.to_string(), explicit.media_type.clone()));
+        return Some(Decision {
+            media_type: explicit.media_type.clone(),
+            mismatch,
+        });
+    }
+    // The content decides; a claim that agrees (or refines) supplies the spelling.
+    let claim = declared.or(extension);
+    match claim {
+        Some(claim) if agrees(claim) => Some(Decision {
+            media_type: claim.media_type.clone(),
+            mismatch: None,
+        }),
+        Some(claim) => Some(Decision {
+            media_type: sniffed.to_string(),
+            mismatch: Some((sniffed.to_string(), claim.media_type.clone())),
+        }),
+        None => Some(Decision {
+            media_type: sniffed.to_string(),
+            mismatch: None,
+        }),
+    }
+}
+
+/// The message for a content/claim mismatch: `content is image/jpeg, not image/png`.
+pub fn mismatch_message(content: &str, claimed: &str) -> String {
+    format!("content is {content}, not {claimed}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(media_type: &str, source: ClaimSource) -> Claim {
+        Claim {
+            media_type: media_type.to_string(),
+            source,
+        }
+    }
+
+    #[test]
+    fn normalizes_case_parameters_and_aliases() {
+        assert_eq!(normalize("IMAGE/PNG").as_deref(), Some("image/png"));
+        assert_eq!(
+            normalize("image/png; charset=utf-8").as_deref(),
+            Some("image/png")
+        );
+        assert_eq!(normalize("image/jpg").as_deref(), Some("image/jpeg"));
+        assert_eq!(normalize("image/pjpeg").as_deref(), Some("image/jpeg"));
+        assert_eq!(normalize("audio/wave").as_deref(), Some("audio/wav"));
+        assert_eq!(normalize("audio/x-wav").as_deref(), Some("audio/wav"));
+        assert_eq!(normalize("audio/vnd.wave").as_deref(), Some("audio/wav"));
+        assert_eq!(normalize("audio/mp3").as_deref(), Some("audio/mpeg"));
+        assert_eq!(normalize("audio/x-flac").as_deref(), Some("audio/flac"));
+        assert_eq!(normalize("audio/M4A").as_deref(), Some("audio/mp4"));
+        assert_eq!(normalize("audio/x-m4a").as_deref(), Some("audio/mp4"));
+        assert_eq!(normalize("image/svg+xml").as_deref(), Some("image/svg+xml"));
+        assert_eq!(normalize("png"), None);
+        assert_eq!(normalize("image/"), None);
+        assert_eq!(normalize("ima ge/png"), None);
+        assert_eq!(normalize(""), None);
+    }
+
+    #[test]
+    fn extension_table_is_case_insensitive() {
+        assert_eq!(from_extension("PNG"), Some("image/png"));
+        assert_eq!(from_extension("Jpeg"), Some("image/jpeg"));
+        assert_eq!(from_extension("oga"), Some("audio/ogg"));
+        assert_eq!(from_extension("m4a"), Some("audio/mp4"));
+        assert_eq!(from_extension("exe"), None);
+        assert_eq!(extension_for("image/jpeg"), Some("jpg"));
+        assert_eq!(extension_for("image/png"), Some("png"));
+        assert_eq!(extension_for("application/x-unknown"), None);
+    }
+
+    #[test]
+    fn extensions_of_names_and_urls() {
+        assert_eq!(extension_of_name("shot.PNG").as_deref(), Some("PNG"));
+        assert_eq!(extension_of_name(".bashrc"), None);
+        assert_eq!(extension_of_name("README"), None);
+        assert_eq!(extension_of_name("trailing."), None);
+        assert_eq!(
+            extension_of_url("https://x.test/a/b.pdf?sig=1.png#p.gif").as_deref(),
+            Some("pdf")
+        );
+        assert_eq!(extension_of_url("https://x.test/"), None);
+        assert_eq!(extension_of_url("https://x.test"), None);
+        assert_eq!(extension_of_url("https://x.test/dir.d/file"), None);
+        assert_eq!(url_file_name("http://h/a/b.png?x"), Some("b.png"));
+    }
+
+    #[test]
+    fn sniffs_magic_numbers() {
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").as_deref(),
+            Some("image/png")
+        );
+        assert_eq!(sniff(b"\xff\xd8\xff\xe0").as_deref(), Some("image/jpeg"));
+        assert_eq!(sniff(b"%PDF-1.4\n").as_deref(), Some("application/pdf"));
+        assert_eq!(
+            sniff(b"RIFF\x24\0\0\0WAVEfmt ").as_deref(),
+            Some("audio/wav")
+        );
+        assert_eq!(sniff(b"hello world"), None);
+    }
+
+    #[test]
+    fn content_wins_over_extension_with_a_mismatch() {
+        let d = decide(
+            Some("image/jpeg"),
+            &[claim("image/png", ClaimSource::Extension)],
+        )
+        .unwrap();
+        assert_eq!(d.media_type, "image/jpeg");
+        assert_eq!(
+            d.mismatch,
+            Some(("image/jpeg".to_string(), "image/png".to_string()))
+        );
+    }
+
+    #[test]
+    fn explicit_type_wins_but_mismatch_is_reported() {
+        let d = decide(
+            Some("image/jpeg"),
+            &[
+                claim("image/png", ClaimSource::Extension),
+                claim("image/png", ClaimSource::Explicit),
+            ],
+        )
+        .unwrap();
+        assert_eq!(d.media_type, "image/png");
+        assert!(d.mismatch.is_some());
+    }
+
+    #[test]
+    fn family_refinements_are_silent() {
+        let svg = decide(
+            Some("text/xml"),
+            &[claim("image/svg+xml", ClaimSource::Extension)],
+        )
+        .unwrap();
+        assert_eq!(svg.media_type, "image/svg+xml");
+        assert_eq!(svg.mismatch, None);
+        let heic = decide(
+            Some("image/heif"),
+            &[claim("image/heic", ClaimSource::Extension)],
+        )
+        .unwrap();
+        assert_eq!(heic.media_type, "image/heic");
+        assert_eq!(heic.mismatch, None);
+    }
+
+    #[test]
+    fn text_guesses_yield_to_text_extensions() {
+        let md = decide(
+            Some("text/html"),
+            &[claim("text/markdown", ClaimSource::Extension)],
+        )
+        .unwrap();
+        assert_eq!(md.media_type, "text/markdown");
+        assert_eq!(md.mismatch, None);
+        // ...but not to a binary claim.
+        let png = decide(
+            Some("text/html"),
+            &[claim("image/png", ClaimSource::Extension)],
+        )
+        .unwrap();
+        assert_eq!(png.media_type, "text/html");
+        assert!(png.mismatch.is_some());
+    }
+
+    #[test]
+    fn unsniffable_content_falls_back_to_the_claim() {
+        let d = decide(None, &[claim("text/plain", ClaimSource::Extension)]).unwrap();
+        assert_eq!(d.media_type, "text/plain");
+        assert_eq!(decide(None, &[]), None);
+        assert_eq!(
+            decide(Some("image/gif"), &[]).unwrap().media_type,
+            "image/gif"
+        );
+    }
+
+    #[test]
+    fn kinds_follow_the_top_level_type() {
+        assert_eq!(MediaKind::of("image/png"), MediaKind::Image);
+        assert_eq!(MediaKind::of("audio/wav"), MediaKind::Audio);
+        assert_eq!(MediaKind::of("application/pdf"), MediaKind::File);
+        assert_eq!(MediaKind::of("video/mp4"), MediaKind::File);
+    }
+}

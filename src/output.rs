@@ -1,0 +1,149 @@
+//! The one owner of stdout and stderr: JSON style (pretty on a terminal, compact
+//! otherwise), warnings unless `--quiet`, and progress bars only on a terminal.
+
+use std::borrow::Cow;
+use std::io::{self, IsTerminal, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use serde_json::ser::{CompactFormatter, PrettyFormatter, Serializer};
+
+/// How JSON output is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JsonStyle {
+    /// Pretty on a terminal, compact otherwise.
+    #[default]
+    Auto,
+    Pretty,
+    Compact,
+}
+
+/// Decides how results and diagnostics are shown.
+#[derive(Debug, Clone)]
+pub struct Printer {
+    pretty: bool,
+    quiet: bool,
+    stderr_is_terminal: bool,
+}
+
+impl Printer {
+    /// A printer for this process's streams.
+    pub fn new(style: JsonStyle, quiet: bool) -> Printer {
+        let pretty = match style {
+            JsonStyle::Auto => io::stdout().is_terminal(),
+            JsonStyle::Pretty => true,
+            JsonStyle::Compact => false,
+        };
+        Printer {
+            pretty,
+            quiet,
+            stderr_is_terminal: io::stderr().is_terminal(),
+        }
+    }
+
+    /// Whether JSON is pretty-printed.
+    pub fn is_pretty(&self) -> bool {
+        self.pretty
+    }
+
+    /// Writes one JSON document followed by a line break.
+    pub fn write_json<W: Write, T: Serialize + ?Sized>(
+        &self,
+        out: &mut W,
+        value: &T,
+    ) -> io::Result<()> {
+        write_json(out, value, self.pretty)?;
+        out.write_all(b"\n")
+    }
+
+    /// Prints a warning on stderr, unless `--quiet`.
+    pub fn warn(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "partkit: warning: {}",
+                sanitize(message)
+            );
+        }
+    }
+
+    /// Prints a note on stderr (a line a person reads, not an error), unless `--quiet`.
+    pub fn note(&self, message: &str) {
+        if !self.quiet {
+            let _ = writeln!(io::stderr().lock(), "partkit: {}", sanitize(message));
+        }
+    }
+
+    /// A progress bar for `len` steps, drawn on stderr only when it is a terminal.
+    pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
+        if !self.stderr_is_terminal || self.quiet {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{spinner} {msg} {bar:30} {pos}/{len} [{elapsed}]")
+        {
+            bar.set_style(style);
+        }
+        bar.set_message(what.to_string());
+        bar
+    }
+}
+
+/// Serializes JSON, pretty (two-space indent) or compact.
+pub fn write_json<W: Write, T: Serialize + ?Sized>(
+    out: &mut W,
+    value: &T,
+    pretty: bool,
+) -> io::Result<()> {
+    if pretty {
+        let mut serializer =
+            Serializer::with_formatter(&mut *out, PrettyFormatter::with_indent(b"  "));
+        value.serialize(&mut serializer).map_err(io::Error::from)
+    } else {
+        let mut serializer = Serializer::with_formatter(&mut *out, CompactFormatter);
+        value.serialize(&mut serializer).map_err(io::Error::from)
+    }
+}
+
+/// Escapes control characters so that text copied from recordings (labels, names,
+/// keys) cannot move the cursor or recolour a terminal.
+pub fn sanitize(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(sanitize("plain"), "plain");
+        assert_eq!(sanitize("a\x1b[31mb\n"), "a\\u{1b}[31mb\\n");
+    }
+
+    #[test]
+    fn json_styles() {
+        let value = serde_json::json!({"a": [1, 2]});
+        let mut out = Vec::new();
+        write_json(&mut out, &value, false).unwrap();
+        assert_eq!(out, br#"{"a":[1,2]}"#);
+        out.clear();
+        write_json(&mut out, &value, true).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\n  \"a\": [\n    1,\n    2\n  ]\n}"
+        );
+    }
+}

@@ -1,0 +1,83 @@
+//! Anthropic Messages blocks.
+
+use serde_json::Value;
+
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use crate::b64;
+use crate::media::MediaKind;
+use crate::part::{Part, Source};
+
+const SHAPE: Shape = Shape::Anthropic;
+
+/// Writes one part as an Anthropic content block. Images of the four web types,
+/// PDF documents (base64 or URL) and text/plain documents (a text source); a part
+/// name becomes a document's `title`. Empty text blocks are refused by the API,
+/// so callers drop empty text parts before writing.
+pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
+    let media = match part {
+        Part::Text(text) => return Ok(object([("type", string("text")), ("text", string(text))])),
+        Part::Media(media) => media,
+    };
+    match media.kind {
+        MediaKind::Image => {
+            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            Ok(object([
+                ("type", string("image")),
+                ("source", source_value(&media.mime_type, &media.source)),
+            ]))
+        }
+        MediaKind::Audio => Err(Unsupported::media(
+            media,
+            SHAPE,
+            "Anthropic has no audio blocks",
+        )),
+        MediaKind::File => {
+            let source = match (media.mime_type.as_str(), &media.source) {
+                ("application/pdf", source) => source_value("application/pdf", source),
+                ("text/plain", Source::Data(data)) => {
+                    let text = b64::decode_lenient(data)
+                        .ok()
+                        .and_then(|(bytes, _)| String::from_utf8(bytes).ok())
+                        .ok_or_else(|| {
+                            Unsupported::media(media, SHAPE, "a text document must be UTF-8")
+                        })?;
+                    object([
+                        ("type", string("text")),
+                        ("media_type", string("text/plain")),
+                        ("data", Value::String(text)),
+                    ])
+                }
+                ("text/plain", Source::Url(_)) => {
+                    return Err(Unsupported::media(
+                        media,
+                        SHAPE,
+                        "URL documents must be PDF",
+                    ))
+                }
+                _ => {
+                    return Err(Unsupported::media(
+                        media,
+                        SHAPE,
+                        "documents must be PDF or text/plain",
+                    ))
+                }
+            };
+            let mut block = object([("type", string("document")), ("source", source)]);
+            if let (Some(name), Value::Object(map)) = (&media.name, &mut block) {
+                map.insert("title".into(), string(name));
+            }
+            Ok(block)
+        }
+    }
+}
+
+fn source_value(mime_type: &str, source: &Source) -> Value {
+    match source {
+        Source::Data(data) => object([
+            ("type", string("base64")),
+            ("media_type", string(mime_type)),
+            ("data", string(data)),
+        ]),
+        Source::Url(url) => object([("type", string("url")), ("url", string(url))]),
+    }
+}

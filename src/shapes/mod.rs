@@ -1,0 +1,159 @@
+//! Provider wire shapes. Each shape module holds the writer (and, with `convert`,
+//! the reader) between the canonical model and that shape's blocks; nothing
+//! converts between two provider shapes directly.
+
+pub mod anthropic;
+pub mod bedrock;
+pub mod gemini;
+pub mod mcp;
+pub mod nemo_gym;
+pub mod openai_chat;
+pub mod openai_responses;
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::part::{MediaPart, Part};
+
+/// A wire shape partkit reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shape {
+    /// partkit's own canonical parts and transcripts.
+    Canonical,
+    /// OpenAI Chat Completions.
+    OpenaiChat,
+    /// OpenAI Responses.
+    OpenaiResponses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini generateContent (REST, camelCase).
+    Gemini,
+    /// AWS Bedrock Converse.
+    Bedrock,
+    /// MCP `CallToolResult`.
+    Mcp,
+    /// A NeMo Gym tool reply; at the part level, a `ToolOutputImage` entry.
+    NemoGym,
+}
+
+impl Shape {
+    /// The name used on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Canonical => "canonical",
+            Shape::OpenaiChat => "openai-chat",
+            Shape::OpenaiResponses => "openai-responses",
+            Shape::Anthropic => "anthropic",
+            Shape::Gemini => "gemini",
+            Shape::Bedrock => "bedrock",
+            Shape::Mcp => "mcp",
+            Shape::NemoGym => "nemo-gym",
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a written block will stand: some shapes allow different blocks in a
+/// user message than in a tool result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Content a user (or system) attached to a message.
+    User,
+    /// Content inside a tool result.
+    ToolResult,
+}
+
+/// A part that a shape cannot carry where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} cannot be carried by {shape}: {reason}", describe(.part_type, .mime_type))]
+pub struct Unsupported {
+    pub part_type: &'static str,
+    pub mime_type: Option<String>,
+    pub shape: Shape,
+    pub reason: String,
+}
+
+fn describe(part_type: &str, mime_type: &Option<String>) -> String {
+    match mime_type {
+        Some(mime) => format!("{part_type} part ({mime})"),
+        None => format!("{part_type} part"),
+    }
+}
+
+impl Unsupported {
+    /// The refusal of a media part by a shape, with a reason.
+    pub fn media(part: &MediaPart, shape: Shape, reason: impl Into<String>) -> Unsupported {
+        Unsupported {
+            part_type: part.kind.as_str(),
+            mime_type: Some(part.mime_type.clone()),
+            shape,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Writes one part as a block of `shape` at `place`.
+pub fn write_part(shape: Shape, part: &Part, place: Place) -> Result<Value, Unsupported> {
+    match shape {
+        Shape::Canonical => Ok(part.to_value()),
+        Shape::OpenaiChat => openai_chat::write_part(part, place),
+        Shape::OpenaiResponses => openai_responses::write_part(part, place),
+        Shape::Anthropic => anthropic::write_part(part, place),
+        Shape::Gemini => gemini::write_part(part, place),
+        Shape::Bedrock => bedrock::write_part(part, place),
+        Shape::Mcp => mcp::write_part(part, place),
+        Shape::NemoGym => nemo_gym::write_part(part, place),
+    }
+}
+
+/// Builds a JSON object from key/value pairs, keeping their order.
+pub(crate) fn object<const N: usize>(entries: [(&str, Value); N]) -> Value {
+    let mut map = Map::with_capacity(N);
+    for (key, value) in entries {
+        map.insert(key.to_string(), value);
+    }
+    Value::Object(map)
+}
+
+/// A JSON string value.
+pub(crate) fn string(text: &str) -> Value {
+    Value::String(text.to_string())
+}
+
+/// The image types the big providers accept (OpenAI, Anthropic, Bedrock, NeMo Gym).
+pub(crate) const WEB_IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// Refuses an image whose type is not in `allowed`.
+pub(crate) fn check_image_type(
+    part: &MediaPart,
+    shape: Shape,
+    allowed: &[&str],
+) -> Result<(), Unsupported> {
+    if allowed.contains(&part.mime_type.as_str()) {
+        return Ok(());
+    }
+    let names: Vec<&str> = allowed
+        .iter()
+        .map(|m| m.strip_prefix("image/").unwrap_or(m))
+        .collect();
+    Err(Unsupported::media(
+        part,
+        shape,
+        format!("{shape} accepts only {} images", join_or(&names)),
+    ))
+}
+
+/// `a, b or c`.
+pub(crate) fn join_or(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,72 @@
+//! OpenAI Responses blocks.
+
+use serde_json::Value;
+
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use crate::dataurl;
+use crate::media::MediaKind;
+use crate::part::{Part, Source};
+
+const SHAPE: Shape = Shape::OpenaiResponses;
+
+/// The `detail` partkit writes on message images, where the SDK requires one.
+pub const DEFAULT_DETAIL: &str = "auto";
+
+/// Writes one part as a Responses input part. In messages `input_image` always
+/// carries `detail` (the SDK requires it there); in `function_call_output` it is
+/// optional and left out.
+pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
+    let media = match part {
+        Part::Text(text) => {
+            return Ok(object([
+                ("type", string("input_text")),
+                ("text", string(text)),
+            ]))
+        }
+        Part::Media(media) => media,
+    };
+    match media.kind {
+        MediaKind::Image => {
+            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            let url = match &media.source {
+                Source::Data(data) => dataurl::write(&media.mime_type, data),
+                Source::Url(url) => url.clone(),
+            };
+            Ok(match place {
+                Place::User => object([
+                    ("type", string("input_image")),
+                    ("image_url", Value::String(url)),
+                    ("detail", string(DEFAULT_DETAIL)),
+                ]),
+                Place::ToolResult => object([
+                    ("type", string("input_image")),
+                    ("image_url", Value::String(url)),
+                ]),
+            })
+        }
+        MediaKind::Audio => Err(Unsupported::media(
+            media,
+            SHAPE,
+            "Responses input has no audio parts",
+        )),
+        MediaKind::File => Ok(match &media.source {
+            Source::Data(data) => object([
+                ("type", string("input_file")),
+                (
+                    "filename",
+                    string(
+                        media
+                            .name
+                            .as_deref()
+                            .unwrap_or(super::openai_chat::DEFAULT_FILENAME),
+                    ),
+                ),
+                (
+                    "file_data",
+                    Value::String(dataurl::write(&media.mime_type, data)),
+                ),
+            ]),
+            Source::Url(url) => object([("type", string("input_file")), ("file_url", string(url))]),
+        }),
+    }
+}
