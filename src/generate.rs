@@ -39,7 +39,10 @@ pub fn render() -> Vec<Artifact> {
     let mut command = Cli::command();
     command.build();
     artifacts.push(man_page(command.clone(), "partkit"));
-    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+    for sub in command
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+    {
         let name = format!("partkit-{}", sub.get_name());
         artifacts.push(man_page(sub.clone().name(name.clone()), &name));
     }

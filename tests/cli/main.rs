@@ -1,1 +1,93 @@
+//! The one integration-test binary: it runs the real `partkit` binary on real
+//! files and asserts exit code, stdout and stderr together. One module per area.
 
+mod encode;
+mod fetch;
+mod generated;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// stdout parsed as one JSON document.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", self.stdout))
+    }
+
+    /// stdout parsed as JSON Lines.
+    pub fn json_lines(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| {
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("bad line ({e}): {line}"))
+            })
+            .collect()
+    }
+
+    /// Asserts a failure: the exit code, nothing on stdout, and exactly one stderr
+    /// line that starts `partkit: error: ` and contains every fragment.
+    pub fn assert_error(&self, code: i32, fragments: &[&str]) {
+        assert_eq!(self.code, code, "exit code; stderr: {}", self.stderr);
+        assert_eq!(self.stdout, "", "stdout must be empty on failure");
+        let lines: Vec<&str> = self
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("partkit: error: "))
+            .collect();
+        assert_eq!(
+            lines.len(),
+            1,
+            "one error line expected, stderr: {}",
+            self.stderr
+        );
+        for fragment in fragments {
+            assert!(
+                lines[0].contains(fragment),
+                "{:?} not in {:?}",
+                fragment,
+                lines[0]
+            );
+        }
+    }
+}
+
+/// The path of a committed fixture.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// Runs `partkit` with `args` (in the repository root) and `stdin`.
+pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
+    let output = assert_cmd::Command::cargo_bin("partkit")
+        .expect("the partkit binary is built")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .write_stdin(stdin.to_vec())
+        .output()
+        .expect("partkit runs");
+    Run {
+        code: output
+            .status
+            .code()
+            .expect("partkit exits, not killed by a signal"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Runs `partkit` with `args` and empty stdin.
+pub fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, b"")
+}

@@ -1,0 +1,90 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'partkit'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'partkit' {
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'partkit;encode' {
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Add a text part at this place among the sources (repeatable)')
+            [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Add a text part at this place among the sources (repeatable)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'The part type, overriding the one the media type implies')
+            [CompletionResult]::new('--mime-type', '--mime-type', [CompletionResultType]::ParameterName, 'The media type, overriding sniffing and the extension')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The part''s name (one source only; defaults to the file''s base name)')
+            [CompletionResult]::new('--max-part-bytes', '--max-part-bytes', [CompletionResultType]::ParameterName, 'Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a download after this many seconds')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print the parts as blocks of this shape')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat a disagreement between content and declared type as an error')
+            [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Download http(s) URLs and inline their bytes instead of keeping URL parts')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Print one part per line instead of a JSON array')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'partkit;generate' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The repository root to write `completions/` and `man/` into')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'partkit;help' {
+            [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
+            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'partkit;help;encode' {
+            break
+        }
+        'partkit;help;generate' {
+            break
+        }
+        'partkit;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

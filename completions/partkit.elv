@@ -1,0 +1,78 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[partkit] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'partkit'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'partkit'= {
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+            cand generate 'Write completions and man pages (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'partkit;encode'= {
+            cand -t 'Add a text part at this place among the sources (repeatable)'
+            cand --text 'Add a text part at this place among the sources (repeatable)'
+            cand --type 'The part type, overriding the one the media type implies'
+            cand --mime-type 'The media type, overriding sniffing and the extension'
+            cand --name 'The part''s name (one source only; defaults to the file''s base name)'
+            cand --max-part-bytes 'Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)'
+            cand --timeout 'Give up on a download after this many seconds'
+            cand --to 'Print the parts as blocks of this shape'
+            cand --strict 'Treat a disagreement between content and declared type as an error'
+            cand --fetch 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
+            cand --jsonl 'Print one part per line instead of a JSON array'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'partkit;generate'= {
+            cand --dir 'The repository root to write `completions/` and `man/` into'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'partkit;help'= {
+            cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+            cand generate 'Write completions and man pages (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'partkit;help;encode'= {
+        }
+        &'partkit;help;generate'= {
+        }
+        &'partkit;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,67 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_partkit_global_optspecs
+    string join \n pretty compact q/quiet h/help V/version
+end
+
+function __fish_partkit_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_partkit_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_partkit_using_subcommand
+    set -l cmd (__fish_partkit_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c partkit -n "__fish_partkit_needs_command" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_needs_command" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_needs_command" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_needs_command" -s h -l help -d 'Print help'
+complete -c partkit -n "__fish_partkit_needs_command" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -s t -l text -d 'Add a text part at this place among the sources (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l type -d 'The part type, overriding the one the media type implies' -r -f -a "image\t''
+file\t''
+audio\t''"
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l mime-type -d 'The media type, overriding sniffing and the extension' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l name -d 'The part\'s name (one source only; defaults to the file\'s base name)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l max-part-bytes -d 'Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l timeout -d 'Give up on a download after this many seconds' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l to -d 'Print the parts as blocks of this shape' -r -f -a "canonical\t'partkit\'s canonical parts'
+openai-chat\t'OpenAI Chat Completions content parts'
+openai-responses\t'OpenAI Responses input parts'
+anthropic\t'Anthropic Messages content blocks'
+gemini\t'Gemini parts (camelCase)'
+bedrock\t'Bedrock Converse content blocks'
+mcp\t'MCP content blocks'
+tool-output-image\t'NeMo Gym ToolOutputImage entries (images only)'"
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l strict -d 'Treat a disagreement between content and declared type as an error'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l fetch -d 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l jsonl -d 'Print one part per line instead of a JSON array'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l dir -d 'The repository root to write `completions/` and `man/` into' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
