@@ -60,6 +60,20 @@ pub enum Command {
             partkit encode https://example.com/a.pdf --fetch --max-part-bytes 5MB"
     )]
     Encode(EncodeArgs),
+    /// Split a tool reply into text plus images (NeMo Gym's tool_output_images)
+    #[command(
+        long_about = "Split a tool reply into text plus images (NeMo Gym's tool_output_images).\n\n\
+            Prints the reply without its tool_output_images as a text part, then each image's \
+            label (as a text part) and the image, as canonical parts in the order a model \
+            receives them. A malformed image list is exit 1, naming the entry and the reason; \
+            nothing is printed for that reply. JSON Lines input gives one output per line.",
+        after_help = "Examples:\n  \
+            partkit split reply.json\n  \
+            partkit split reply.json --rest\n  \
+            partkit split replies.jsonl --images-dir shots/\n  \
+            partkit split reply.json --to openai-chat --call-id call_1 --name screenshot"
+    )]
+    Split(SplitArgs),
     /// Write completions and man pages (for maintainers)
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -107,6 +121,74 @@ pub struct EncodeArgs {
     /// Print one part per line instead of a JSON array
     #[arg(long, help_heading = "Output")]
     pub jsonl: bool,
+}
+
+/// Arguments of `partkit split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// A tool reply (JSON or JSON Lines); `-` or nothing for stdin
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Print only the rest of the reply (the JSON the model gets as tool output)
+    #[arg(long, conflicts_with = "to", help_heading = "Output")]
+    pub rest: bool,
+    /// Print the reply as one tool result of this shape
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SHAPE",
+        requires = "call_id",
+        help_heading = "Output"
+    )]
+    pub to: Option<ResultShape>,
+    /// The id of the tool call this reply answers (with --to)
+    #[arg(long, value_name = "ID", requires = "to", help_heading = "Output")]
+    pub call_id: Option<String>,
+    /// The tool's name (with --to; gemini needs it)
+    #[arg(long, value_name = "TOOL", requires = "to", help_heading = "Output")]
+    pub name: Option<String>,
+    /// Also write each image into DIR as NNN.<ext> or NNN-<label>.<ext>
+    #[arg(long, value_name = "DIR")]
+    pub images_dir: Option<PathBuf>,
+    /// Overwrite existing files in --images-dir
+    #[arg(long, requires = "images_dir")]
+    pub force: bool,
+    /// Read the input as JSON Lines even if it looks like one document
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// The shapes a single tool result is written in (`split --to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ResultShape {
+    /// A canonical tool_result block
+    Canonical,
+    /// A tool message, plus a user message with the images
+    OpenaiChat,
+    /// A function_call_output item
+    OpenaiResponses,
+    /// A tool_result block
+    Anthropic,
+    /// A functionResponse part
+    Gemini,
+    /// A toolResult content block
+    Bedrock,
+    /// A CallToolResult
+    Mcp,
+}
+
+impl From<ResultShape> for Shape {
+    fn from(shape: ResultShape) -> Shape {
+        match shape {
+            ResultShape::Canonical => Shape::Canonical,
+            ResultShape::OpenaiChat => Shape::OpenaiChat,
+            ResultShape::OpenaiResponses => Shape::OpenaiResponses,
+            ResultShape::Anthropic => Shape::Anthropic,
+            ResultShape::Gemini => Shape::Gemini,
+            ResultShape::Bedrock => Shape::Bedrock,
+            ResultShape::Mcp => Shape::Mcp,
+        }
+    }
 }
 
 /// Arguments of the hidden `partkit generate`.

@@ -117,6 +117,8 @@ pub struct Documents {
     line: usize,
     state: State,
     json_lines: bool,
+    /// A document read ahead by [`Documents::detect`].
+    pending: Option<(usize, Vec<u8>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +150,7 @@ impl Documents {
             line: 0,
             state: State::Start(layout),
             json_lines: false,
+            pending: None,
         }
     }
 
@@ -208,8 +211,28 @@ impl Documents {
         }
     }
 
+    /// Reads ahead to the first document so that [`Documents::is_json_lines`]
+    /// is known before any document is handed out. Returns whether there is one.
+    pub fn detect(&mut self) -> Result<bool> {
+        if self.pending.is_none() {
+            let mut buf = Vec::new();
+            if let Some(line) = self.read_next(&mut buf)? {
+                self.pending = Some((line, buf));
+            }
+        }
+        Ok(self.pending.is_some())
+    }
+
     /// Reads the next document into `buf`, returning the line it starts on.
     pub fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        if let Some((line, pending)) = self.pending.take() {
+            *buf = pending;
+            return Ok(Some(line));
+        }
+        self.read_next(buf)
+    }
+
+    fn read_next(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
         match self.state {
             State::Done => Ok(None),
             State::Lines => {

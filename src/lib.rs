@@ -23,6 +23,7 @@
 //! ```
 
 pub mod b64;
+pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod dataurl;
@@ -30,11 +31,14 @@ pub mod error;
 pub mod fetch;
 pub mod generate;
 pub mod io;
+pub mod json;
 pub mod media;
 pub mod output;
 pub mod part;
+pub mod pipeline;
 pub mod shapes;
 pub mod size;
+pub mod transcript;
 
 pub use error::{Error, ExitStatus, Result};
 pub use part::{MediaPart, Part, Source};

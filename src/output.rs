@@ -67,6 +67,12 @@ impl Printer {
         }
     }
 
+    /// Prints an error about one item of a run that goes on (the run's exit code
+    /// reports it); never silenced by `--quiet`.
+    pub fn error(&self, message: &str) {
+        let _ = writeln!(io::stderr().lock(), "partkit: error: {}", sanitize(message));
+    }
+
     /// Prints a note on stderr (a line a person reads, not an error), unless `--quiet`.
     pub fn note(&self, message: &str) {
         if !self.quiet {

@@ -2,6 +2,7 @@
 //! library's options, calls one subcommand function, and prints its result.
 
 pub mod encode;
+pub mod split;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use crate::cli::{Cli, Command, EncodeArgs};
+use crate::cli::{Cli, Command, EncodeArgs, SplitArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
@@ -30,6 +31,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
             let sub = matches.subcommand_matches("encode").unwrap_or(matches);
             run_encode(args, sub, &printer)
         }
+        Command::Split(args) => run_split(args, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
                 printer.note(&format!("wrote {}", path.display()));
@@ -96,4 +98,77 @@ fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOpti
         }),
         to: args.to.into(),
     }
+}
+
+fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
+    use crate::io::{Documents, Input, Layout};
+    use split::{ImageWriter, SplitOptions, SplitOutput};
+
+    let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
+    let label = input.label();
+    let layout = if args.jsonl {
+        Layout::JsonLines
+    } else {
+        Layout::Auto
+    };
+    let mut documents = Documents::open(&input, layout)?;
+    documents.detect()?;
+    let json_lines = documents.is_json_lines();
+    let output = match (args.rest, args.to) {
+        (true, _) => SplitOutput::Rest,
+        (false, Some(shape)) => SplitOutput::ToolResult {
+            shape: shape.into(),
+            call_id: args.call_id.clone().unwrap_or_default(),
+            name: args.name.clone(),
+        },
+        (false, None) => SplitOutput::Parts,
+    };
+    let options = SplitOptions {
+        output,
+        keep_bytes: args.images_dir.is_some(),
+        pretty: printer.is_pretty(),
+    };
+    let mut writer = match &args.images_dir {
+        Some(dir) => Some(ImageWriter::new(dir, args.force, json_lines)?),
+        None => None,
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut rejected = 0usize;
+    let mut notes: Vec<String> = Vec::new();
+    crate::pipeline::for_each_document(
+        &mut documents,
+        |_, bytes| split::split_document(bytes, &options),
+        |line, result| {
+            match result {
+                Ok(document) => {
+                    if let Some(writer) = writer.as_mut() {
+                        if !json_lines {
+                            writer.check_free(&document.images)?;
+                        }
+                        writer.write(&document.images)?;
+                    }
+                    for note in document.notes {
+                        if !notes.contains(&note) {
+                            printer.warn(&note);
+                            notes.push(note);
+                        }
+                    }
+                    out.write_all(&document.output).map_err(stdout_error)?;
+                    out.write_all(b"\n").map_err(stdout_error)?;
+                }
+                Err(error) => {
+                    rejected += 1;
+                    out.flush().map_err(stdout_error)?;
+                    printer.error(&format!("{label}:{line}: {error}"));
+                }
+            }
+            Ok(())
+        },
+    )?;
+    out.flush().map_err(stdout_error)?;
+    Ok(if rejected == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }

@@ -2,10 +2,14 @@
 
 use serde_json::Value;
 
-use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{
+    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
+    WEB_IMAGE_TYPES,
+};
 use crate::b64;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
+use crate::transcript::ToolResult;
 
 const SHAPE: Shape = Shape::Anthropic;
 
@@ -80,4 +84,31 @@ fn source_value(mime_type: &str, source: &Source) -> Value {
         ]),
         Source::Url(url) => object([("type", string("url")), ("url", string(url))]),
     }
+}
+
+/// Writes one tool result as a `tool_result` block. Empty text parts are left
+/// out (Anthropic refuses empty text blocks); `is_error` is written when true.
+pub fn write_tool_result(
+    result: &ToolResult,
+    notes: &mut Vec<String>,
+) -> Result<Value, Unsupported> {
+    let parts: Vec<Part> = result
+        .content
+        .iter()
+        .filter(|p| !matches!(p, Part::Text(t) if t.is_empty()))
+        .cloned()
+        .collect();
+    let content = write_result_parts(SHAPE, &parts, Place::ToolResult, notes)?;
+    let mut block = object([
+        ("type", string("tool_result")),
+        (
+            "tool_use_id",
+            string(result.call_id.as_deref().unwrap_or("")),
+        ),
+        ("content", Value::Array(content)),
+    ]);
+    if let (true, Value::Object(map)) = (result.is_error, &mut block) {
+        map.insert("is_error".into(), Value::Bool(true));
+    }
+    Ok(block)
 }

@@ -1,10 +1,14 @@
 //! Bedrock Converse content blocks.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{
+    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
+    WEB_IMAGE_TYPES,
+};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
+use crate::transcript::ToolResult;
 
 const SHAPE: Shape = Shape::Bedrock;
 
@@ -160,6 +164,55 @@ pub fn document_name(name: &str) -> String {
     }
 }
 
+/// Writes one tool result as a `toolResult` content block; `status` is written
+/// as `error` for an error result. Empty text parts are left out.
+pub fn write_tool_result(
+    result: &ToolResult,
+    notes: &mut Vec<String>,
+) -> Result<Value, Unsupported> {
+    let parts: Vec<Part> = result
+        .content
+        .iter()
+        .filter(|p| !matches!(p, Part::Text(t) if t.is_empty()))
+        .cloned()
+        .collect();
+    let content = write_result_parts(SHAPE, &parts, Place::ToolResult, notes)?;
+    let id = result.call_id.as_deref().unwrap_or("");
+    let mapped = tool_use_id(id);
+    if mapped != id {
+        notes.push(format!(
+            "call id {id:?} is not a valid Bedrock toolUseId; wrote {mapped:?}"
+        ));
+    }
+    let mut inner = Map::new();
+    inner.insert("toolUseId".into(), Value::String(mapped));
+    inner.insert("content".into(), Value::Array(content));
+    if result.is_error {
+        inner.insert("status".into(), string("error"));
+    }
+    Ok(object([("toolResult", Value::Object(inner))]))
+}
+
+/// Maps a call id onto Bedrock's `toolUseId` pattern (`[a-zA-Z0-9_.:-]{1,64}`).
+/// A valid id is kept; any other is rewritten deterministically (invalid
+/// characters become `_`, and a hash of the original keeps distinct ids distinct).
+pub fn tool_use_id(id: &str) -> String {
+    let valid = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-');
+    if !id.is_empty() && id.len() <= 64 && id.chars().all(valid) {
+        return id.to_string();
+    }
+    let cleaned: String = id
+        .chars()
+        .map(|c| if valid(c) { c } else { '_' })
+        .take(47)
+        .collect();
+    // FNV-1a: stable across runs and platforms.
+    let hash = id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{cleaned}-{hash:016x}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,5 +230,16 @@ mod tests {
         assert_eq!(document_name("..."), DEFAULT_DOCUMENT_NAME);
         assert_eq!(document_name(""), DEFAULT_DOCUMENT_NAME);
         assert_eq!(document_name(&"a".repeat(300)).len(), 200);
+    }
+
+    #[test]
+    fn tool_use_ids_are_mapped_deterministically() {
+        assert_eq!(tool_use_id("call_abc-1.2:3"), "call_abc-1.2:3");
+        let mapped = tool_use_id("call/abc");
+        assert!(mapped.starts_with("call_abc-"));
+        assert_eq!(mapped, tool_use_id("call/abc"));
+        assert_ne!(tool_use_id("call/abc"), tool_use_id("call+abc"));
+        assert!(tool_use_id(&"x".repeat(100)).len() <= 64);
+        assert!(!tool_use_id("").is_empty());
     }
 }

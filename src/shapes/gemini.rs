@@ -1,10 +1,11 @@
 //! Gemini generateContent parts (REST, camelCase).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
+use crate::transcript::ToolResult;
 
 const SHAPE: Shape = Shape::Gemini;
 
@@ -122,4 +123,51 @@ fn check_type(media: &MediaPart) -> Result<(), Unsupported> {
             }
         }
     }
+}
+
+/// Writes one tool result as a `functionResponse` part: the text parts (joined
+/// by blank lines) under `response.output` (`response.error` for an error), the
+/// media natively in `parts`. Gemini needs the tool's name.
+pub fn write_tool_result(
+    result: &ToolResult,
+    notes: &mut Vec<String>,
+) -> Result<Value, Unsupported> {
+    let Some(name) = &result.name else {
+        return Err(Unsupported {
+            part_type: "tool_result",
+            mime_type: None,
+            shape: SHAPE,
+            reason: "a function response needs the tool's name".into(),
+        });
+    };
+    let mut texts = Vec::new();
+    let mut media = Vec::new();
+    for part in &result.content {
+        match part {
+            Part::Text(text) => texts.push(text.clone()),
+            Part::Media(_) => match write_part(part, Place::ToolResult) {
+                Ok(block) => media.push(block),
+                Err(_) => {
+                    let note = format!("{} parts from tools cannot be carried by {SHAPE}; replaced by a placeholder text", part.type_name());
+                    if !notes.contains(&note) {
+                        notes.push(note);
+                    }
+                    texts.push(crate::transcript::unsupported_placeholder(part));
+                }
+            },
+        }
+    }
+    let key = if result.is_error { "error" } else { "output" };
+    let mut response = Map::new();
+    response.insert(key.into(), Value::String(texts.join("\n\n")));
+    let mut call = Map::new();
+    if let Some(id) = &result.call_id {
+        call.insert("id".into(), string(id));
+    }
+    call.insert("name".into(), string(name));
+    call.insert("response".into(), Value::Object(response));
+    if !media.is_empty() {
+        call.insert("parts".into(), Value::Array(media));
+    }
+    Ok(object([("functionResponse", Value::Object(call))]))
 }

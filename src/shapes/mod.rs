@@ -15,6 +15,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::part::{MediaPart, Part};
+use crate::transcript::ToolResult;
 
 /// A wire shape partkit reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -156,4 +157,70 @@ pub(crate) fn join_or(items: &[&str]) -> String {
         [one] => (*one).to_string(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
+}
+
+/// A tool result written for a shape, with the notes the writer has for stderr.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivered {
+    pub value: Value,
+    pub notes: Vec<String>,
+}
+
+/// Writes one tool result as `shape` delivers it (SPEC §7): natively where the
+/// shape carries media in tool results, by two-message delivery for OpenAI Chat.
+/// A part the shape cannot carry there came from a tool, so it degrades to
+/// toolnexus's placeholder text with a note, once per part type.
+pub fn write_tool_result(shape: Shape, result: &ToolResult) -> Result<Delivered, Unsupported> {
+    let mut notes = Vec::new();
+    let value = match shape {
+        Shape::Canonical => result.to_value(),
+        Shape::OpenaiChat => openai_chat::write_tool_result(result, &mut notes)?,
+        Shape::OpenaiResponses => openai_responses::write_tool_result(result, &mut notes)?,
+        Shape::Anthropic => anthropic::write_tool_result(result, &mut notes)?,
+        Shape::Gemini => gemini::write_tool_result(result, &mut notes)?,
+        Shape::Bedrock => bedrock::write_tool_result(result, &mut notes)?,
+        Shape::Mcp => mcp::write_tool_result(result, &mut notes)?,
+        Shape::NemoGym => {
+            return Err(Unsupported {
+                part_type: "tool_result",
+                mime_type: None,
+                shape,
+                reason: "write a NeMo Gym reply with `convert --to nemo-gym`".into(),
+            })
+        }
+    };
+    Ok(Delivered { value, notes })
+}
+
+/// Writes the parts of a tool result as blocks of `shape` at `place`, replacing a
+/// part the shape cannot carry by the placeholder text (noted once per type).
+pub(crate) fn write_result_parts(
+    shape: Shape,
+    parts: &[Part],
+    place: Place,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Value>, Unsupported> {
+    let mut blocks = Vec::with_capacity(parts.len());
+    for part in parts {
+        match write_part(shape, part, place) {
+            Ok(block) => blocks.push(block),
+            Err(unsupported) => {
+                let note = format!(
+                    "{} parts from tools cannot be carried by {shape}; replaced by a placeholder text",
+                    part.type_name()
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+                let text = Part::Text(crate::transcript::unsupported_placeholder(part));
+                blocks.push(write_part(shape, &text, place).map_err(|_| unsupported)?);
+            }
+        }
+    }
+    Ok(blocks)
+}
+
+/// Whether a part is media (not text).
+pub(crate) fn is_media(part: &Part) -> bool {
+    matches!(part, Part::Media(_))
 }

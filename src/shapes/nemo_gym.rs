@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use super::{check_image_type, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::dataurl;
+use crate::json::Json;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
 
@@ -51,4 +52,166 @@ pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
         entry.insert("label".into(), Value::String(name.clone()));
     }
     Ok(Value::Object(entry))
+}
+
+/// The image types a `ToolOutputImage` may declare.
+pub const IMAGE_TYPES: &[&str] = WEB_IMAGE_TYPES;
+
+/// One structurally valid `ToolOutputImage` entry, borrowing from the reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageEntry<'j> {
+    /// Position in the list, from 0.
+    pub index: usize,
+    /// The normalized declared media type.
+    pub media_type: String,
+    /// The declared media type as written in the data URL.
+    pub declared: &'j str,
+    /// The base64 payload of the data URL.
+    pub payload: &'j str,
+    pub label: Option<&'j str>,
+}
+
+/// The first thing wrong with a reply's image list, located by a JSON pointer
+/// from the reply's root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryProblem {
+    /// The entry index, when the problem is inside one entry.
+    pub index: Option<usize>,
+    pub pointer: String,
+    /// A stable rule id (see `validate --list-rules`).
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(index) => write!(f, "tool_output_images[{index}]: {}", self.message),
+            None => write!(f, "tool_output_images: {}", self.message),
+        }
+    }
+}
+
+/// What a reply's `tool_output_images` key holds, read structurally (payloads are
+/// not decoded here; see [`crate::check::check_payload`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageList<'j> {
+    /// The reply is not an object, or has no `tool_output_images` key.
+    Absent,
+    /// `"tool_output_images": null`.
+    Null,
+    /// A well-formed list (possibly empty).
+    Entries(Vec<ImageEntry<'j>>),
+}
+
+/// Reads the image list of a tool reply by NeMo Gym's rules: only `image_url` and
+/// `label` keys; `image_url` a base64 `data:` URL of PNG, JPEG, GIF or WebP;
+/// `label` a string or null.
+pub fn read_image_list<'j>(reply: &'j Json<'_>) -> Result<ImageList<'j>, EntryProblem> {
+    let Some(list) = reply.get(TOOL_OUTPUT_IMAGES_KEY) else {
+        return Ok(ImageList::Absent);
+    };
+    let items = match list {
+        Json::Null => return Ok(ImageList::Null),
+        Json::Array(items) => items,
+        other => {
+            return Err(EntryProblem {
+                index: None,
+                pointer: format!("/{TOOL_OUTPUT_IMAGES_KEY}"),
+                rule: "reply-images-not-list",
+                message: format!("must be a list or null, not {}", other.kind()),
+            })
+        }
+    };
+    let mut entries = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        entries.push(read_entry(index, item)?);
+    }
+    Ok(ImageList::Entries(entries))
+}
+
+fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
+    let base = format!("/{TOOL_OUTPUT_IMAGES_KEY}/{index}");
+    let problem = |suffix: &str, rule: &'static str, message: String| EntryProblem {
+        index: Some(index),
+        pointer: format!("{base}{suffix}"),
+        rule,
+        message,
+    };
+    let Some(members) = item.as_object() else {
+        return Err(problem(
+            "",
+            "reply-image-not-object",
+            format!("entry must be an object, not {}", item.kind()),
+        ));
+    };
+    if let Some((key, _)) = members
+        .iter()
+        .find(|(k, _)| k != "image_url" && k != "label")
+    {
+        return Err(problem(
+            &format!("/{}", crate::json::pointer_token(key)),
+            "reply-image-unknown-key",
+            format!("unknown key {key:?} (only image_url and label are allowed)"),
+        ));
+    }
+    let label = match item.get("label") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(label)) => Some(label.as_ref()),
+        Some(other) => {
+            return Err(problem(
+                "/label",
+                "reply-image-label",
+                format!("label must be a string or null, not {}", other.kind()),
+            ))
+        }
+    };
+    let url = match item.get("image_url") {
+        Some(Json::String(url)) => url.as_ref(),
+        Some(other) => {
+            return Err(problem(
+                "/image_url",
+                "reply-image-url-missing",
+                format!("image_url must be a string, not {}", other.kind()),
+            ))
+        }
+        None => {
+            return Err(problem(
+                "",
+                "reply-image-url-missing",
+                "missing image_url".to_string(),
+            ))
+        }
+    };
+    let not_data_url =
+        |why: &str| problem("/image_url", "reply-image-not-data-url", why.to_string());
+    let parsed = match dataurl::parse(url) {
+        Ok(parsed) => parsed,
+        Err(_) if crate::fetch::is_http_url(url) => {
+            return Err(not_data_url(
+                "image_url is a remote URL; it must be a base64 data: URL",
+            ))
+        }
+        Err(_) => return Err(not_data_url("image_url is not a base64 data: URL")),
+    };
+    if !parsed.base64 {
+        return Err(not_data_url("image_url is a data: URL without ;base64"));
+    }
+    let Some(media_type) = parsed.media_type else {
+        return Err(not_data_url("image_url's data: URL declares no media type"));
+    };
+    if !IMAGE_TYPES.contains(&media_type.as_str()) {
+        return Err(problem(
+            "/image_url",
+            "reply-image-type",
+            format!("{media_type} is not allowed (png, jpeg, gif or webp)"),
+        ));
+    }
+    Ok(ImageEntry {
+        index,
+        media_type,
+        declared: parsed.declared,
+        payload: parsed.payload,
+        label,
+    })
 }

@@ -2,10 +2,14 @@
 
 use serde_json::Value;
 
-use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{
+    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
+    WEB_IMAGE_TYPES,
+};
 use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
+use crate::transcript::ToolResult;
 
 const SHAPE: Shape = Shape::OpenaiResponses;
 
@@ -69,4 +73,22 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
             Source::Url(url) => object([("type", string("input_file")), ("file_url", string(url))]),
         }),
     }
+}
+
+/// Writes one tool result as a `function_call_output` item: `output` is a string
+/// for a single text part, else an array of input parts.
+pub fn write_tool_result(
+    result: &ToolResult,
+    notes: &mut Vec<String>,
+) -> Result<Value, Unsupported> {
+    let output = match result.content.as_slice() {
+        [Part::Text(text)] => string(text),
+        [] => string(""),
+        parts => Value::Array(write_result_parts(SHAPE, parts, Place::ToolResult, notes)?),
+    };
+    Ok(object([
+        ("type", string("function_call_output")),
+        ("call_id", string(result.call_id.as_deref().unwrap_or(""))),
+        ("output", output),
+    ]))
 }

@@ -1,0 +1,303 @@
+//! A borrowed JSON tree for scanning large documents.
+//!
+//! Strings without escapes (every base64 payload) borrow from the input instead of
+//! being copied, object members keep their order, and numbers keep their spelling
+//! (`1.0` stays `1.0`, 20-digit integers stay exact). Serializing a tree writes it
+//! back with the same keys, order and numbers.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::{Deserialize, Serialize};
+
+/// One JSON value, borrowing what it can from the text it was parsed from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Json<'a> {
+    Null,
+    Bool(bool),
+    /// A number exactly as written.
+    Number(Cow<'a, str>),
+    String(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
+    /// Members in document order (duplicates kept as written).
+    Object(Vec<(Cow<'a, str>, Json<'a>)>),
+}
+
+/// Parses one JSON document, borrowing strings from `bytes`.
+pub fn parse(bytes: &[u8]) -> Result<Json<'_>, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    let value = Json::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+impl<'a> Json<'a> {
+    /// The member `key` of an object (the last one, as JSON parsers agree on).
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
+        match self {
+            Json::Object(members) => members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// Whether an object has the member `key`.
+    pub fn has(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Json<'a>]> {
+        match self {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&[(Cow<'a, str>, Json<'a>)]> {
+        match self {
+            Json::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// A name for the value's JSON type, for messages (`a string`, `an array`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Number(_) => "a number",
+            Json::String(_) => "a string",
+            Json::Array(_) => "an array",
+            Json::Object(_) => "an object",
+        }
+    }
+
+    /// Converts to an owned `serde_json::Value` (numbers keep their spelling).
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match self {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => n
+                .parse::<serde_json::Number>()
+                .map_or(Value::Null, Value::Number),
+            Json::String(s) => Value::String(s.to_string()),
+            Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
+            Json::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Escapes one reference token of a JSON pointer (RFC 6901).
+pub fn pointer_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// The key serde_json uses to hand over a number's text with `arbitrary_precision`.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+impl<'de: 'a, 'a> Deserialize<'de> for Json<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor(std::marker::PhantomData))
+    }
+}
+
+struct JsonVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a> {
+    type Value = Json<'a>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Json<'a>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Json<'a>, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Json<'a>, E> {
+        Ok(Json::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Json<'a>, E> {
+        Ok(Json::Number(Cow::Owned(n.to_string())))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Json<'a>, E> {
+        Ok(Json::Number(Cow::Owned(n.to_string())))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Json<'a>, E> {
+        serde_json::Number::from_f64(n)
+            .map(|n| Json::Number(Cow::Owned(n.to_string())))
+            .ok_or_else(|| E::custom("a number that is not finite"))
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Json<'a>, E> {
+        Ok(Json::String(Cow::Borrowed(s)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Json<'a>, E> {
+        Ok(Json::String(Cow::Owned(s.to_string())))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Json<'a>, E> {
+        Ok(Json::String(Cow::Owned(s)))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'a>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'a>, A::Error> {
+        let mut members = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed(std::marker::PhantomData))? {
+            if members.is_empty() && key == NUMBER_TOKEN {
+                let text: String = map.next_value()?;
+                return Ok(Json::Number(Cow::Owned(text)));
+            }
+            let value = map.next_value()?;
+            members.push((key, value));
+        }
+        Ok(Json::Object(members))
+    }
+}
+
+struct KeySeed<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> DeserializeSeed<'de> for KeySeed<'a> {
+    type Value = Cow<'a, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(KeyVisitor(std::marker::PhantomData))
+    }
+}
+
+struct KeyVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for KeyVisitor<'a> {
+    type Value = Cow<'a, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(s))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(s.to_string()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(s))
+    }
+}
+
+impl Serialize for Json<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => match n.parse::<serde_json::Number>() {
+                Ok(number) => number.serialize(serializer),
+                Err(_) => Err(serde::ser::Error::custom(format!("invalid number {n}"))),
+            },
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Json::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(key.as_ref(), value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_without_escapes_are_borrowed() {
+        let text = br#"{"a":"plain","b":"esc\"aped","c":["x"]}"#;
+        let json = parse(text).unwrap();
+        assert!(matches!(
+            json.get("a"),
+            Some(Json::String(Cow::Borrowed("plain")))
+        ));
+        assert!(matches!(json.get("b"), Some(Json::String(Cow::Owned(s))) if s == "esc\"aped"));
+        let base = text.as_ptr() as usize;
+        let Some(Json::String(Cow::Borrowed(s))) = json.get("a") else {
+            panic!()
+        };
+        assert_eq!(s.as_ptr() as usize - base, 6);
+    }
+
+    #[test]
+    fn order_numbers_and_nesting_survive_a_round_trip() {
+        let text =
+            r#"{"z":1.0,"a":[12345678901234567890123,-0.5e-10,true,null],"m":{"y":"é","x":{}}}"#;
+        let json = parse(text.as_bytes()).unwrap();
+        assert_eq!(serde_json::to_string(&json).unwrap(), text);
+        assert_eq!(serde_json::to_string(&json.to_value()).unwrap(), text);
+        // serde_json spells every exponent with a sign: the value is kept, the
+        // spelling of `1E5` is not.
+        let json = parse(b"[1E5]").unwrap();
+        assert_eq!(serde_json::to_string(&json).unwrap(), "[1e+5]");
+    }
+
+    #[test]
+    fn a_number_key_lookalike_is_an_ordinary_member_when_not_first() {
+        let text = r#"{"a":1,"$serde_json::private::Number":"2"}"#;
+        let json = parse(text.as_bytes()).unwrap();
+        assert_eq!(json.as_object().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn trailing_garbage_and_bad_syntax_are_errors() {
+        assert!(parse(b"{} x").is_err());
+        assert!(parse(b"{\"a\":}").is_err());
+        assert!(parse(b"").is_err());
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+        assert_eq!(pointer_token("plain"), "plain");
+    }
+}
