@@ -134,9 +134,11 @@ fn describe(error: &ureq::Error) -> String {
         ureq::Error::TooManyRedirects => "too many redirects".to_string(),
         ureq::Error::HostNotFound => "host not found".to_string(),
         ureq::Error::ConnectionFailed => "connection failed".to_string(),
-        ureq::Error::BadUri(uri) => format!("bad URL {uri}"),
+        ureq::Error::BadUri(uri) => {
+            format!("bad URL {}", crate::commands::encode::redact_message(uri))
+        }
         ureq::Error::Io(io) => describe_io(io),
-        other => other.to_string(),
+        other => crate::commands::encode::redact_message(&other.to_string()),
     }
 }
 
@@ -152,5 +154,5 @@ fn describe_io(error: &std::io::Error) -> String {
     if error.kind() == std::io::ErrorKind::TimedOut {
         return "timed out".to_string();
     }
-    error.to_string()
+    crate::commands::encode::redact_message(&error.to_string())
 }

@@ -36,6 +36,7 @@ pub mod media;
 pub mod output;
 pub mod part;
 pub mod pipeline;
+pub mod profile;
 pub mod shapes;
 pub mod size;
 pub mod transcript;

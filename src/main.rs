@@ -24,11 +24,17 @@ fn main() -> ExitCode {
                 )
             }
             _ => {
-                // clap's message spans several lines; keep its first, which says what
-                // is wrong, and point at --help for the rest.
+                // clap's message spans several lines: what is wrong, sometimes the
+                // arguments it means on the lines after, then tips and usage after a
+                // blank line. Keep the first paragraph, on one line.
                 let rendered = error.render().to_string();
-                let first = rendered.lines().next().unwrap_or("invalid arguments");
-                let message = first.strip_prefix("error: ").unwrap_or(first);
+                let paragraph: Vec<&str> = rendered
+                    .lines()
+                    .take_while(|line| !line.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                let message = paragraph.join(" ");
+                let message = message.strip_prefix("error: ").unwrap_or(&message);
                 report(&format!("{message} (see --help)"));
                 ExitCode::from(2)
             }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::b64;
+use crate::json::Json;
 use crate::media::{self, MediaKind};
 
 /// Where a media part's bytes are: inline as canonical base64, or at a URL.
@@ -98,30 +99,107 @@ impl Part {
     /// Reads a canonical part, checking its structure (SPEC §2). The content of
     /// `data` is not decoded here; see `validate` for that.
     pub fn from_value(value: &Value) -> Result<Part, PartError> {
-        let object = value.as_object().ok_or_else(|| {
-            PartError::new(
+        PartView::read(value).map(|view| view.to_part())
+    }
+}
+
+/// Read access to a JSON value, so that one set of part rules serves both
+/// `serde_json::Value` and the borrowed [`Json`] tree.
+pub trait JsonLike {
+    fn member(&self, key: &str) -> Option<&Self>;
+    fn is_object(&self) -> bool;
+    fn string(&self) -> Option<&str>;
+    fn is_null(&self) -> bool;
+    /// `a string`, `an array`, … for messages.
+    fn kind_name(&self) -> &'static str;
+}
+
+impl JsonLike for Value {
+    fn member(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+    fn is_object(&self) -> bool {
+        self.is_object()
+    }
+    fn string(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn is_null(&self) -> bool {
+        self.is_null()
+    }
+    fn kind_name(&self) -> &'static str {
+        json_kind(self)
+    }
+}
+
+impl JsonLike for Json<'_> {
+    fn member(&self, key: &str) -> Option<&Self> {
+        self.get(key)
+    }
+    fn is_object(&self) -> bool {
+        matches!(self, Json::Object(_))
+    }
+    fn string(&self) -> Option<&str> {
+        self.as_str()
+    }
+    fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+    fn kind_name(&self) -> &'static str {
+        self.kind()
+    }
+}
+
+/// A canonical part read without copying: its strings borrow from the document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartView<'j> {
+    Text(&'j str),
+    Media(MediaView<'j>),
+}
+
+/// The fields of a media part, borrowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MediaView<'j> {
+    pub kind: MediaKind,
+    /// `mimeType` as written.
+    pub declared: &'j str,
+    /// `mimeType` normalized.
+    pub mime_type: String,
+    pub data: Option<&'j str>,
+    pub url: Option<&'j str>,
+    pub name: Option<&'j str>,
+}
+
+impl<'j> PartView<'j> {
+    /// Reads a canonical part, checking its structure (SPEC §2).
+    pub fn read<J: JsonLike>(value: &'j J) -> Result<PartView<'j>, PartError> {
+        if !value.is_object() {
+            return Err(PartError::new(
                 "",
-                format!("a part must be an object, not {}", json_kind(value)),
-            )
-        })?;
-        let kind = match object.get("type") {
-            Some(Value::String(kind)) => kind.as_str(),
-            Some(other) => {
-                return Err(PartError::new(
-                    "/type",
-                    format!("type must be a string, not {}", json_kind(other)),
-                ))
-            }
+                format!("a part must be an object, not {}", value.kind_name()),
+            ));
+        }
+        let kind = match value.member("type") {
+            Some(kind) => match kind.string() {
+                Some(kind) => kind,
+                None => {
+                    return Err(PartError::new(
+                        "/type",
+                        format!("type must be a string, not {}", kind.kind_name()),
+                    ))
+                }
+            },
             None => return Err(PartError::new("", "missing type")),
         };
         let media_kind = match kind {
             "text" => {
-                return match object.get("text") {
-                    Some(Value::String(text)) => Ok(Part::Text(text.clone())),
-                    Some(other) => Err(PartError::new(
-                        "/text",
-                        format!("text must be a string, not {}", json_kind(other)),
-                    )),
+                return match value.member("text") {
+                    Some(text) => text.string().map(PartView::Text).ok_or_else(|| {
+                        PartError::new(
+                            "/text",
+                            format!("text must be a string, not {}", text.kind_name()),
+                        )
+                    }),
                     None => Err(PartError::new("", "text part has no text")),
                 };
             }
@@ -135,19 +213,15 @@ impl Part {
                 ))
             }
         };
-        let declared = match optional_string(object, "mimeType")? {
-            Some(declared) => declared,
-            None => return Err(PartError::new("", format!("{kind} part has no mimeType"))),
+        let Some(declared) = optional_string(value, "mimeType")? else {
+            return Err(PartError::new("", format!("{kind} part has no mimeType")));
         };
         let mime_type = media::normalize(declared).ok_or_else(|| {
             PartError::new("/mimeType", format!("{declared:?} is not a media type"))
         })?;
-        let source = match (
-            optional_string(object, "data")?,
-            optional_string(object, "url")?,
-        ) {
-            (Some(data), None) => Source::Data(data.to_string()),
-            (None, Some(url)) => Source::Url(url.to_string()),
+        let data = optional_string(value, "data")?;
+        let url = optional_string(value, "url")?;
+        match (data, url) {
             (Some(_), Some(_)) => {
                 return Err(PartError::new(
                     "",
@@ -160,28 +234,48 @@ impl Part {
                     format!("{kind} part has neither data nor url"),
                 ))
             }
-        };
-        let name = optional_string(object, "name")?.map(str::to_string);
-        Ok(Part::Media(MediaPart {
+            _ => {}
+        }
+        Ok(PartView::Media(MediaView {
             kind: media_kind,
+            declared,
             mime_type,
-            source,
-            name,
+            data,
+            url,
+            name: optional_string(value, "name")?,
         }))
+    }
+
+    /// An owned part.
+    pub fn to_part(&self) -> Part {
+        match self {
+            PartView::Text(text) => Part::Text((*text).to_string()),
+            PartView::Media(media) => Part::Media(MediaPart {
+                kind: media.kind,
+                mime_type: media.mime_type.clone(),
+                source: match (media.data, media.url) {
+                    (Some(data), _) => Source::Data(data.to_string()),
+                    (None, url) => Source::Url(url.unwrap_or_default().to_string()),
+                },
+                name: media.name.map(str::to_string),
+            }),
+        }
     }
 }
 
-fn optional_string<'a>(
-    object: &'a Map<String, Value>,
+fn optional_string<'j, J: JsonLike>(
+    object: &'j J,
     key: &str,
-) -> Result<Option<&'a str>, PartError> {
-    match object.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(PartError::new(
-            &format!("/{key}"),
-            format!("{key} must be a string, not {}", json_kind(other)),
-        )),
+) -> Result<Option<&'j str>, PartError> {
+    match object.member(key) {
+        None => Ok(None),
+        Some(value) if value.is_null() => Ok(None),
+        Some(value) => value.string().map(Some).ok_or_else(|| {
+            PartError::new(
+                &format!("/{key}"),
+                format!("{key} must be a string, not {}", value.kind_name()),
+            )
+        }),
     }
 }
 

@@ -766,7 +766,6 @@ fn timeout_without_fetch_is_a_usage_error() {
 }
 
 #[test]
-#[ignore = "bug: src/main.rs keeps only the first line of clap's message, and clap puts the missing argument on the next line: `partkit: error: the following required arguments were not provided: (see --help)`"]
 fn timeout_without_fetch_names_the_missing_option() {
     let server = Server::start();
     let (run, _) = encode(&[&server.url("/img.png"), "--timeout", "5"]);
@@ -815,7 +814,6 @@ fn fetch_messages_never_show_the_query() {
 }
 
 #[test]
-#[ignore = "bug: redact_url drops the query but keeps userinfo: `cannot fetch http://user:hunter2@127.0.0.1:PORT/missing: HTTP 404 Not Found`"]
 fn fetch_messages_never_show_a_password_in_the_url() {
     let server = Server::start();
     let url = format!("http://reader:{SECRET}@127.0.0.1:{}/missing", server.port);
@@ -825,7 +823,6 @@ fn fetch_messages_never_show_a_password_in_the_url() {
 }
 
 #[test]
-#[ignore = "bug: ureq's `location header is malformed: <Location>` reaches the message verbatim, query and all: `cannot fetch http://127.0.0.1:PORT/redirect-malformed: protocol: location header is malformed: http://127.0.0.1/my shot.png?sig=SECRET-7f3a9c`"]
 fn fetch_messages_never_show_the_query_of_a_redirect_target() {
     let server = Server::start();
     let url = server.url("/redirect-malformed");
