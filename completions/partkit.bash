@@ -25,6 +25,9 @@ _partkit() {
             partkit,help)
                 cmd="partkit__subcmd__help"
                 ;;
+            partkit,split)
+                cmd="partkit__subcmd__split"
+                ;;
             partkit__subcmd__help,encode)
                 cmd="partkit__subcmd__help__subcmd__encode"
                 ;;
@@ -34,6 +37,9 @@ _partkit() {
             partkit__subcmd__help,help)
                 cmd="partkit__subcmd__help__subcmd__help"
                 ;;
+            partkit__subcmd__help,split)
+                cmd="partkit__subcmd__help__subcmd__split"
+                ;;
             *)
                 ;;
         esac
@@ -41,7 +47,7 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode generate help"
+            opts="-q -h -V --pretty --compact --quiet --help --version encode split generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,7 +125,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode generate help"
+            opts="encode split generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -167,6 +173,50 @@ _partkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__help__subcmd__split)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__split)
+            opts="-q -h -V --rest --to --call-id --name --images-dir --force --jsonl --pretty --compact --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --call-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --images-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

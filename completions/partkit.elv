@@ -27,6 +27,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+            cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -51,6 +52,23 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;split'= {
+            cand --to 'Print the reply as one tool result of this shape'
+            cand --call-id 'The id of the tool call this reply answers (with --to)'
+            cand --name 'The tool''s name (with --to; gemini needs it)'
+            cand --images-dir 'Also write each image into DIR as NNN.<ext> or NNN-<label>.<ext>'
+            cand --rest 'Print only the rest of the reply (the JSON the model gets as tool output)'
+            cand --force 'Overwrite existing files in --images-dir'
+            cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;generate'= {
             cand --dir 'The repository root to write `completions/` and `man/` into'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -64,10 +82,13 @@ set edit:completion:arg-completer[partkit] = {|@words|
         }
         &'partkit;help'= {
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+            cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'partkit;help;encode'= {
+        }
+        &'partkit;help;split'= {
         }
         &'partkit;help;generate'= {
         }

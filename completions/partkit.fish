@@ -30,6 +30,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -s q -l quiet -d 'Silence 
 complete -c partkit -n "__fish_partkit_needs_command" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_needs_command" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s t -l text -d 'Add a text part at this place among the sources (repeatable)' -r
@@ -56,12 +57,31 @@ complete -c partkit -n "__fish_partkit_using_subcommand encode" -l compact -d 'P
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l to -d 'Print the reply as one tool result of this shape' -r -f -a "canonical\t'A canonical tool_result block'
+openai-chat\t'A tool message, plus a user message with the images'
+openai-responses\t'A function_call_output item'
+anthropic\t'A tool_result block'
+gemini\t'A functionResponse part'
+bedrock\t'A toolResult content block'
+mcp\t'A CallToolResult'"
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l call-id -d 'The id of the tool call this reply answers (with --to)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l name -d 'The tool\'s name (with --to; gemini needs it)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l images-dir -d 'Also write each image into DIR as NNN.<ext> or NNN-<label>.<ext>' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l rest -d 'Print only the rest of the reply (the JSON the model gets as tool output)'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l force -d 'Overwrite existing files in --images-dir'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l dir -d 'The repository root to write `completions/` and `man/` into' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

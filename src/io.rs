@@ -117,8 +117,12 @@ pub struct Documents {
     line: usize,
     state: State,
     json_lines: bool,
-    /// A document read ahead by [`Documents::detect`].
-    pending: Option<(usize, Vec<u8>)>,
+    /// A document read ahead by [`Documents::detect`], with its offset.
+    pending: Option<(usize, u64, Vec<u8>)>,
+    /// Bytes consumed from the reader so far.
+    offset: u64,
+    /// Where the last document handed out starts, in bytes from the beginning.
+    doc_offset: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,6 +155,8 @@ impl Documents {
             state: State::Start(layout),
             json_lines: false,
             pending: None,
+            offset: 0,
+            doc_offset: 0,
         }
     }
 
@@ -178,6 +184,8 @@ impl Documents {
             if n == 0 {
                 return Ok(None);
             }
+            self.doc_offset = self.offset;
+            self.offset += n as u64;
             self.line += 1;
             while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
                 buf.pop();
@@ -202,11 +210,13 @@ impl Documents {
             if let Some(pos) = chunk.iter().position(|b| !b.is_ascii_whitespace()) {
                 let newlines = chunk[..pos].iter().filter(|b| **b == b'\n').count();
                 self.reader.consume(pos);
+                self.offset += pos as u64;
                 self.line += newlines;
                 return Ok(true);
             }
             let (len, newlines) = (chunk.len(), chunk.iter().filter(|b| **b == b'\n').count());
             self.reader.consume(len);
+            self.offset += len as u64;
             self.line += newlines;
         }
     }
@@ -217,7 +227,7 @@ impl Documents {
         if self.pending.is_none() {
             let mut buf = Vec::new();
             if let Some(line) = self.read_next(&mut buf)? {
-                self.pending = Some((line, buf));
+                self.pending = Some((line, self.doc_offset, buf));
             }
         }
         Ok(self.pending.is_some())
@@ -225,11 +235,18 @@ impl Documents {
 
     /// Reads the next document into `buf`, returning the line it starts on.
     pub fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
-        if let Some((line, pending)) = self.pending.take() {
+        if let Some((line, offset, pending)) = self.pending.take() {
             *buf = pending;
+            self.doc_offset = offset;
             return Ok(Some(line));
         }
         self.read_next(buf)
+    }
+
+    /// Where the document last handed out starts, in bytes from the beginning of
+    /// the input (a single document spans from there to the end).
+    pub fn document_offset(&self) -> u64 {
+        self.doc_offset
     }
 
     fn read_next(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
@@ -264,9 +281,11 @@ impl Documents {
                 }
                 // A document spread over lines: the rest of the input belongs to it.
                 buf.push(b'\n');
-                self.reader
+                let rest = self
+                    .reader
                     .read_to_end(buf)
                     .map_err(|e| self.read_error(e))?;
+                self.offset += rest as u64;
                 self.state = State::Done;
                 Ok(Some(first))
             }
@@ -372,6 +391,21 @@ mod tests {
         assert_eq!(docs[1], (2, "not json".to_string()));
         let (docs, _) = documents("{\"a\":1}", Layout::JsonLines);
         assert_eq!(docs, vec![(1, "{\"a\":1}".to_string())]);
+    }
+
+    #[test]
+    fn documents_know_their_offsets() {
+        let text = "\n{\"a\":1}\r\n\n  {\"b\":2}\n";
+        let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
+        let mut docs = Documents::from_reader(reader, PathBuf::from("t"), Layout::Auto);
+        let mut buf = Vec::new();
+        let mut seen = Vec::new();
+        while let Some(line) = docs.next_into(&mut buf).unwrap() {
+            let at = docs.document_offset() as usize;
+            assert_eq!(&text.as_bytes()[at..at + buf.len()], buf.as_slice());
+            seen.push((line, at));
+        }
+        assert_eq!(seen, vec![(2, 1), (4, 13)]);
     }
 
     #[test]

@@ -218,8 +218,10 @@ pub struct Decision {
 /// wins over the extension and over a declared type, except where the claim only
 /// refines the sniffed family. Returns `None` when nothing names a type.
 ///
-/// `claims` are in increasing order of authority; the strongest non-extension
-/// claim and the extension are both checked against the content.
+/// An explicit claim is the answer and alone is checked against the content
+/// (the user said what the bytes are; an extension that disagrees with both is
+/// not worth a warning). Otherwise a declared type, else the extension, is
+/// checked against the content.
 pub fn decide(sniffed: Option<&str>, claims: &[Claim]) -> Option<Decision> {
     let explicit = claims.iter().find(|c| c.source == ClaimSource::Explicit);
     let declared = claims.iter().find(|c| c.source == ClaimSource::Declared);

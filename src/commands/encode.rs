@@ -256,14 +256,22 @@ fn encode_source(
     }))
 }
 
-/// Reads a path or stdin, refusing an oversize file before reading it.
+/// Reads a path or stdin, refusing an oversize file before reading it. A stream
+/// is read only one byte past the cap, so its size is then known only as
+/// "more than the cap".
 fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<Vec<u8>> {
     if let (Some(max), Some(len)) = (options.max_part_bytes, input.file_len()) {
         check_cap(label, len, max)?;
     }
     let bytes = input.read_all(options.max_part_bytes)?;
     if let Some(max) = options.max_part_bytes {
-        check_cap(label, bytes.len() as u64, max)?;
+        if bytes.len() as u64 > max {
+            return Err(Error::rejected(format!(
+                "{label}: more than {} bytes, over the cap of {} bytes (--max-part-bytes)",
+                group_digits(max),
+                group_digits(max)
+            )));
+        }
     }
     Ok(bytes)
 }

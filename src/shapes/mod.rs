@@ -40,6 +40,16 @@ pub enum Shape {
 
 impl Shape {
     /// The name used on the command line and in messages.
+    /// The name of the blocks a part becomes at the part level, where it
+    /// differs from the shape (a NeMo Gym reply's parts are `tool-output-image`
+    /// entries).
+    pub fn block_name(self) -> &'static str {
+        match self {
+            Shape::NemoGym => "tool-output-image",
+            other => other.name(),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Shape::Canonical => "canonical",
@@ -72,7 +82,7 @@ pub enum Place {
 
 /// A part that a shape cannot carry where it stands.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{} cannot be carried by {shape}: {reason}", describe(.part_type, .mime_type))]
+#[error("{} cannot be carried by {}: {reason}", describe(.part_type, .mime_type), .shape.block_name())]
 pub struct Unsupported {
     pub part_type: &'static str,
     pub mime_type: Option<String>,
