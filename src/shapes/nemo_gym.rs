@@ -130,7 +130,8 @@ pub fn read_image_list<'j>(reply: &'j Json<'_>) -> Result<ImageList<'j>, EntryPr
     Ok(ImageList::Entries(entries))
 }
 
-fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
+/// Reads one entry of the list structurally (its payload is not decoded).
+pub fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
     let base = format!("/{TOOL_OUTPUT_IMAGES_KEY}/{index}");
     let problem = |suffix: &str, rule: &'static str, message: String| EntryProblem {
         index: Some(index),

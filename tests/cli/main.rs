@@ -3,6 +3,7 @@
 
 mod encode;
 mod fetch;
+mod split;
 mod generated;
 
 use std::path::{Path, PathBuf};
