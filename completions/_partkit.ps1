@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -75,6 +76,29 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'partkit;validate' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Check every document as this kind instead of recognizing it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print findings')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Do not report this rule (repeatable)')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Refuse a media part over this many decoded bytes (e.g. 5MB)')
+            [CompletionResult]::new('--max-dim', '--max-dim', [CompletionResultType]::ParameterName, 'Refuse an image whose longest side is over this many pixels')
+            [CompletionResult]::new('--max-images', '--max-images', [CompletionResultType]::ParameterName, 'Refuse a document with more than this many images')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Apply a provider''s published limits')
+            [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print the rules (id, severity, fixable, what it checks) and exit')
+            [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Fail on warnings too')
+            [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Decode every image fully (catches truncated images)')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read inputs as JSON Lines even if they look like one document')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'partkit;generate' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The repository root to write `completions/` and `man/` into')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
@@ -90,6 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
         'partkit;help' {
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -98,6 +123,9 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             break
         }
         'partkit;help;split' {
+            break
+        }
+        'partkit;help;validate' {
             break
         }
         'partkit;help;generate' {

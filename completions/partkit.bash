@@ -28,6 +28,9 @@ _partkit() {
             partkit,split)
                 cmd="partkit__subcmd__split"
                 ;;
+            partkit,validate)
+                cmd="partkit__subcmd__validate"
+                ;;
             partkit__subcmd__help,encode)
                 cmd="partkit__subcmd__help__subcmd__encode"
                 ;;
@@ -40,6 +43,9 @@ _partkit() {
             partkit__subcmd__help,split)
                 cmd="partkit__subcmd__help__subcmd__split"
                 ;;
+            partkit__subcmd__help,validate)
+                cmd="partkit__subcmd__help__subcmd__validate"
+                ;;
             *)
                 ;;
         esac
@@ -47,7 +53,7 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode split generate help"
+            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -125,7 +131,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split generate help"
+            opts="encode split validate generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -194,6 +200,20 @@ _partkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        partkit__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         partkit__subcmd__split)
             opts="-q -h -V --rest --to --call-id --name --images-dir --force --jsonl --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -215,6 +235,48 @@ _partkit() {
                     ;;
                 --images-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__validate)
+            opts="-q -h -V --kind --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --pretty --compact --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -W "reply parts" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-dim)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-images)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "default openai anthropic gemini bedrock" -- "${cur}"))
                     return 0
                     ;;
                 *)

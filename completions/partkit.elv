@@ -28,6 +28,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --version 'Print version'
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
+            cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -69,6 +70,28 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;validate'= {
+            cand --kind 'Check every document as this kind instead of recognizing it'
+            cand --format 'How to print findings'
+            cand --ignore 'Do not report this rule (repeatable)'
+            cand --max-bytes 'Refuse a media part over this many decoded bytes (e.g. 5MB)'
+            cand --max-dim 'Refuse an image whose longest side is over this many pixels'
+            cand --max-images 'Refuse a document with more than this many images'
+            cand --profile 'Apply a provider''s published limits'
+            cand --list-rules 'Print the rules (id, severity, fixable, what it checks) and exit'
+            cand --deny-warnings 'Fail on warnings too'
+            cand --deep 'Decode every image fully (catches truncated images)'
+            cand --fix 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64'
+            cand --jsonl 'Read inputs as JSON Lines even if they look like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;generate'= {
             cand --dir 'The repository root to write `completions/` and `man/` into'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -83,12 +106,15 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help'= {
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
+            cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'partkit;help;encode'= {
         }
         &'partkit;help;split'= {
+        }
+        &'partkit;help;validate'= {
         }
         &'partkit;help;generate'= {
         }

@@ -31,6 +31,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -s h -l help -d 'Print hel
 complete -c partkit -n "__fish_partkit_needs_command" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s t -l text -d 'Add a text part at this place among the sources (repeatable)' -r
@@ -75,13 +76,37 @@ complete -c partkit -n "__fish_partkit_using_subcommand split" -l compact -d 'Pr
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l kind -d 'Check every document as this kind instead of recognizing it' -r -f -a "reply\t'A tool reply with tool_output_images'
+parts\t'One canonical part or a list of them'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
+json\t'JSON Lines, one object per finding'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l ignore -d 'Do not report this rule (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-bytes -d 'Refuse a media part over this many decoded bytes (e.g. 5MB)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-dim -d 'Refuse an image whose longest side is over this many pixels' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-images -d 'Refuse a document with more than this many images' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l profile -d 'Apply a provider\'s published limits' -r -f -a "default\t'NeMo Gym / PraisonAI: png, jpeg, gif, webp; 5,000,000 bytes per image'
+openai\t'20 MB per image; 500 images and 50 MB of images per request'
+anthropic\t'5,242,880 base64 characters per image; 8000 px (2000 px past 20 images); 100 images'
+gemini\t'png, jpeg, webp, heic, heif; 100 MB inline per request'
+bedrock\t'3,932,160 bytes per image; 8000 px; 20 images'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l list-rules -d 'Print the rules (id, severity, fixable, what it checks) and exit'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deny-warnings -d 'Fail on warnings too'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deep -d 'Decode every image fully (catches truncated images)'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l fix -d 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l jsonl -d 'Read inputs as JSON Lines even if they look like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l dir -d 'The repository root to write `completions/` and `man/` into' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate generate help" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -74,6 +74,22 @@ pub enum Command {
             partkit split reply.json --to openai-chat --call-id call_1 --name screenshot"
     )]
     Split(SplitArgs),
+    /// Check tool replies and canonical parts (a pre-commit check)
+    #[command(
+        long_about = "Check tool replies and canonical parts: a pre-commit check for fixtures and \
+            recordings.\n\n\
+            Directories are walked for *.json and *.jsonl files (honouring .gitignore). Each JSON \
+            document (or JSON Lines line) is recognized as a tool reply (an object with \
+            tool_output_images) or canonical parts; other documents are counted as skipped. \
+            Findings print one per line as `path:line: error[rule-id] /json/pointer: message`; \
+            the summary goes to stderr. Exit 0 when clean, 1 on findings, 2 when a path cannot be read.",
+        after_help = "Examples:\n  \
+            partkit validate fixtures/\n  \
+            partkit validate replies.jsonl --profile anthropic --deep\n  \
+            partkit validate fixtures/ --fix\n  \
+            partkit validate --list-rules"
+    )]
+    Validate(ValidateArgs),
     /// Write completions and man pages (for maintainers)
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -156,6 +172,98 @@ pub struct SplitArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+}
+
+/// Arguments of `partkit validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files or directories to check; `-` or nothing for stdin
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Check every document as this kind instead of recognizing it
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<DocKindArg>,
+    /// How to print findings
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
+    pub format: FindingFormat,
+    /// Print the rules (id, severity, fixable, what it checks) and exit
+    #[arg(long, help_heading = "Output")]
+    pub list_rules: bool,
+    /// Do not report this rule (repeatable)
+    #[arg(long, value_name = "RULE")]
+    pub ignore: Vec<String>,
+    /// Fail on warnings too
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Decode every image fully (catches truncated images)
+    #[arg(long)]
+    pub deep: bool,
+    /// Repair, in place, what has exactly one right answer: a declared type that
+    /// disagrees with the bytes, media-type aliases, non-canonical base64
+    #[arg(long)]
+    pub fix: bool,
+    /// Refuse a media part over this many decoded bytes (e.g. 5MB)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Limits")]
+    pub max_bytes: Option<u64>,
+    /// Refuse an image whose longest side is over this many pixels
+    #[arg(long, value_name = "PX", help_heading = "Limits")]
+    pub max_dim: Option<u32>,
+    /// Refuse a document with more than this many images
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub max_images: Option<usize>,
+    /// Apply a provider's published limits
+    #[arg(long, value_enum, value_name = "NAME", help_heading = "Limits")]
+    pub profile: Option<ProfileArg>,
+    /// Read inputs as JSON Lines even if they look like one document
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// `validate --kind` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DocKindArg {
+    /// A tool reply with tool_output_images
+    Reply,
+    /// One canonical part or a list of them
+    Parts,
+}
+
+/// `validate --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FindingFormat {
+    /// One line per finding: path:line: severity[rule] /pointer: message
+    Text,
+    /// JSON Lines, one object per finding
+    Json,
+}
+
+/// `--profile` values (SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// NeMo Gym / PraisonAI: png, jpeg, gif, webp; 5,000,000 bytes per image
+    Default,
+    /// 20 MB per image; 500 images and 50 MB of images per request
+    Openai,
+    /// 5,242,880 base64 characters per image; 8000 px (2000 px past 20 images); 100 images
+    Anthropic,
+    /// png, jpeg, webp, heic, heif; 100 MB inline per request
+    Gemini,
+    /// 3,932,160 bytes per image; 8000 px; 20 images
+    Bedrock,
+}
+
+impl ProfileArg {
+    /// The profile's entry in the table.
+    pub fn profile(self) -> &'static crate::profile::Profile {
+        let name = match self {
+            ProfileArg::Default => "default",
+            ProfileArg::Openai => "openai",
+            ProfileArg::Anthropic => "anthropic",
+            ProfileArg::Gemini => "gemini",
+            ProfileArg::Bedrock => "bedrock",
+        };
+        crate::profile::find(name).expect("every profile argument is in the table")
+    }
 }
 
 /// The shapes a single tool result is written in (`split --to`).

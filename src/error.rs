@@ -15,6 +15,9 @@ pub enum ExitStatus {
     Success,
     /// The input was read but rejected (exit 1).
     Failure,
+    /// Some input could not be read or written; each failure was already
+    /// reported (exit 2).
+    Error,
 }
 
 impl ExitStatus {
@@ -23,6 +26,7 @@ impl ExitStatus {
         match self {
             ExitStatus::Success => 0,
             ExitStatus::Failure => 1,
+            ExitStatus::Error => 2,
         }
     }
 }

@@ -301,3 +301,139 @@ mod tests {
         assert_eq!(pointer_token("plain"), "plain");
     }
 }
+
+/// The byte range of the value a JSON pointer names, in the raw text of a
+/// document: what `--fix` replaces when a string had escapes and so could not
+/// be borrowed.
+pub fn raw_span(bytes: &[u8], pointer: &str) -> Option<(usize, usize)> {
+    let mut at = skip_whitespace(bytes, 0);
+    if pointer.is_empty() {
+        return Some((at, skip_value(bytes, at)?));
+    }
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        at = match bytes.get(at)? {
+            b'{' => find_member(bytes, at, &token)?,
+            b'[' => find_item(bytes, at, token.parse().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some((at, skip_value(bytes, at)?))
+}
+
+fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
+    while bytes
+        .get(at)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the string starting at `at` (its opening quote).
+fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    loop {
+        match bytes.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+}
+
+/// The end of the value starting at `at`.
+fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
+    match bytes.get(at)? {
+        b'"' => skip_string(bytes, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            loop {
+                match bytes.get(i)? {
+                    b'"' => {
+                        i = skip_string(bytes, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        _ => {
+            let len = bytes[at..]
+                .iter()
+                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+                .unwrap_or(bytes.len() - at);
+            Some(at + len)
+        }
+    }
+}
+
+/// The start of the value of member `key` in the object at `at` (the last one
+/// with that key, as [`Json::get`] reads it).
+fn find_member(bytes: &[u8], at: usize, key: &str) -> Option<usize> {
+    let mut i = skip_whitespace(bytes, at + 1);
+    let mut found = None;
+    while bytes.get(i)? == &b'"' {
+        let key_end = skip_string(bytes, i)?;
+        let name: String = serde_json::from_slice(&bytes[i..key_end]).ok()?;
+        i = skip_whitespace(bytes, key_end);
+        if bytes.get(i)? != &b':' {
+            return None;
+        }
+        let value = skip_whitespace(bytes, i + 1);
+        if name == key {
+            found = Some(value);
+        }
+        i = skip_whitespace(bytes, skip_value(bytes, value)?);
+        match bytes.get(i)? {
+            b',' => i = skip_whitespace(bytes, i + 1),
+            _ => break,
+        }
+    }
+    found
+}
+
+/// The start of item `index` of the array at `at`.
+fn find_item(bytes: &[u8], at: usize, index: usize) -> Option<usize> {
+    let mut i = skip_whitespace(bytes, at + 1);
+    for _ in 0..index {
+        i = skip_whitespace(bytes, skip_value(bytes, i)?);
+        if bytes.get(i)? != &b',' {
+            return None;
+        }
+        i = skip_whitespace(bytes, i + 1);
+    }
+    (bytes.get(i)? != &b']').then_some(i)
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::raw_span;
+
+    #[test]
+    fn finds_values_by_pointer() {
+        let text = br#" {"a": [1, {"b\"c": "x\ny", "d/e": true}], "a2": {}} "#;
+        let span =
+            |p: &str| raw_span(text, p).map(|(s, e)| std::str::from_utf8(&text[s..e]).unwrap());
+        assert_eq!(
+            span(""),
+            Some(r#"{"a": [1, {"b\"c": "x\ny", "d/e": true}], "a2": {}}"#)
+        );
+        assert_eq!(span("/a/0"), Some("1"));
+        assert_eq!(span("/a/1/b\"c"), Some(r#""x\ny""#));
+        assert_eq!(span("/a/1/d~1e"), Some("true"));
+        assert_eq!(span("/a2"), Some("{}"));
+        assert_eq!(span("/a/2"), None);
+        assert_eq!(span("/zz"), None);
+    }
+}

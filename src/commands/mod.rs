@@ -3,6 +3,7 @@
 
 pub mod encode;
 pub mod split;
+pub mod validate;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use crate::cli::{Cli, Command, EncodeArgs, SplitArgs};
+use crate::cli::{Cli, Command, EncodeArgs, SplitArgs, ValidateArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
@@ -32,6 +33,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
             run_encode(args, sub, &printer)
         }
         Command::Split(args) => run_split(args, &printer),
+        Command::Validate(args) => run_validate(args, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
                 printer.note(&format!("wrote {}", path.display()));
@@ -170,5 +172,157 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
         ExitStatus::Success
     } else {
         ExitStatus::Failure
+    })
+}
+
+fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
+    use crate::cli::{DocKindArg, FindingFormat};
+    use crate::io::Layout;
+    use crate::size::group_digits;
+    use validate::{CheckOptions, KindChoice, Limits, Status, ValidateOptions};
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.list_rules {
+        for rule in validate::RULES {
+            let line = match args.format {
+                FindingFormat::Text => format!(
+                    "{:<26} {:<8} {:<8} {}",
+                    rule.id,
+                    rule.severity.as_str(),
+                    if rule.fixable { "fixable" } else { "-" },
+                    rule.summary
+                ),
+                FindingFormat::Json => serde_json::json!({
+                    "rule": rule.id,
+                    "severity": rule.severity.as_str(),
+                    "fixable": rule.fixable,
+                    "summary": rule.summary,
+                })
+                .to_string(),
+            };
+            writeln!(out, "{line}").map_err(stdout_error)?;
+        }
+        out.flush().map_err(stdout_error)?;
+        return Ok(ExitStatus::Success);
+    }
+    if let Some(unknown) = args
+        .ignore
+        .iter()
+        .find(|id| validate::rules::find(id).is_none())
+    {
+        return Err(Error::usage(format!(
+            "--ignore {unknown}: no such rule (see partkit validate --list-rules)"
+        )));
+    }
+    let profile = args.profile.map(|p| p.profile());
+    let options = ValidateOptions {
+        check: CheckOptions {
+            kind: match args.kind {
+                Some(DocKindArg::Reply) => KindChoice::Reply,
+                Some(DocKindArg::Parts) => KindChoice::Parts,
+                None => KindChoice::Auto,
+            },
+            depth: if args.deep {
+                crate::check::Depth::Full
+            } else {
+                crate::check::Depth::Header
+            },
+            limits: Limits {
+                profile,
+                max_bytes: args.max_bytes,
+                max_dim: args.max_dim.or(profile.and_then(|p| p.max_dim)),
+                max_images: args.max_images.or(profile.and_then(|p| p.max_images)),
+            },
+            fix: args.fix,
+        },
+        layout: if args.jsonl {
+            Layout::JsonLines
+        } else {
+            Layout::Auto
+        },
+        ignore: args.ignore.clone(),
+    };
+    let started = std::time::Instant::now();
+    let mut unreadable = 0usize;
+    let mut inputs = Vec::new();
+    for input in validate::collect_inputs(&args.paths) {
+        match input {
+            Ok(input) => inputs.push(input),
+            Err(error) => {
+                unreadable += 1;
+                printer.error(&format!("{:#}", anyhow::Error::from(error)));
+            }
+        }
+    }
+    let bar = printer.progress(inputs.len() as u64, "validating");
+    if inputs.len() < 2 {
+        bar.finish_and_clear();
+    }
+    let reports = validate::validate_inputs(&inputs, &options, || bar.inc(1));
+    bar.finish_and_clear();
+    let (mut documents, mut skipped, mut images) = (0, 0, 0);
+    let (mut errors, mut warnings, mut fixed) = (0, 0, 0);
+    for report in reports {
+        documents += report.documents;
+        skipped += report.skipped;
+        images += report.images;
+        for finding in &report.findings {
+            match finding.status {
+                Status::Error => errors += 1,
+                Status::Warning => warnings += 1,
+                Status::Fixed => fixed += 1,
+            }
+            let line = match args.format {
+                FindingFormat::Text => crate::output::sanitize(&finding.to_line()).into_owned(),
+                FindingFormat::Json => finding.to_json().to_string(),
+            };
+            writeln!(out, "{line}").map_err(stdout_error)?;
+        }
+        if let Some(error) = report.error {
+            unreadable += 1;
+            out.flush().map_err(stdout_error)?;
+            printer.error(&format!("{:#}", anyhow::Error::from(error)));
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    let plural = |n: usize, word: &str| {
+        format!(
+            "{} {word}{}",
+            group_digits(n as u64),
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let mut summary = format!(
+        "checked {}, {} in {:.1} s: {}",
+        plural(documents, "document"),
+        plural(images, "image"),
+        started.elapsed().as_secs_f64(),
+        plural(errors, "error")
+    );
+    if warnings > 0 {
+        summary.push_str(&format!(", {}", plural(warnings, "warning")));
+    }
+    if fixed > 0 {
+        summary.push_str(&format!(", {} fixed", group_digits(fixed as u64)));
+    }
+    if skipped > 0 {
+        summary.push_str(&format!(
+            "; {} skipped (not a tool reply or canonical parts)",
+            plural(skipped, "document")
+        ));
+    }
+    if unreadable > 0 {
+        summary.push_str(&format!(
+            "; {} could not be read",
+            plural(unreadable, "path")
+        ));
+    }
+    printer.note(&summary);
+    Ok(if unreadable > 0 {
+        ExitStatus::Error
+    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
     })
 }

@@ -66,34 +66,34 @@ pub struct SplitReply<'a> {
 /// and the reason.
 pub fn split_reply(mut reply: Json<'_>, keep_bytes: bool) -> Result<SplitReply<'_>, EntryProblem> {
     let mut scratch = Vec::new();
-    let entries = match nemo_gym::read_image_list(&reply)? {
+    // Payloads are checked entry by entry as the list is read, so the problem
+    // reported is the first one in list order.
+    let mut checked = Vec::new();
+    let found = nemo_gym::read_image_list_with(&reply, |entry| {
+        check::check_payload(
+            entry.payload,
+            &entry.media_type,
+            &mut scratch,
+            Depth::Header,
+        )
+        .map_err(|problem| EntryProblem {
+            index: Some(entry.index),
+            pointer: format!("/{TOOL_OUTPUT_IMAGES_KEY}/{}/image_url", entry.index),
+            rule: "reply-image-payload",
+            message: problem.message(),
+        })?;
+        let bytes = keep_bytes.then(|| scratch.clone());
+        checked.push((entry.media_type.clone(), entry.payload.len(), bytes));
+        Ok(())
+    })?;
+    let entries = match found {
         ImageList::Absent => {
             return Ok(SplitReply {
                 rest: reply,
                 images: Vec::new(),
             })
         }
-        ImageList::Null => Vec::new(),
-        ImageList::Entries(entries) => {
-            let mut checked = Vec::with_capacity(entries.len());
-            for entry in entries {
-                check::check_payload(
-                    entry.payload,
-                    &entry.media_type,
-                    &mut scratch,
-                    Depth::Header,
-                )
-                .map_err(|problem| EntryProblem {
-                    index: Some(entry.index),
-                    pointer: format!("/{TOOL_OUTPUT_IMAGES_KEY}/{}/image_url", entry.index),
-                    rule: "reply-image-payload",
-                    message: problem.message(),
-                })?;
-                let bytes = keep_bytes.then(|| scratch.clone());
-                checked.push((entry.media_type, entry.payload.len(), bytes));
-            }
-            checked
-        }
+        ImageList::Null | ImageList::Entries(_) => checked,
     };
     // The list is well formed: take it out of the reply and keep its strings.
     let Json::Object(members) = &mut reply else {

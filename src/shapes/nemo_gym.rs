@@ -108,6 +108,19 @@ pub enum ImageList<'j> {
 /// `label` keys; `image_url` a base64 `data:` URL of PNG, JPEG, GIF or WebP;
 /// `label` a string or null.
 pub fn read_image_list<'j>(reply: &'j Json<'_>) -> Result<ImageList<'j>, EntryProblem> {
+    read_image_list_with(reply, |_| Ok(()))
+}
+
+/// Reads the image list like [`read_image_list`], running `check` on each entry
+/// as soon as it has been read, so that the problem reported is the first one in
+/// list order (a bad payload in entry 0 before an unknown key in entry 1).
+pub fn read_image_list_with<'j, F>(
+    reply: &'j Json<'_>,
+    mut check: F,
+) -> Result<ImageList<'j>, EntryProblem>
+where
+    F: FnMut(&ImageEntry<'j>) -> Result<(), EntryProblem>,
+{
     let Some(list) = reply.get(TOOL_OUTPUT_IMAGES_KEY) else {
         return Ok(ImageList::Absent);
     };
@@ -125,7 +138,9 @@ pub fn read_image_list<'j>(reply: &'j Json<'_>) -> Result<ImageList<'j>, EntryPr
     };
     let mut entries = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        entries.push(read_entry(index, item)?);
+        let entry = read_entry(index, item)?;
+        check(&entry)?;
+        entries.push(entry);
     }
     Ok(ImageList::Entries(entries))
 }
@@ -199,7 +214,13 @@ pub fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>
         return Err(not_data_url("image_url is a data: URL without ;base64"));
     }
     let Some(media_type) = parsed.media_type else {
-        return Err(not_data_url("image_url's data: URL declares no media type"));
+        if parsed.declared.is_empty() {
+            return Err(not_data_url("image_url's data: URL declares no media type"));
+        }
+        return Err(not_data_url(&format!(
+            "image_url's data: URL media type {:?} is not of the form type/subtype",
+            crate::b64::preview(parsed.declared)
+        )));
     };
     if !IMAGE_TYPES.contains(&media_type.as_str()) {
         return Err(problem(

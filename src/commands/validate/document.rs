@@ -1,0 +1,766 @@
+//! The checks on one JSON document: what kind it is, then every rule that
+//! applies to it. Findings come back with, where `--fix` may apply them, the
+//! byte range to replace.
+
+use crate::b64;
+use crate::check::{self, Depth, PayloadProblem};
+use crate::json::{self, pointer_token, Json};
+use crate::media::{self, MediaKind};
+use crate::part::PartView;
+use crate::profile::{Cap, Profile};
+use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
+use crate::size::group_digits;
+
+/// A repair: replace `bytes[start..end]` of the document with `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Patch {
+    pub start: usize,
+    pub end: usize,
+    pub replacement: String,
+}
+
+/// One finding inside a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    pub rule: &'static str,
+    /// A JSON pointer from the document's root ("" for the whole document).
+    pub pointer: String,
+    pub message: String,
+    /// The repair, for a fixable rule whose text can be patched in place.
+    pub patch: Option<Patch>,
+}
+
+/// What a document was recognized as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    /// A tool reply (an object with `tool_output_images`).
+    Reply,
+    /// Canonical parts (one part, or a list of them).
+    Parts,
+}
+
+/// Which kind to check documents as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KindChoice {
+    /// Recognize each document; skip what is none of the kinds.
+    #[default]
+    Auto,
+    Reply,
+    Parts,
+}
+
+/// The limits in force, from `--profile` and the explicit options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The profile the limits come from, for messages.
+    pub profile: Option<&'static Profile>,
+    /// `--max-bytes`: decoded bytes per media part.
+    pub max_bytes: Option<u64>,
+    /// `--max-dim` or the profile's longest side.
+    pub max_dim: Option<u32>,
+    /// `--max-images` or the profile's count.
+    pub max_images: Option<usize>,
+}
+
+/// How to check documents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckOptions {
+    pub kind: KindChoice,
+    pub depth: Depth,
+    pub limits: Limits,
+    /// Compute repairs (and go on checking past a repaired problem).
+    pub fix: bool,
+}
+
+/// The findings for one document.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DocReport {
+    /// What the document was checked as; `None` for a document that is not JSON
+    /// or was skipped.
+    pub kind: Option<DocKind>,
+    /// The document is none of the kinds (and `--kind` did not force one).
+    pub skipped: bool,
+    pub images: usize,
+    pub issues: Vec<Issue>,
+}
+
+/// Checks one document.
+pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
+    let doc = match json::parse(bytes) {
+        Ok(doc) => doc,
+        Err(error) => {
+            return DocReport {
+                kind: None,
+                skipped: false,
+                images: 0,
+                issues: vec![Issue {
+                    rule: "invalid-json",
+                    pointer: String::new(),
+                    message: error.to_string(),
+                    patch: None,
+                }],
+            }
+        }
+    };
+    let kind = match options.kind {
+        KindChoice::Reply => Some(DocKind::Reply),
+        KindChoice::Parts => Some(DocKind::Parts),
+        KindChoice::Auto => recognize(&doc),
+    };
+    let mut checker = Checker {
+        options,
+        bytes,
+        scratch: Vec::new(),
+        issues: Vec::new(),
+        images: Vec::new(),
+        inline_bytes: 0,
+    };
+    match kind {
+        Some(DocKind::Reply) => checker.reply(&doc),
+        Some(DocKind::Parts) => checker.parts(&doc),
+        None => {
+            return DocReport {
+                skipped: true,
+                ..DocReport::default()
+            }
+        }
+    }
+    checker.document_limits();
+    DocReport {
+        kind,
+        skipped: false,
+        images: checker.images.len(),
+        issues: checker.issues,
+    }
+}
+
+/// Recognizes a document: an object with `tool_output_images` is a tool reply;
+/// a part, or a non-empty list of typed objects (no `role`) that are all
+/// canonical part types or of which one carries the canonical `mimeType` key,
+/// is canonical parts (so one part with a wrong type is a finding, not a skip).
+pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
+    let typed =
+        |item: &Json<'_>| item.get("type").and_then(Json::as_str).is_some() && !item.has("role");
+    let canonical = |item: &Json<'_>| {
+        matches!(
+            item.get("type").and_then(Json::as_str),
+            Some("text" | "image" | "file" | "audio")
+        )
+    };
+    match doc {
+        Json::Object(_) if doc.has(TOOL_OUTPUT_IMAGES_KEY) => Some(DocKind::Reply),
+        Json::Object(_) if typed(doc) && canonical(doc) => Some(DocKind::Parts),
+        Json::Array(items)
+            if !items.is_empty()
+                && items.iter().all(typed)
+                && (items.iter().all(canonical)
+                    || items.iter().any(|i| canonical(i) && i.has("mimeType"))) =>
+        {
+            Some(DocKind::Parts)
+        }
+        _ => None,
+    }
+}
+
+/// What is known of one image once it is checked, for the document's limits.
+struct ImageStat {
+    pointer: String,
+    decoded: u64,
+    dimensions: Option<(u32, u32)>,
+    /// Whether the image already has an error (one finding per image).
+    flagged: bool,
+}
+
+/// One embedded media payload to check.
+struct Media<'j> {
+    pointer: String,
+    /// The string holding the payload (the data URL, or the part's `data`).
+    payload_in: &'j str,
+    /// Where the declared type stands (for type findings).
+    type_pointer: String,
+    /// The string holding the declared type (the data URL, or `mimeType`).
+    type_in: &'j str,
+    kind: MediaKind,
+    /// The declared type as written.
+    declared: &'j str,
+    /// The declared type normalized.
+    normalized: String,
+    payload: &'j str,
+    /// The types `--fix` may write for a mismatch (`None`: any of the same kind).
+    fix_types: Option<&'static [&'static str]>,
+}
+
+struct Checker<'o> {
+    options: &'o CheckOptions,
+    /// The document's text, which borrowed strings point into.
+    bytes: &'o [u8],
+    scratch: Vec<u8>,
+    issues: Vec<Issue>,
+    images: Vec<ImageStat>,
+    inline_bytes: u64,
+}
+
+impl Checker<'_> {
+    fn issue(
+        &mut self,
+        rule: &'static str,
+        pointer: String,
+        message: String,
+        patch: Option<Patch>,
+    ) {
+        self.issues.push(Issue {
+            rule,
+            pointer,
+            message,
+            patch,
+        });
+    }
+
+    /// The byte range of a string borrowed from the document (`None` for a string
+    /// that had JSON escapes and so was copied).
+    fn span(&self, text: &str) -> Option<(usize, usize)> {
+        let base = self.bytes.as_ptr() as usize;
+        let at = text.as_ptr() as usize;
+        (at >= base && at + text.len() <= base + self.bytes.len())
+            .then(|| (at - base, at - base + text.len()))
+    }
+
+    /// The repair that replaces `sub`, a slice of the string `container` found at
+    /// `pointer`, by `replacement`: in place when the string was borrowed, else
+    /// by rewriting the whole string token (it had escapes).
+    fn patch(&self, container: &str, pointer: &str, sub: &str, replacement: &str) -> Option<Patch> {
+        if !self.options.fix {
+            return None;
+        }
+        if let Some((start, end)) = self.span(sub) {
+            return Some(Patch {
+                start,
+                end,
+                replacement: replacement.to_string(),
+            });
+        }
+        let offset = (sub.as_ptr() as usize).checked_sub(container.as_ptr() as usize)?;
+        let mut value = String::with_capacity(container.len() + replacement.len());
+        value.push_str(container.get(..offset)?);
+        value.push_str(replacement);
+        value.push_str(container.get(offset + sub.len()..)?);
+        let (start, end) = json::raw_span(self.bytes, pointer)?;
+        Some(Patch {
+            start,
+            end,
+            replacement: serde_json::to_string(&value).ok()?,
+        })
+    }
+
+    fn reply(&mut self, reply: &Json<'_>) {
+        let Some(members) = reply.as_object() else {
+            return self.text_scan(reply, String::new());
+        };
+        for (key, value) in members {
+            let pointer = format!("/{}", pointer_token(key));
+            if key != TOOL_OUTPUT_IMAGES_KEY {
+                self.text_scan(value, pointer);
+                continue;
+            }
+            match value {
+                Json::Null => {}
+                Json::Array(items) => {
+                    for (index, item) in items.iter().enumerate() {
+                        match nemo_gym::read_entry(index, item) {
+                            Err(problem) => {
+                                self.issue(problem.rule, problem.pointer, problem.message, None)
+                            }
+                            Ok(entry) => self.media(Media {
+                                pointer: format!("{pointer}/{index}/image_url"),
+                                payload_in: item
+                                    .get("image_url")
+                                    .and_then(Json::as_str)
+                                    .unwrap_or_default(),
+                                type_pointer: format!("{pointer}/{index}/image_url"),
+                                type_in: item
+                                    .get("image_url")
+                                    .and_then(Json::as_str)
+                                    .unwrap_or_default(),
+                                kind: MediaKind::Image,
+                                declared: entry.declared,
+                                normalized: entry.media_type,
+                                payload: entry.payload,
+                                fix_types: Some(nemo_gym::IMAGE_TYPES),
+                            }),
+                        }
+                    }
+                }
+                other => self.issue(
+                    "reply-images-not-list",
+                    pointer,
+                    format!(
+                        "tool_output_images must be a list or null, not {}",
+                        other.kind()
+                    ),
+                    None,
+                ),
+            }
+        }
+    }
+
+    fn parts(&mut self, doc: &Json<'_>) {
+        match doc {
+            Json::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.part(item, format!("/{index}"));
+                }
+            }
+            other => self.part(other, String::new()),
+        }
+    }
+
+    fn part(&mut self, item: &Json<'_>, pointer: String) {
+        match PartView::read(item) {
+            Err(error) => self.issue(
+                "part-invalid",
+                format!("{pointer}{}", error.pointer),
+                error.message,
+                None,
+            ),
+            Ok(PartView::Text(text)) => self.text_in_string(text, format!("{pointer}/text")),
+            Ok(PartView::Media(media)) => {
+                if let Some(data) = media.data {
+                    self.media(Media {
+                        pointer: format!("{pointer}/data"),
+                        payload_in: data,
+                        type_pointer: format!("{pointer}/mimeType"),
+                        type_in: media.declared,
+                        kind: media.kind,
+                        declared: media.declared,
+                        normalized: media.mime_type,
+                        payload: data,
+                        fix_types: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Checks one embedded payload: the first failing rule is its finding; with
+    /// `--fix` a repairable problem is repaired and the checks go on.
+    fn media(&mut self, media: Media<'_>) {
+        let mut stat = ImageStat {
+            pointer: media.pointer.clone(),
+            decoded: 0,
+            dimensions: None,
+            flagged: true,
+        };
+        let is_image = media.kind == MediaKind::Image;
+        let done = |checker: &mut Self, stat: ImageStat| {
+            if is_image {
+                checker.images.push(stat);
+            }
+        };
+        if media.payload.is_empty() {
+            self.issue(
+                "media-empty",
+                media.pointer,
+                "no bytes (a media part must carry bytes)".into(),
+                None,
+            );
+            return done(self, stat);
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let decoded = match b64::check_strict(media.payload, &mut scratch) {
+            Ok(_) => true,
+            Err(error) => match b64::decode_lenient(media.payload) {
+                Ok((bytes, how)) => {
+                    let canonical = b64::encode(&bytes);
+                    let patch =
+                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
+                    let fixed = patch.is_some();
+                    self.issue(
+                        "base64-noncanonical",
+                        media.pointer.clone(),
+                        format!("not canonical base64 ({}): {error}", how.describe()),
+                        patch,
+                    );
+                    scratch = bytes;
+                    fixed
+                }
+                Err(_) => {
+                    self.issue(
+                        "base64-invalid",
+                        media.pointer.clone(),
+                        error.to_string(),
+                        None,
+                    );
+                    false
+                }
+            },
+        };
+        if !decoded {
+            self.scratch = scratch;
+            return done(self, stat);
+        }
+        stat.decoded = scratch.len() as u64;
+        self.inline_bytes += stat.decoded;
+        let mut declared = media.normalized.clone();
+        let mut retyped = false;
+        let checked = loop {
+            match check::check_bytes(&scratch, &declared, self.options.depth) {
+                Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
+                    let fixable_to = content.filter(|sniffed| {
+                        MediaKind::of(sniffed) == media.kind
+                            && media
+                                .fix_types
+                                .is_none_or(|types| types.contains(&sniffed.as_str()))
+                    });
+                    let patch = fixable_to.as_ref().and_then(|to| {
+                        self.patch(media.type_in, &media.type_pointer, media.declared, to)
+                    });
+                    let message = match &fixable_to {
+                        Some(to) => media::mismatch_message(to, &declared),
+                        None => PayloadProblem::Mismatch {
+                            content: media::sniff(&scratch),
+                            declared: declared.clone(),
+                        }
+                        .message(),
+                    };
+                    let fixed = patch.is_some();
+                    self.issue(
+                        "media-type-mismatch",
+                        media.type_pointer.clone(),
+                        message,
+                        patch,
+                    );
+                    match (fixed, fixable_to) {
+                        (true, Some(to)) => {
+                            declared = to;
+                            retyped = true;
+                        }
+                        _ => break None,
+                    }
+                }
+                Err(problem) => {
+                    let rule = match problem {
+                        PayloadProblem::Empty => "media-empty",
+                        PayloadProblem::Header(_) => "image-header",
+                        PayloadProblem::Truncated(_) => "image-truncated",
+                        PayloadProblem::Mismatch { .. } => "media-type-mismatch",
+                        PayloadProblem::Base64 { .. } => "base64-invalid",
+                    };
+                    self.issue(rule, media.pointer.clone(), problem.message(), None);
+                    break None;
+                }
+                Ok(info) => break Some(info),
+            }
+        };
+        let animated =
+            is_image && declared == "image/gif" && checked.is_some() && gif_is_animated(&scratch);
+        self.scratch = scratch;
+        let Some((_, dimensions)) = checked else {
+            return done(self, stat);
+        };
+        stat.dimensions = dimensions;
+        if let Some((rule, message)) =
+            self.limit_problem(&media, &declared, stat.decoded, dimensions, animated)
+        {
+            self.issue(rule, media.pointer.clone(), message, None);
+            return done(self, stat);
+        }
+        stat.flagged = false;
+        if !retyped && media.declared != declared {
+            let patch = self.patch(
+                media.type_in,
+                &media.type_pointer,
+                media.declared,
+                &declared,
+            );
+            self.issue(
+                "media-type-alias",
+                media.type_pointer.clone(),
+                format!(
+                    "{:?} is written {declared:?} in normalized form",
+                    media.declared
+                ),
+                patch,
+            );
+        }
+        done(self, stat);
+    }
+
+    /// The first per-part limit a checked payload breaks.
+    fn limit_problem(
+        &self,
+        media: &Media<'_>,
+        media_type: &str,
+        decoded: u64,
+        dimensions: Option<(u32, u32)>,
+        animated: bool,
+    ) -> Option<(&'static str, String)> {
+        let limits = &self.options.limits;
+        let profile = limits.profile;
+        let is_image = media.kind == MediaKind::Image;
+        if let (Some(profile), true) = (profile, is_image) {
+            if !profile.image_types.contains(&media_type) {
+                let names: Vec<&str> = profile
+                    .image_types
+                    .iter()
+                    .map(|t| t.trim_start_matches("image/"))
+                    .collect();
+                return Some((
+                    "limit-image-type",
+                    format!(
+                        "{media_type} is not accepted by the {} profile ({})",
+                        profile.name,
+                        names.join(", ")
+                    ),
+                ));
+            }
+            if animated && profile.still_gif_only {
+                return Some((
+                    "limit-image-type",
+                    format!(
+                        "an animated GIF is not accepted by the {} profile (still GIFs only)",
+                        profile.name
+                    ),
+                ));
+            }
+        }
+        if let Some(max) = limits.max_bytes {
+            if decoded > max {
+                return Some((
+                    "limit-bytes",
+                    format!(
+                        "{} bytes, over --max-bytes ({} bytes)",
+                        group_digits(decoded),
+                        group_digits(max)
+                    ),
+                ));
+            }
+        }
+        if let (Some(profile), true) = (profile, is_image) {
+            match profile.max_image {
+                Some(Cap::Decoded(max)) if decoded > max => {
+                    return Some((
+                        "limit-bytes",
+                        format!(
+                            "{} bytes, over the {} profile's {} bytes per image",
+                            group_digits(decoded),
+                            profile.name,
+                            group_digits(max)
+                        ),
+                    ))
+                }
+                Some(Cap::Encoded(max)) if media.payload.len() as u64 > max => {
+                    return Some((
+                        "limit-bytes",
+                        format!(
+                            "{} base64 characters, over the {} profile's {} per image",
+                            group_digits(media.payload.len() as u64),
+                            profile.name,
+                            group_digits(max)
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        if let (Some(max), Some((width, height))) = (limits.max_dim, dimensions) {
+            if width.max(height) > max {
+                return Some((
+                    "limit-dim",
+                    format!("{width}x{height} px, over {max} px on its longest side"),
+                ));
+            }
+        }
+        None
+    }
+
+    /// The document-level limits: image count, bytes of images, and the smaller
+    /// longest side once a document holds many images.
+    fn document_limits(&mut self) {
+        let limits = self.options.limits.clone();
+        let count = self.images.len();
+        if let Some(max) = limits.max_images {
+            if count > max {
+                self.issue(
+                    "limit-images",
+                    String::new(),
+                    format!("{count} images, more than the {max} allowed"),
+                    None,
+                );
+            }
+        }
+        let Some(profile) = limits.profile else {
+            return;
+        };
+        if let Some((threshold, side)) = profile.many_images {
+            if count > threshold {
+                let over: Vec<(String, u32, u32)> = self
+                    .images
+                    .iter()
+                    .filter(|image| !image.flagged)
+                    .filter_map(|image| {
+                        image.dimensions.map(|(w, h)| (image.pointer.clone(), w, h))
+                    })
+                    .filter(|(_, w, h)| (*w).max(*h) > side)
+                    .collect();
+                for (pointer, w, h) in over {
+                    self.issue(
+                        "limit-dim",
+                        pointer,
+                        format!(
+                            "{w}x{h} px, over {side} px on its longest side, the {} limit once a document holds more than {threshold} images ({count})",
+                            profile.name
+                        ),
+                        None,
+                    );
+                }
+            }
+        }
+        if let Some(max) = profile.max_total_image_bytes {
+            let total: u64 = self.images.iter().map(|image| image.decoded).sum();
+            if total > max {
+                self.issue(
+                    "limit-total-bytes",
+                    String::new(),
+                    format!(
+                        "{} bytes of images, over the {} profile's {} per document",
+                        group_digits(total),
+                        profile.name,
+                        group_digits(max)
+                    ),
+                    None,
+                );
+            }
+        }
+        if let Some(max) = profile.max_inline_bytes {
+            if self.inline_bytes > max {
+                self.issue(
+                    "limit-total-bytes",
+                    String::new(),
+                    format!(
+                        "{} bytes of inline media, over the {} profile's {} per request",
+                        group_digits(self.inline_bytes),
+                        profile.name,
+                        group_digits(max)
+                    ),
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Looks for data URLs pasted into the strings of a value.
+    fn text_scan(&mut self, value: &Json<'_>, pointer: String) {
+        match value {
+            Json::String(text) => self.text_in_string(text, pointer),
+            Json::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.text_scan(item, format!("{pointer}/{index}"));
+                }
+            }
+            Json::Object(members) => {
+                for (key, item) in members {
+                    self.text_scan(item, format!("{pointer}/{}", pointer_token(key)));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn text_in_string(&mut self, text: &str, pointer: String) {
+        if let Some((media_type, chars)) = find_data_url(text) {
+            self.issue(
+                "base64-in-text",
+                pointer,
+                format!(
+                    "text holds a base64 data: URL ({media_type}, {} characters): the model reads it as text, not as media",
+                    group_digits(chars as u64)
+                ),
+                None,
+            );
+        }
+    }
+}
+
+/// Finds a base64 `data:` URL inside text: its media type and payload length.
+pub fn find_data_url(text: &str) -> Option<(String, usize)> {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::Finder::new(b"data:");
+    let mut from = 0;
+    while let Some(found) = finder.find(&bytes[from..]) {
+        let start = from + found + 5;
+        from = start;
+        let window = &bytes[start..bytes.len().min(start + 256)];
+        let Some(comma) = window.iter().position(|b| *b == b',') else {
+            continue;
+        };
+        let header = &window[..comma];
+        if header.iter().any(|b| b.is_ascii_whitespace() || *b == b'"') {
+            continue;
+        }
+        let header = String::from_utf8_lossy(header);
+        let mut fields = header.split(';');
+        let media_type = fields.next().unwrap_or("");
+        if !fields.any(|f| f.eq_ignore_ascii_case("base64")) {
+            continue;
+        }
+        let Some(media_type) = media::normalize(media_type) else {
+            continue;
+        };
+        let payload = &bytes[start + comma + 1..];
+        let chars = payload
+            .iter()
+            .take_while(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+            })
+            .count();
+        if chars >= 16 {
+            return Some((media_type, chars));
+        }
+    }
+    None
+}
+
+/// Whether a GIF has more than one frame.
+fn gif_is_animated(bytes: &[u8]) -> bool {
+    use image::AnimationDecoder;
+    image::codecs::gif::GifDecoder::new(std::io::Cursor::new(bytes))
+        .map(|decoder| decoder.into_frames().take(2).count() > 1)
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_data_urls_in_text() {
+        let payload = "A".repeat(40);
+        let text = format!("see data:image/png;base64,{payload} here");
+        assert_eq!(find_data_url(&text), Some(("image/png".to_string(), 40)));
+        assert_eq!(find_data_url("no data: here, base64 at all"), None);
+        assert_eq!(find_data_url("data:image/png;base64,AAAA"), None);
+        assert_eq!(find_data_url(&format!("data:text/plain,{payload}")), None);
+    }
+
+    #[test]
+    fn recognizes_kinds() {
+        let kind = |text: &str| recognize(&json::parse(text.as_bytes()).unwrap());
+        assert_eq!(kind(r#"{"tool_output_images":null}"#), Some(DocKind::Reply));
+        assert_eq!(kind(r#"{"type":"text","text":"x"}"#), Some(DocKind::Parts));
+        assert_eq!(
+            kind(r#"[{"type":"image","mimeType":"image/png","data":"AAAA"}]"#),
+            Some(DocKind::Parts)
+        );
+        assert_eq!(
+            kind(r#"[{"type":"text","text":"x"},{"type":"image_url"}]"#),
+            None
+        );
+        assert_eq!(
+            kind(r#"[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"video"}]"#),
+            Some(DocKind::Parts)
+        );
+        assert_eq!(kind(r#"[{"role":"user","type":"text"}]"#), None);
+        assert_eq!(kind("[]"), None);
+        assert_eq!(kind(r#"{"a":1}"#), None);
+    }
+}

@@ -1,0 +1,306 @@
+//! `partkit validate`: pre-commit checks on fixtures and recordings (SPEC §6).
+//!
+//! Each input is read document by document (JSON Lines one line at a time);
+//! files are checked in parallel, and findings come back in input order.
+
+pub mod document;
+pub mod rules;
+
+use std::fs;
+use std::io::{BufRead, Cursor};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+pub use document::{check_document, CheckOptions, DocKind, Issue, KindChoice, Limits, Patch};
+pub use rules::{Rule, Severity, RULES};
+
+use crate::error::{Error, Result};
+use crate::io::{Documents, Input, Layout};
+
+/// Everything `validate` needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidateOptions {
+    pub check: CheckOptions,
+    pub layout: Layout,
+    /// Rule ids not to report.
+    pub ignore: Vec<String>,
+}
+
+/// How a reported finding stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Error,
+    Warning,
+    /// Repaired by `--fix`.
+    Fixed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Error => "error",
+            Status::Warning => "warning",
+            Status::Fixed => "fixed",
+        }
+    }
+}
+
+/// One finding, located.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub path: String,
+    /// The line the document starts on.
+    pub line: usize,
+    pub status: Status,
+    pub rule: &'static str,
+    pub pointer: String,
+    pub message: String,
+}
+
+impl Finding {
+    /// `path:line: error[rule-id] /json/pointer: message` (no pointer for the
+    /// document as a whole).
+    pub fn to_line(&self) -> String {
+        let pointer = if self.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.pointer)
+        };
+        format!(
+            "{}:{}: {}[{}]{pointer}: {}",
+            self.path,
+            self.line,
+            self.status.as_str(),
+            self.rule,
+            self.message
+        )
+    }
+
+    /// The `--format json` object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "path": self.path,
+            "line": self.line,
+            "severity": self.status.as_str(),
+            "rule": self.rule,
+            "pointer": self.pointer,
+            "message": self.message,
+        })
+    }
+}
+
+/// What checking one input found.
+#[derive(Debug, Default)]
+pub struct InputReport {
+    pub documents: usize,
+    pub skipped: usize,
+    pub images: usize,
+    pub findings: Vec<Finding>,
+    /// The input could not be read (or written back by `--fix`).
+    pub error: Option<Error>,
+}
+
+impl InputReport {
+    fn failed(error: Error) -> InputReport {
+        InputReport {
+            error: Some(error),
+            ..InputReport::default()
+        }
+    }
+}
+
+/// Expands the paths to check: files as given, directories walked for `*.json`
+/// and `*.jsonl` (honouring `.gitignore`, sorted by name), `-` for stdin.
+/// Paths that do not exist come back as errors, in place.
+pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Result<Input>> {
+    if paths.is_empty() {
+        return vec![Ok(Input::Stdin)];
+    }
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            inputs.push(Ok(Input::Stdin));
+            continue;
+        }
+        match fs::metadata(path) {
+            Err(source) => inputs.push(Err(Error::Read {
+                path: path.clone(),
+                source,
+            })),
+            Ok(metadata) if metadata.is_dir() => walk(path, &mut inputs),
+            Ok(_) => inputs.push(Ok(Input::Path(path.clone()))),
+        }
+    }
+    inputs
+}
+
+fn walk(dir: &Path, inputs: &mut Vec<Result<Input>>) {
+    let walker = ignore::WalkBuilder::new(dir)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                let path = entry.path();
+                let is_file = entry.file_type().is_some_and(|t| t.is_file());
+                let wanted = path.extension().is_some_and(|ext| {
+                    ext.eq_ignore_ascii_case("json") || ext.eq_ignore_ascii_case("jsonl")
+                });
+                if is_file && wanted {
+                    inputs.push(Ok(Input::Path(path.to_path_buf())));
+                }
+            }
+            Err(error) => inputs.push(Err(Error::Read {
+                path: dir.to_path_buf(),
+                source: std::io::Error::other(error.to_string()),
+            })),
+        }
+    }
+}
+
+/// Checks every input, in parallel, returning one report per input in order.
+pub fn validate_inputs(
+    inputs: &[Input],
+    options: &ValidateOptions,
+    on_done: impl Fn() + Sync,
+) -> Vec<InputReport> {
+    inputs
+        .par_iter()
+        .map(|input| {
+            let report = if options.check.fix {
+                fix_input(input, options)
+            } else {
+                validate_input(input, options)
+            };
+            on_done();
+            report
+        })
+        .collect()
+}
+
+/// Checks one input, document by document, without keeping more than a batch of
+/// documents in memory.
+pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
+    let mut documents = match Documents::open(input, options.layout) {
+        Ok(documents) => documents,
+        Err(error) => return InputReport::failed(error),
+    };
+    let label = input.label();
+    let mut report = InputReport::default();
+    let outcome = crate::pipeline::for_each_document(
+        &mut documents,
+        |_, bytes| check_document(bytes, &options.check),
+        |line, doc| {
+            record(&mut report, &label, line, doc, options, false);
+            Ok(())
+        },
+    );
+    if let Err(error) = outcome {
+        report.error = Some(error);
+    }
+    report
+}
+
+/// Checks one file and writes the repairs back, atomically.
+pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
+    let Input::Path(path) = input else {
+        return InputReport::failed(Error::usage(
+            "--fix needs files to write back; it cannot fix stdin",
+        ));
+    };
+    let bytes = match input.read_all(None) {
+        Ok(bytes) => bytes,
+        Err(error) => return InputReport::failed(error),
+    };
+    let label = input.label();
+    let reader: Box<dyn BufRead + Send> = Box::new(Cursor::new(bytes.clone()));
+    let mut documents = Documents::from_reader(reader, path.clone(), options.layout);
+    let mut report = InputReport::default();
+    let mut patches: Vec<Patch> = Vec::new();
+    let mut buffer = Vec::new();
+    loop {
+        let line = match documents.next_into(&mut buffer) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(error) => return InputReport::failed(error),
+        };
+        let start = documents.document_offset() as usize;
+        let end = if documents.is_json_lines() {
+            start + buffer.len()
+        } else {
+            bytes.len()
+        };
+        let doc = check_document(&bytes[start..end], &options.check);
+        for issue in &doc.issues {
+            if let (Some(patch), false) = (&issue.patch, ignored(issue.rule, options)) {
+                patches.push(Patch {
+                    start: start + patch.start,
+                    end: start + patch.end,
+                    replacement: patch.replacement.clone(),
+                });
+            }
+        }
+        record(&mut report, &label, line, doc, options, true);
+    }
+    if !patches.is_empty() {
+        patches.sort_by_key(|p| p.start);
+        let mut fixed = Vec::with_capacity(bytes.len());
+        let mut at = 0;
+        for patch in &patches {
+            if patch.start < at {
+                continue;
+            }
+            fixed.extend_from_slice(&bytes[at..patch.start]);
+            fixed.extend_from_slice(patch.replacement.as_bytes());
+            at = patch.end;
+        }
+        fixed.extend_from_slice(&bytes[at..]);
+        if let Err(error) = crate::io::write_atomic(path, &fixed) {
+            report.error = Some(error);
+        }
+    }
+    report
+}
+
+fn ignored(rule: &str, options: &ValidateOptions) -> bool {
+    options.ignore.iter().any(|r| r == rule)
+}
+
+fn record(
+    report: &mut InputReport,
+    label: &str,
+    line: usize,
+    doc: document::DocReport,
+    options: &ValidateOptions,
+    fixing: bool,
+) {
+    if doc.skipped {
+        report.skipped += 1;
+        return;
+    }
+    report.documents += 1;
+    report.images += doc.images;
+    for issue in doc.issues {
+        if ignored(issue.rule, options) {
+            continue;
+        }
+        let status = if fixing && issue.patch.is_some() {
+            Status::Fixed
+        } else {
+            match rules::get(issue.rule).severity {
+                Severity::Error => Status::Error,
+                Severity::Warning => Status::Warning,
+            }
+        };
+        report.findings.push(Finding {
+            path: label.to_string(),
+            line,
+            status,
+            rule: issue.rule,
+            pointer: issue.pointer,
+            message: issue.message,
+        });
+    }
+}

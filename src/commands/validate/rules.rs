@@ -1,0 +1,98 @@
+//! The rule table: every finding `validate` can report, with a stable id.
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Fails the run.
+    Error,
+    /// Reported; fails the run only with `--deny-warnings`.
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable id used in findings, `--ignore` and `--list-rules`.
+    pub id: &'static str,
+    pub severity: Severity,
+    /// Whether `--fix` repairs it (it has exactly one right answer).
+    pub fixable: bool,
+    /// One line saying what the rule checks.
+    pub summary: &'static str,
+}
+
+const fn rule(id: &'static str, severity: Severity, fixable: bool, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity,
+        fixable,
+        summary,
+    }
+}
+
+use Severity::{Error, Warning};
+
+/// Every rule, in the order `--list-rules` prints them.
+pub const RULES: &[Rule] = &[
+    rule("invalid-json", Error, false, "the document (or JSON Lines line) is not valid JSON"),
+    rule("reply-images-not-list", Error, false, "tool_output_images is neither a list nor null"),
+    rule("reply-image-not-object", Error, false, "a tool_output_images entry is not an object"),
+    rule("reply-image-unknown-key", Error, false, "an entry has a key other than image_url and label"),
+    rule("reply-image-url-missing", Error, false, "an entry has no image_url, or it is not a string"),
+    rule("reply-image-label", Error, false, "an entry's label is neither a string nor null"),
+    rule("reply-image-not-data-url", Error, false, "image_url is not a base64 data: URL with a media type (a remote URL, a non-base64 data URL)"),
+    rule("reply-image-type", Error, false, "image_url declares a type other than png, jpeg, gif or webp"),
+    rule("part-invalid", Error, false, "a canonical part breaks SPEC §2: unknown type, no mimeType, not exactly one of data and url, a field of the wrong type"),
+    rule("base64-invalid", Error, false, "a payload is not base64, not even read leniently"),
+    rule("base64-noncanonical", Error, true, "a payload is base64 but not canonical (line breaks, URL-safe alphabet, missing padding); --fix re-encodes it"),
+    rule("media-empty", Error, false, "a payload decodes to no bytes"),
+    rule("media-type-mismatch", Error, true, "the bytes are another type than declared; --fix writes the sniffed type"),
+    rule("media-type-alias", Warning, true, "the declared type is not in normalized form (image/jpg, IMAGE/PNG, parameters); --fix normalizes it"),
+    rule("image-header", Error, false, "the image header does not parse"),
+    rule("image-truncated", Error, false, "the image does not decode in full (checked with --deep)"),
+    rule("base64-in-text", Warning, false, "a base64 data: URL is pasted into a text field, where the model sees characters, not media"),
+    rule("limit-image-type", Error, false, "the image type is not one the --profile accepts (or an animated GIF where only still ones are)"),
+    rule("limit-bytes", Error, false, "a media part is over --max-bytes or the profile's per-image cap"),
+    rule("limit-dim", Error, false, "an image side is over --max-dim, the profile's limit, or the limit for documents with many images"),
+    rule("limit-images", Error, false, "the document holds more images than --max-images or the profile allows"),
+    rule("limit-total-bytes", Error, false, "the document's images (or inline media) add up to more than the profile allows"),
+];
+
+/// The rule with this id.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// The rule with this id, which must exist (ids used in code are in the table).
+pub fn get(id: &str) -> &'static Rule {
+    find(id).unwrap_or_else(|| panic!("rule {id} is not in the table"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_kebab_case() {
+        for (i, rule) in RULES.iter().enumerate() {
+            assert!(rule
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
+            assert!(
+                RULES[i + 1..].iter().all(|other| other.id != rule.id),
+                "{}",
+                rule.id
+            );
+        }
+    }
+}
