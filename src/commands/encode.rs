@@ -159,9 +159,10 @@ pub fn encode(options: &EncodeOptions) -> Result<Encoded> {
     let mut blocks = Vec::with_capacity(parts.len());
     let mut kept_parts = Vec::with_capacity(parts.len());
     for (part, source) in parts.into_iter().zip(&options.sources) {
-        if options.to == Shape::Anthropic && matches!(&part, Part::Text(t) if t.is_empty()) {
+        if options.to == Shape::Anthropic && shapes::anthropic::is_blank_text(&part) {
             warnings.push(
-                "dropped an empty text part: anthropic rejects empty text blocks".to_string(),
+                "dropped an empty text part: anthropic rejects text blocks without non-whitespace text"
+                    .to_string(),
             );
             continue;
         }

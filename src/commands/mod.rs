@@ -106,6 +106,11 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::io::{Documents, Input, Layout};
     use split::{ImageWriter, SplitOptions, SplitOutput};
 
+    if args.to == Some(crate::cli::ResultShape::Gemini) && args.name.is_none() {
+        return Err(Error::usage(
+            "--to gemini needs --name: a Gemini function response names its tool",
+        ));
+    }
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
     let label = input.label();
     let layout = if args.jsonl {
@@ -114,7 +119,11 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
         Layout::Auto
     };
     let mut documents = Documents::open(&input, layout)?;
-    documents.detect()?;
+    if !documents.detect()? {
+        return Err(Error::rejected(format!(
+            "{label}: no JSON document to split"
+        )));
+    }
     let json_lines = documents.is_json_lines();
     let output = match (args.rest, args.to) {
         (true, _) => SplitOutput::Rest,

@@ -15,8 +15,8 @@ const SHAPE: Shape = Shape::Anthropic;
 
 /// Writes one part as an Anthropic content block. Images of the four web types,
 /// PDF documents (base64 or URL) and text/plain documents (a text source); a part
-/// name becomes a document's `title`. Empty text blocks are refused by the API,
-/// so callers drop empty text parts before writing.
+/// name becomes a document's `title`. Empty or whitespace-only text blocks are
+/// refused by the API, so callers drop them (see [`is_blank_text`]).
 pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
     let media = match part {
         Part::Text(text) => return Ok(object([("type", string("text")), ("text", string(text))])),
@@ -95,7 +95,7 @@ pub fn write_tool_result(
     let parts: Vec<Part> = result
         .content
         .iter()
-        .filter(|p| !matches!(p, Part::Text(t) if t.is_empty()))
+        .filter(|p| !is_blank_text(p))
         .cloned()
         .collect();
     let content = write_result_parts(SHAPE, &parts, Place::ToolResult, notes)?;
@@ -111,4 +111,10 @@ pub fn write_tool_result(
         map.insert("is_error".into(), Value::Bool(true));
     }
     Ok(block)
+}
+
+/// Whether a part is text with nothing but whitespace, which Anthropic refuses
+/// as a text block ("text content blocks must contain non-whitespace text").
+pub fn is_blank_text(part: &Part) -> bool {
+    matches!(part, Part::Text(text) if text.trim().is_empty())
 }

@@ -1480,7 +1480,9 @@ fn to_anthropic_empty_text_parts_are_dropped_with_a_warning() {
     assert_output(
         &run,
         &json!([{"type": "text", "text": "x"}]),
-        &warning("dropped an empty text part: anthropic rejects empty text blocks"),
+        &warning(
+            "dropped an empty text part: anthropic rejects text blocks without non-whitespace text",
+        ),
     );
 }
 

@@ -3,8 +3,8 @@
 
 mod encode;
 mod fetch;
-mod split;
 mod generated;
+mod split;
 
 use std::path::{Path, PathBuf};
 
