@@ -69,29 +69,91 @@ impl PayloadProblem {
     }
 }
 
+/// How many decoded bytes a header check looks at before decoding the rest: the
+/// magic numbers and headers of PNG, GIF and WebP sit at the start, and a JPEG's
+/// frame header nearly always within this.
+pub const PREFIX_BYTES: usize = 64 * 1024;
+
 /// Checks a base64 payload declared as `declared` (a normalized media type).
-/// `scratch` holds the decoded bytes afterwards (reused between calls).
+/// `scratch` holds decoded bytes afterwards (reused between calls): all of them
+/// for [`Depth::Full`], else at least a prefix.
 pub fn check_payload(
     payload: &str,
     declared: &str,
     scratch: &mut Vec<u8>,
     depth: Depth,
 ) -> Result<PayloadInfo, PayloadProblem> {
+    let decoded_len = decode_strict_prefix(payload, scratch, depth)?;
+    check_decoded(payload, scratch, decoded_len, declared, depth).map(|(sniffed, dimensions)| {
+        PayloadInfo {
+            decoded_len,
+            sniffed,
+            dimensions,
+        }
+    })
+}
+
+/// Validates a whole payload as strict base64 (fast, without writing the
+/// decoded bytes) and decodes into `scratch` what a check at `depth` needs.
+/// Returns the decoded size.
+pub fn decode_strict_prefix(
+    payload: &str,
+    scratch: &mut Vec<u8>,
+    depth: Depth,
+) -> Result<u64, PayloadProblem> {
     if payload.is_empty() {
         return Err(PayloadProblem::Empty);
     }
-    let decoded_len = match b64::check_strict(payload, scratch) {
-        Ok(len) => len as u64,
-        Err(error) => {
-            let lenient = b64::decode_lenient(payload).is_ok();
-            return Err(PayloadProblem::Base64 { error, lenient });
-        }
+    let engine = base64_simd::STANDARD;
+    if engine.check(payload.as_bytes()).is_err() {
+        // The slow decoder says where and why.
+        let error = b64::check_strict(payload, scratch)
+            .err()
+            .unwrap_or(b64::Base64Error::Padding);
+        let lenient = b64::decode_lenient(payload).is_ok();
+        return Err(PayloadProblem::Base64 { error, lenient });
+    }
+    let total = b64::decoded_len(payload).unwrap_or(0);
+    let prefix_chars = PREFIX_BYTES / 3 * 4;
+    let chars = if depth == Depth::Full || payload.len() <= prefix_chars {
+        payload.len()
+    } else {
+        prefix_chars
     };
-    check_bytes(scratch, declared, depth).map(|(sniffed, dimensions)| PayloadInfo {
-        decoded_len,
-        sniffed,
-        dimensions,
-    })
+    decode_into(&payload[..chars], scratch);
+    if total == 0 {
+        return Err(PayloadProblem::Empty);
+    }
+    Ok(total)
+}
+
+fn decode_into(chars: &str, scratch: &mut Vec<u8>) {
+    let engine = base64_simd::STANDARD;
+    scratch.clear();
+    scratch.resize(engine.decoded_length(chars.as_bytes()).unwrap_or(0), 0);
+    let written = engine
+        .decode(chars.as_bytes(), base64_simd::Out::from_slice(scratch))
+        .map(|bytes| bytes.len())
+        .unwrap_or(0);
+    scratch.truncate(written);
+}
+
+/// Checks decoded bytes (all of them, or a prefix of a `total`-byte payload)
+/// against a declared type, decoding the rest of `payload` when the header needs it.
+pub fn check_decoded(
+    payload: &str,
+    scratch: &mut Vec<u8>,
+    total: u64,
+    declared: &str,
+    depth: Depth,
+) -> Result<BytesInfo, PayloadProblem> {
+    match check_bytes(scratch, declared, depth) {
+        Err(PayloadProblem::Header(_)) if (scratch.len() as u64) < total => {
+            decode_into(payload, scratch);
+            check_bytes(scratch, declared, depth)
+        }
+        result => result,
+    }
 }
 
 /// What decoded bytes turned out to be: the sniffed type and, for images, the

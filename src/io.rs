@@ -172,11 +172,12 @@ impl Documents {
         }
     }
 
-    /// Reads the next non-blank line into `buf` (without its line break); returns
+    /// Appends the next non-blank line to `buf` (without its line break); returns
     /// its line number, or `None` at the end.
     fn next_line(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        let start = buf.len();
         loop {
-            buf.clear();
+            buf.truncate(start);
             let n = self
                 .reader
                 .read_until(b'\n', buf)
@@ -187,10 +188,10 @@ impl Documents {
             self.doc_offset = self.offset;
             self.offset += n as u64;
             self.line += 1;
-            while buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            while buf.len() > start && buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
                 buf.pop();
             }
-            if buf.iter().any(|b| !b.is_ascii_whitespace()) {
+            if buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
                 return Ok(Some(self.line));
             }
         }
@@ -235,8 +236,19 @@ impl Documents {
 
     /// Reads the next document into `buf`, returning the line it starts on.
     pub fn next_into(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
+        buf.clear();
+        self.next_append(buf)
+    }
+
+    /// Appends the next document to `buf` (it starts at the length `buf` had),
+    /// returning the line it starts on.
+    pub fn next_append(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
         if let Some((line, offset, pending)) = self.pending.take() {
-            *buf = pending;
+            if buf.is_empty() {
+                *buf = pending;
+            } else {
+                buf.extend_from_slice(&pending);
+            }
             self.doc_offset = offset;
             return Ok(Some(line));
         }
@@ -260,6 +272,7 @@ impl Documents {
                 Ok(line)
             }
             State::Start(layout) => {
+                let start = buf.len();
                 let Some(first) = self.next_line(buf)? else {
                     self.state = State::Done;
                     return Ok(None);
@@ -269,7 +282,8 @@ impl Documents {
                     self.json_lines = true;
                     return Ok(Some(first));
                 }
-                let complete = serde_json::from_slice::<serde::de::IgnoredAny>(buf).is_ok();
+                let complete =
+                    serde_json::from_slice::<serde::de::IgnoredAny>(&buf[start..]).is_ok();
                 if complete {
                     if self.more_content()? {
                         self.state = State::Lines;

@@ -1,18 +1,30 @@
 //! Many documents through one function, in parallel, results in input order.
 //!
-//! Documents are read in batches bounded by a byte budget, processed across all
-//! cores, and handed to a sink one at a time in the order they were read, so
-//! memory stays bounded by the budget plus the largest document.
+//! A reader thread fills batches (one buffer holding up to a budget of
+//! documents) while the documents of the previous batch are processed across
+//! all cores; each result goes to a sink in the order the documents were read.
+//! Memory stays bounded by two batches plus the largest document.
+
+use std::ops::Range;
+use std::sync::mpsc;
 
 use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::io::Documents;
 
-/// How many bytes of documents one batch may hold before it is processed.
+/// How many bytes of documents one batch holds before it is processed.
 pub const BATCH_BYTES: usize = 16 << 20;
-/// How many documents one batch may hold.
+/// How many documents one batch holds.
 pub const BATCH_DOCUMENTS: usize = 1024;
+
+/// Documents read together: their bytes in one buffer, and each one's line and
+/// range in it.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    documents: Vec<(usize, Range<usize>)>,
+}
 
 /// Runs `work` on every document of `documents` (in parallel) and passes each
 /// result, with the document's line, to `sink` in input order.
@@ -22,54 +34,67 @@ where
     W: Fn(usize, &[u8]) -> R + Sync,
     S: FnMut(usize, R) -> Result<()>,
 {
-    let mut buffers: Vec<Vec<u8>> = Vec::new();
-    let mut lines: Vec<usize> = Vec::new();
-    loop {
-        let mut used = 0;
-        let mut count = 0;
-        while count < BATCH_DOCUMENTS && used < BATCH_BYTES {
-            if buffers.len() == count {
-                buffers.push(Vec::new());
+    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(1);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || loop {
+            let mut batch = empty_rx.try_recv().unwrap_or_default();
+            batch.bytes.clear();
+            batch.documents.clear();
+            let filled = fill(documents, &mut batch);
+            let last = !matches!(filled, Ok(true));
+            if full_tx.send(filled.map(|_| batch)).is_err() || last {
+                return;
             }
-            match documents.next_into(&mut buffers[count])? {
-                Some(line) => {
-                    used += buffers[count].len();
-                    if lines.len() == count {
-                        lines.push(line);
-                    } else {
-                        lines[count] = line;
-                    }
-                    count += 1;
+        });
+        let mut outcome = Ok(());
+        for batch in full_rx {
+            let batch = match batch {
+                Ok(batch) => batch,
+                Err(error) => {
+                    outcome = Err(error);
+                    break;
                 }
-                None => break,
+            };
+            let results: Vec<R> = if batch.documents.len() == 1 {
+                let (line, range) = &batch.documents[0];
+                vec![work(*line, &batch.bytes[range.clone()])]
+            } else {
+                batch
+                    .documents
+                    .par_iter()
+                    .map(|(line, range)| work(*line, &batch.bytes[range.clone()]))
+                    .collect()
+            };
+            for ((line, _), result) in batch.documents.iter().zip(results) {
+                if let Err(error) = sink(*line, result) {
+                    outcome = Err(error);
+                    break;
+                }
             }
-        }
-        if count == 0 {
-            return Ok(());
-        }
-        let results: Vec<R> = if count == 1 {
-            vec![work(lines[0], &buffers[0])]
-        } else {
-            buffers[..count]
-                .par_iter()
-                .zip(&lines[..count])
-                .map(|(bytes, line)| work(*line, bytes))
-                .collect()
-        };
-        for (line, result) in lines[..count].iter().zip(results) {
-            sink(*line, result)?;
-        }
-        // Buffers keep their capacity for the next batch, but not without bound:
-        // a few long lines must not leave every slot the size of the longest.
-        let capacity: usize = buffers.iter().map(Vec::capacity).sum();
-        if capacity > 2 * BATCH_BYTES {
-            for buffer in &mut buffers {
-                buffer.clear();
-                buffer.shrink_to_fit();
+            if outcome.is_err() {
+                break;
             }
+            // A batch that held one huge document gives its memory back.
+            let mut batch = batch;
+            if batch.bytes.capacity() > 4 * BATCH_BYTES {
+                batch.bytes = Vec::new();
+            }
+            let _ = empty_tx.send(batch);
         }
-        if count < BATCH_DOCUMENTS && used < BATCH_BYTES {
-            return Ok(());
+        outcome
+    })
+}
+
+/// Reads documents into `batch` until its budget is used; returns whether the
+/// input may hold more.
+fn fill(documents: &mut Documents, batch: &mut Batch) -> Result<bool> {
+    while batch.documents.len() < BATCH_DOCUMENTS && batch.bytes.len() < BATCH_BYTES {
+        let start = batch.bytes.len();
+        match documents.next_append(&mut batch.bytes)? {
+            Some(line) => batch.documents.push((line, start..batch.bytes.len())),
+            None => return Ok(false),
         }
     }
+    Ok(true)
 }

@@ -82,7 +82,7 @@ pub fn split_reply(mut reply: Json<'_>, keep_bytes: bool) -> Result<SplitReply<'
             rule: "reply-image-payload",
             message: problem.message(),
         })?;
-        let bytes = keep_bytes.then(|| scratch.clone());
+        let bytes = keep_bytes.then(|| b64::decode_strict(entry.payload).unwrap_or_default());
         checked.push((entry.media_type.clone(), entry.payload.len(), bytes));
         Ok(())
     })?;

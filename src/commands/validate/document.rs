@@ -84,6 +84,12 @@ pub struct DocReport {
     pub issues: Vec<Issue>,
 }
 
+thread_local! {
+    /// The decode buffer, kept per thread so that a run over many documents
+    /// allocates it once.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Checks one document.
 pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     let doc = match json::parse(bytes) {
@@ -110,7 +116,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     let mut checker = Checker {
         options,
         bytes,
-        scratch: Vec::new(),
+        scratch: SCRATCH.with(|cell| cell.take()),
         issues: Vec::new(),
         images: Vec::new(),
         inline_bytes: 0,
@@ -126,6 +132,8 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
         }
     }
     checker.document_limits();
+    let scratch = std::mem::take(&mut checker.scratch);
+    SCRATCH.with(|cell| cell.replace(scratch));
     DocReport {
         kind,
         skipped: false,
@@ -366,44 +374,45 @@ impl Checker<'_> {
             return done(self, stat);
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let decoded = match b64::check_strict(media.payload, &mut scratch) {
-            Ok(_) => true,
-            Err(error) => match b64::decode_lenient(media.payload) {
-                Ok((bytes, how)) => {
-                    let canonical = b64::encode(&bytes);
-                    let patch =
-                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
-                    let fixed = patch.is_some();
-                    self.issue(
-                        "base64-noncanonical",
-                        media.pointer.clone(),
-                        format!("not canonical base64 ({}): {error}", how.describe()),
-                        patch,
-                    );
-                    scratch = bytes;
-                    fixed
-                }
-                Err(_) => {
-                    self.issue(
-                        "base64-invalid",
-                        media.pointer.clone(),
-                        error.to_string(),
-                        None,
-                    );
-                    false
-                }
-            },
+        let depth = self.options.depth;
+        let total = match check::decode_strict_prefix(media.payload, &mut scratch, depth) {
+            Ok(total) => Some(total),
+            Err(PayloadProblem::Base64 {
+                error,
+                lenient: true,
+            }) => {
+                let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
+                let canonical = b64::encode(&bytes);
+                let patch = self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
+                let fixed = patch.is_some();
+                self.issue(
+                    "base64-noncanonical",
+                    media.pointer.clone(),
+                    format!("not canonical base64 ({}): {error}", how.describe()),
+                    patch,
+                );
+                scratch = bytes;
+                fixed.then_some(scratch.len() as u64)
+            }
+            Err(problem) => {
+                let rule = match problem {
+                    PayloadProblem::Empty => "media-empty",
+                    _ => "base64-invalid",
+                };
+                self.issue(rule, media.pointer.clone(), problem.message(), None);
+                None
+            }
         };
-        if !decoded {
+        let Some(total) = total else {
             self.scratch = scratch;
             return done(self, stat);
-        }
-        stat.decoded = scratch.len() as u64;
+        };
+        stat.decoded = total;
         self.inline_bytes += stat.decoded;
         let mut declared = media.normalized.clone();
         let mut retyped = false;
         let checked = loop {
-            match check::check_bytes(&scratch, &declared, self.options.depth) {
+            match check::check_decoded(media.payload, &mut scratch, total, &declared, depth) {
                 Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
                     let fixable_to = content.filter(|sniffed| {
                         MediaKind::of(sniffed) == media.kind
@@ -451,8 +460,17 @@ impl Checker<'_> {
                 Ok(info) => break Some(info),
             }
         };
-        let animated =
-            is_image && declared == "image/gif" && checked.is_some() && gif_is_animated(&scratch);
+        // Only a profile that refuses animated GIFs pays for decoding frames.
+        let still_only = self
+            .options
+            .limits
+            .profile
+            .is_some_and(|p| p.still_gif_only);
+        let animated = is_image
+            && still_only
+            && declared == "image/gif"
+            && checked.is_some()
+            && gif_is_animated(&b64::decode_strict(media.payload).unwrap_or_default());
         self.scratch = scratch;
         let Some((_, dimensions)) = checked else {
             return done(self, stat);
