@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
+            [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -99,6 +100,21 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'partkit;inspect' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print the items')
+            [CompletionResult]::new('--extract', '--extract', [CompletionResultType]::ParameterName, 'Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite existing files in --extract')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'partkit;generate' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The repository root to write `completions/` and `man/` into')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
@@ -115,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
+            [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -126,6 +143,9 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             break
         }
         'partkit;help;validate' {
+            break
+        }
+        'partkit;help;inspect' {
             break
         }
         'partkit;help;generate' {

@@ -25,6 +25,9 @@ _partkit() {
             partkit,help)
                 cmd="partkit__subcmd__help"
                 ;;
+            partkit,inspect)
+                cmd="partkit__subcmd__inspect"
+                ;;
             partkit,split)
                 cmd="partkit__subcmd__split"
                 ;;
@@ -40,6 +43,9 @@ _partkit() {
             partkit__subcmd__help,help)
                 cmd="partkit__subcmd__help__subcmd__help"
                 ;;
+            partkit__subcmd__help,inspect)
+                cmd="partkit__subcmd__help__subcmd__inspect"
+                ;;
             partkit__subcmd__help,split)
                 cmd="partkit__subcmd__help__subcmd__split"
                 ;;
@@ -53,7 +59,7 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate generate help"
+            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -131,7 +137,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split validate generate help"
+            opts="encode split validate inspect generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -186,6 +192,20 @@ _partkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        partkit__subcmd__help__subcmd__inspect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         partkit__subcmd__help__subcmd__split)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -207,6 +227,28 @@ _partkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__inspect)
+            opts="-q -h -V --format --extract --force --jsonl --pretty --compact --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --extract)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

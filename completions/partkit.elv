@@ -29,6 +29,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
+            cand inspect 'List every media item in a recorded document of any shape'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -92,6 +93,20 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;inspect'= {
+            cand --format 'How to print the items'
+            cand --extract 'Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>'
+            cand --force 'Overwrite existing files in --extract'
+            cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;generate'= {
             cand --dir 'The repository root to write `completions/` and `man/` into'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -107,6 +122,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
+            cand inspect 'List every media item in a recorded document of any shape'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -115,6 +131,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help;split'= {
         }
         &'partkit;help;validate'= {
+        }
+        &'partkit;help;inspect'= {
         }
         &'partkit;help;generate'= {
         }

@@ -90,6 +90,20 @@ pub enum Command {
             partkit validate --list-rules"
     )]
     Validate(ValidateArgs),
+    /// List every media item in a recorded document of any shape
+    #[command(
+        long_about = "List every media item in a recorded document of any shape: canonical parts, \
+            tool_output_images, OpenAI, Anthropic, Gemini, Bedrock and MCP blocks, and bare data: \
+            URLs inside strings.\n\n\
+            Prints a table (JSON pointer, kind, declared type, sniffed type, decoded bytes, \
+            dimensions, name, problems), or JSON Lines with --format json. --extract writes the \
+            media out under safe names.",
+        after_help = "Examples:\n  \
+            partkit inspect recording.json\n  \
+            partkit inspect transcript.json --format json | jq 'select(.problems != [])'\n  \
+            partkit inspect reply.json --extract media/"
+    )]
+    Inspect(InspectArgs),
     /// Write completions and man pages (for maintainers)
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -215,6 +229,26 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, value_name = "NAME", help_heading = "Limits")]
     pub profile: Option<ProfileArg>,
     /// Read inputs as JSON Lines even if they look like one document
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// Arguments of `partkit inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// A JSON or JSON Lines document; `-` or nothing for stdin
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// How to print the items
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
+    pub format: FindingFormat,
+    /// Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>
+    #[arg(long, value_name = "DIR")]
+    pub extract: Option<PathBuf>,
+    /// Overwrite existing files in --extract
+    #[arg(long, requires = "extract")]
+    pub force: bool,
+    /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
 }

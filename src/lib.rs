@@ -37,6 +37,7 @@ pub mod output;
 pub mod part;
 pub mod pipeline;
 pub mod profile;
+pub mod scan;
 pub mod shapes;
 pub mod size;
 pub mod transcript;

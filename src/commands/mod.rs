@@ -2,6 +2,7 @@
 //! library's options, calls one subcommand function, and prints its result.
 
 pub mod encode;
+pub mod inspect;
 pub mod split;
 pub mod validate;
 
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use crate::cli::{Cli, Command, EncodeArgs, SplitArgs, ValidateArgs};
+use crate::cli::{Cli, Command, EncodeArgs, InspectArgs, SplitArgs, ValidateArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
@@ -34,6 +35,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         }
         Command::Split(args) => run_split(args, &printer),
         Command::Validate(args) => run_validate(args, &printer),
+        Command::Inspect(args) => run_inspect(args, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
                 printer.note(&format!("wrote {}", path.display()));
@@ -333,5 +335,96 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
+    })
+}
+
+fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
+    use crate::cli::FindingFormat;
+    use crate::io::{Documents, Input, Layout};
+
+    let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
+    let label = input.label();
+    let layout = if args.jsonl {
+        Layout::JsonLines
+    } else {
+        Layout::Auto
+    };
+    let mut documents = Documents::open(&input, layout)?;
+    if !documents.detect()? {
+        return Err(Error::rejected(format!(
+            "{label}: no JSON document to inspect"
+        )));
+    }
+    let json_lines = documents.is_json_lines();
+    let mut writer = match &args.extract {
+        Some(dir) => Some(split::ImageWriter::new(dir, args.force, json_lines)?),
+        None => None,
+    };
+    let extract = writer.is_some();
+    let mut items = Vec::new();
+    let mut files: Vec<Option<String>> = Vec::new();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut rejected = 0usize;
+    crate::pipeline::for_each_document(
+        &mut documents,
+        |line, bytes| inspect::inspect_document(bytes, line, extract),
+        |line, result| {
+            let found = match result {
+                Ok(found) => found,
+                Err(error) => {
+                    rejected += 1;
+                    out.flush().map_err(stdout_error)?;
+                    printer.error(&format!("{label}:{line}: {error}"));
+                    return Ok(());
+                }
+            };
+            let mut paths: Vec<Option<String>> = vec![None; found.len()];
+            if let Some(writer) = writer.as_mut() {
+                let extracted: Vec<(usize, split::ExtractedImage)> = found
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, item)| {
+                        item.extracted
+                            .clone()
+                            .filter(|e| e.bytes.is_some())
+                            .map(|e| (i, e))
+                    })
+                    .collect();
+                let images: Vec<split::ExtractedImage> =
+                    extracted.iter().map(|(_, e)| e.clone()).collect();
+                if !json_lines {
+                    writer.check_free(&images)?;
+                }
+                for ((i, _), path) in extracted.iter().zip(writer.write(&images)?) {
+                    paths[*i] = Some(path.display().to_string());
+                }
+            }
+            match args.format {
+                FindingFormat::Json => {
+                    for (item, path) in found.iter().zip(&paths) {
+                        writeln!(out, "{}", item.to_json(path.as_deref())).map_err(stdout_error)?;
+                    }
+                }
+                FindingFormat::Text => {
+                    items.extend(found);
+                    files.extend(paths);
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if args.format == FindingFormat::Text {
+        if items.is_empty() {
+            printer.note(&format!("{label}: no media found"));
+        } else {
+            out.write_all(inspect::table(&items, json_lines, &files).as_bytes())
+                .map_err(stdout_error)?;
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(if rejected == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
     })
 }

@@ -685,7 +685,7 @@ impl Checker<'_> {
     }
 
     fn text_in_string(&mut self, text: &str, pointer: String) {
-        if let Some((media_type, chars)) = find_data_url(text) {
+        if let Some((_, media_type, chars)) = crate::scan::find_data_url(text) {
             self.issue(
                 "base64-in-text",
                 pointer,
@@ -699,45 +699,6 @@ impl Checker<'_> {
     }
 }
 
-/// Finds a base64 `data:` URL inside text: its media type and payload length.
-pub fn find_data_url(text: &str) -> Option<(String, usize)> {
-    let bytes = text.as_bytes();
-    let finder = memchr::memmem::Finder::new(b"data:");
-    let mut from = 0;
-    while let Some(found) = finder.find(&bytes[from..]) {
-        let start = from + found + 5;
-        from = start;
-        let window = &bytes[start..bytes.len().min(start + 256)];
-        let Some(comma) = window.iter().position(|b| *b == b',') else {
-            continue;
-        };
-        let header = &window[..comma];
-        if header.iter().any(|b| b.is_ascii_whitespace() || *b == b'"') {
-            continue;
-        }
-        let header = String::from_utf8_lossy(header);
-        let mut fields = header.split(';');
-        let media_type = fields.next().unwrap_or("");
-        if !fields.any(|f| f.eq_ignore_ascii_case("base64")) {
-            continue;
-        }
-        let Some(media_type) = media::normalize(media_type) else {
-            continue;
-        };
-        let payload = &bytes[start + comma + 1..];
-        let chars = payload
-            .iter()
-            .take_while(|b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
-            })
-            .count();
-        if chars >= 16 {
-            return Some((media_type, chars));
-        }
-    }
-    None
-}
-
 /// Whether a GIF has more than one frame.
 fn gif_is_animated(bytes: &[u8]) -> bool {
     use image::AnimationDecoder;
@@ -749,16 +710,6 @@ fn gif_is_animated(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn finds_data_urls_in_text() {
-        let payload = "A".repeat(40);
-        let text = format!("see data:image/png;base64,{payload} here");
-        assert_eq!(find_data_url(&text), Some(("image/png".to_string(), 40)));
-        assert_eq!(find_data_url("no data: here, base64 at all"), None);
-        assert_eq!(find_data_url("data:image/png;base64,AAAA"), None);
-        assert_eq!(find_data_url(&format!("data:text/plain,{payload}")), None);
-    }
 
     #[test]
     fn recognizes_kinds() {

@@ -1,0 +1,583 @@
+//! Finding embedded media in a JSON document of any shape: canonical parts,
+//! NeMo Gym `tool_output_images`, OpenAI Chat and Responses parts, Anthropic
+//! sources, Gemini `inlineData`/`fileData` (either casing), Bedrock `source.bytes`,
+//! MCP image/audio/resource blocks, and bare `data:` URLs inside strings.
+
+use crate::dataurl;
+use crate::json::{pointer_token, Json};
+use crate::media;
+
+/// Where a found media item's bytes are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payload<'j> {
+    /// Base64, borrowed from the document.
+    Base64(&'j str),
+    /// A URL (or a provider file reference such as a Gemini file URI).
+    Url(&'j str),
+    /// Inline plain text (an Anthropic text document, an MCP text resource).
+    Text(&'j str),
+}
+
+/// One media item found in a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found<'j> {
+    /// The JSON pointer of the block (or string) that holds it.
+    pub pointer: String,
+    /// The shape and block it was recognized as, such as `anthropic image`.
+    pub kind: &'static str,
+    /// The declared media type, normalized (`None` when none is declared).
+    pub declared: Option<String>,
+    /// The declared media type as written (or the format token it came from).
+    pub declared_raw: Option<&'j str>,
+    pub payload: Payload<'j>,
+    /// A label or file name, when the block has one.
+    pub name: Option<&'j str>,
+}
+
+/// Finds every media item in a document, in document order.
+pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {
+    let mut found = Vec::new();
+    walk(doc, String::new(), &mut found);
+    found
+}
+
+fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Found<'j>>) {
+    match value {
+        Json::Object(members) => {
+            if recognize(value, &pointer, found) {
+                return;
+            }
+            for (key, item) in members {
+                let child = format!("{pointer}/{}", pointer_token(key));
+                if key == "tool_output_images" {
+                    if let Json::Array(entries) = item {
+                        for (index, entry) in entries.iter().enumerate() {
+                            let at = format!("{child}/{index}");
+                            if let Some(url) = entry.get("image_url").and_then(Json::as_str) {
+                                push_data_url(
+                                    url,
+                                    at,
+                                    "nemo-gym tool_output_image",
+                                    label(entry, "label"),
+                                    found,
+                                );
+                            } else {
+                                walk(entry, at, found);
+                            }
+                        }
+                        continue;
+                    }
+                }
+                walk(item, child, found);
+            }
+        }
+        Json::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                walk(item, format!("{pointer}/{index}"), found);
+            }
+        }
+        Json::String(text) => {
+            let whole =
+                dataurl::parse(text).is_ok_and(|url| url.base64 && url.media_type.is_some());
+            if whole {
+                push_data_url(text, pointer, "data URL", None, found);
+            } else if let Some((at, _, _)) = find_data_url(text) {
+                push_data_url(&text[at..], pointer, "data URL in text", None, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Finds a base64 `data:` URL inside text: where it starts, its media type and
+/// its payload length (at least 16 characters, so a passing mention is not one).
+pub fn find_data_url(text: &str) -> Option<(usize, String, usize)> {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::Finder::new(b"data:");
+    let mut from = 0;
+    while let Some(found) = finder.find(&bytes[from..]) {
+        let start = from + found + 5;
+        from = start;
+        let window = &bytes[start..bytes.len().min(start + 256)];
+        let Some(comma) = window.iter().position(|b| *b == b',') else {
+            continue;
+        };
+        let header = &window[..comma];
+        if header.iter().any(|b| b.is_ascii_whitespace() || *b == b'"') {
+            continue;
+        }
+        let header = String::from_utf8_lossy(header);
+        let mut fields = header.split(';');
+        let media_type = fields.next().unwrap_or("");
+        if !fields.any(|f| f.eq_ignore_ascii_case("base64")) {
+            continue;
+        }
+        let Some(media_type) = media::normalize(media_type) else {
+            continue;
+        };
+        let payload = &bytes[start + comma + 1..];
+        let chars = payload
+            .iter()
+            .take_while(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+            })
+            .count();
+        if chars >= 16 {
+            return Some((start - 5, media_type, chars));
+        }
+    }
+    None
+}
+
+fn label<'j>(value: &'j Json<'j>, key: &str) -> Option<&'j str> {
+    value.get(key).and_then(Json::as_str)
+}
+
+fn string<'j>(value: &'j Json<'j>, key: &str) -> Option<&'j str> {
+    value.get(key).and_then(Json::as_str)
+}
+
+/// A member under either of two spellings (Gemini's camelCase or snake_case).
+fn either<'j>(value: &'j Json<'j>, camel: &str, snake: &str) -> Option<&'j Json<'j>> {
+    value.get(camel).or_else(|| value.get(snake))
+}
+
+fn push_data_url<'j>(
+    url: &'j str,
+    pointer: String,
+    kind: &'static str,
+    name: Option<&'j str>,
+    found: &mut Vec<Found<'j>>,
+) {
+    let Ok(parsed) = dataurl::parse(url) else {
+        found.push(Found {
+            pointer,
+            kind,
+            declared: None,
+            declared_raw: None,
+            payload: Payload::Url(url),
+            name,
+        });
+        return;
+    };
+    let payload = if parsed.base64 {
+        Payload::Base64(parsed.payload)
+    } else {
+        Payload::Text(parsed.payload)
+    };
+    // The payload of a data URL in running text ends where base64 does.
+    let payload = match payload {
+        Payload::Base64(text) => {
+            let end = text
+                .bytes()
+                .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
+                .unwrap_or(text.len());
+            Payload::Base64(&text[..end])
+        }
+        other => other,
+    };
+    found.push(Found {
+        pointer,
+        kind,
+        declared: parsed.media_type.clone(),
+        declared_raw: Some(parsed.declared).filter(|d| !d.is_empty()),
+        payload,
+        name: name.or(None),
+    });
+}
+
+/// The media type a format token stands for (Bedrock `format`, OpenAI audio `format`).
+fn format_type(kind: &str, format: &str) -> Option<String> {
+    let media_type = match (kind, format) {
+        ("image", "jpeg" | "jpg") => "image/jpeg",
+        ("image", other) => return Some(format!("image/{other}")),
+        ("audio", "mp3" | "mpeg" | "mpga") => "audio/mpeg",
+        ("audio", "wav") => "audio/wav",
+        ("audio", "m4a" | "mp4") => "audio/mp4",
+        ("audio", "x-aac") => "audio/aac",
+        ("audio", other) => return Some(format!("audio/{other}")),
+        ("video", "three_gp") => "video/3gpp",
+        ("video", "mov") => "video/quicktime",
+        ("video", "mkv") => "video/x-matroska",
+        ("video", other) => return Some(format!("video/{other}")),
+        ("document", "pdf") => "application/pdf",
+        ("document", "txt") => "text/plain",
+        ("document", "md") => "text/markdown",
+        ("document", "csv") => "text/csv",
+        ("document", "html") => "text/html",
+        ("document", "doc") => "application/msword",
+        ("document", "docx") => {
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        }
+        ("document", "xls") => "application/vnd.ms-excel",
+        ("document", "xlsx") => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        _ => return None,
+    };
+    Some(media_type.to_string())
+}
+
+/// Recognizes one object as a media block; returns whether it was one.
+fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
+    let kind = string(value, "type");
+    let mut push = |kind: &'static str,
+                    declared_raw: Option<&'j str>,
+                    declared: Option<String>,
+                    payload,
+                    name| {
+        let declared = declared.or_else(|| declared_raw.and_then(media::normalize));
+        found.push(Found {
+            pointer: pointer.to_string(),
+            kind,
+            declared,
+            declared_raw,
+            payload,
+            name,
+        });
+        true
+    };
+    match kind {
+        // Canonical parts (MCP image and audio blocks have the same shape).
+        Some("image" | "file" | "audio")
+            if value.has("mimeType") && (value.has("data") || value.has("url")) =>
+        {
+            let payload = match (string(value, "data"), string(value, "url")) {
+                (Some(data), _) => Payload::Base64(data),
+                (None, Some(url)) => Payload::Url(url),
+                _ => return false,
+            };
+            let kind = match kind {
+                Some("image") => "canonical image",
+                Some("audio") => "canonical audio",
+                _ => "canonical file",
+            };
+            push(
+                kind,
+                string(value, "mimeType"),
+                None,
+                payload,
+                label(value, "name"),
+            )
+        }
+        Some("image_url") => {
+            let url = value
+                .get("image_url")
+                .and_then(|u| string(u, "url").or_else(|| u.as_str()));
+            match url {
+                Some(url) if dataurl::is_data_url(url) => {
+                    push_data_url(
+                        url,
+                        pointer.to_string(),
+                        "openai-chat image_url",
+                        None,
+                        found,
+                    );
+                    true
+                }
+                Some(url) => push(
+                    "openai-chat image_url",
+                    None,
+                    ext_type(url),
+                    Payload::Url(url),
+                    None,
+                ),
+                None => false,
+            }
+        }
+        Some("input_audio") => {
+            let Some(audio) = value.get("input_audio") else {
+                return false;
+            };
+            let format = string(audio, "format");
+            let Some(data) = string(audio, "data") else {
+                return false;
+            };
+            push(
+                "openai input_audio",
+                format,
+                format.and_then(|f| format_type("audio", f)),
+                Payload::Base64(data),
+                None,
+            )
+        }
+        Some("file")
+            if value
+                .get("file")
+                .is_some_and(|f| matches!(f, Json::Object(_))) =>
+        {
+            let file = value.get("file").unwrap_or(&Json::Null);
+            let name = label(file, "filename");
+            match string(file, "file_data") {
+                Some(data) if dataurl::is_data_url(data) => {
+                    push_data_url(data, pointer.to_string(), "openai-chat file", name, found);
+                    true
+                }
+                Some(data) => push("openai-chat file", None, None, Payload::Base64(data), name),
+                None => false,
+            }
+        }
+        Some("input_image") => match string(value, "image_url") {
+            Some(url) if dataurl::is_data_url(url) => {
+                push_data_url(
+                    url,
+                    pointer.to_string(),
+                    "openai-responses input_image",
+                    None,
+                    found,
+                );
+                true
+            }
+            Some(url) => push(
+                "openai-responses input_image",
+                None,
+                ext_type(url),
+                Payload::Url(url),
+                None,
+            ),
+            None => false,
+        },
+        Some("input_file") => {
+            let name = label(value, "filename");
+            match (string(value, "file_data"), string(value, "file_url")) {
+                (Some(data), _) if dataurl::is_data_url(data) => {
+                    push_data_url(
+                        data,
+                        pointer.to_string(),
+                        "openai-responses input_file",
+                        name,
+                        found,
+                    );
+                    true
+                }
+                (Some(data), _) => push(
+                    "openai-responses input_file",
+                    None,
+                    None,
+                    Payload::Base64(data),
+                    name,
+                ),
+                (None, Some(url)) => push(
+                    "openai-responses input_file",
+                    None,
+                    ext_type(url),
+                    Payload::Url(url),
+                    name,
+                ),
+                _ => false,
+            }
+        }
+        Some(block @ ("image" | "document"))
+            if value.get("source").is_some_and(|s| s.has("type")) =>
+        {
+            let source = value.get("source").unwrap_or(&Json::Null);
+            let kind = if block == "image" {
+                "anthropic image"
+            } else {
+                "anthropic document"
+            };
+            let name = label(value, "title");
+            match string(source, "type") {
+                Some("base64") => match string(source, "data") {
+                    Some(data) => push(
+                        kind,
+                        string(source, "media_type"),
+                        None,
+                        Payload::Base64(data),
+                        name,
+                    ),
+                    None => false,
+                },
+                Some("url") => match string(source, "url") {
+                    Some(url) => push(kind, None, ext_type(url), Payload::Url(url), name),
+                    None => false,
+                },
+                Some("text") => match string(source, "data") {
+                    Some(text) => push(
+                        kind,
+                        string(source, "media_type"),
+                        None,
+                        Payload::Text(text),
+                        name,
+                    ),
+                    None => false,
+                },
+                _ => false,
+            }
+        }
+        Some("resource") => {
+            let Some(resource) = value.get("resource") else {
+                return false;
+            };
+            let name = string(resource, "uri");
+            match (string(resource, "blob"), string(resource, "text")) {
+                (Some(blob), _) => push(
+                    "mcp resource",
+                    string(resource, "mimeType"),
+                    None,
+                    Payload::Base64(blob),
+                    name,
+                ),
+                (None, Some(text)) => push(
+                    "mcp resource",
+                    string(resource, "mimeType"),
+                    None,
+                    Payload::Text(text),
+                    name,
+                ),
+                _ => false,
+            }
+        }
+        Some("resource_link") => match string(value, "uri") {
+            Some(uri) => push(
+                "mcp resource_link",
+                string(value, "mimeType"),
+                None,
+                Payload::Url(uri),
+                label(value, "name"),
+            ),
+            None => false,
+        },
+        _ => recognize_untyped(value, pointer, found),
+    }
+}
+
+/// Gemini and Bedrock blocks, which carry no `type` key.
+fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
+    if let Some(blob) =
+        either(value, "inlineData", "inline_data").filter(|b| matches!(b, Json::Object(_)))
+    {
+        let declared_raw = either(blob, "mimeType", "mime_type").and_then(Json::as_str);
+        if let Some(data) = string(blob, "data") {
+            found.push(Found {
+                pointer: pointer.to_string(),
+                kind: "gemini inlineData",
+                declared: declared_raw.and_then(media::normalize),
+                declared_raw,
+                payload: Payload::Base64(data),
+                name: either(blob, "displayName", "display_name").and_then(Json::as_str),
+            });
+            return true;
+        }
+    }
+    if let Some(file) =
+        either(value, "fileData", "file_data").filter(|b| matches!(b, Json::Object(_)))
+    {
+        let declared_raw = either(file, "mimeType", "mime_type").and_then(Json::as_str);
+        if let Some(uri) = either(file, "fileUri", "file_uri").and_then(Json::as_str) {
+            found.push(Found {
+                pointer: pointer.to_string(),
+                kind: "gemini fileData",
+                declared: declared_raw.and_then(media::normalize),
+                declared_raw,
+                payload: Payload::Url(uri),
+                name: either(file, "displayName", "display_name").and_then(Json::as_str),
+            });
+            return true;
+        }
+    }
+    for (block, kind) in [
+        ("image", "bedrock image"),
+        ("document", "bedrock document"),
+        ("audio", "bedrock audio"),
+        ("video", "bedrock video"),
+    ] {
+        let Some(inner) = value.get(block) else {
+            continue;
+        };
+        let Some(bytes) = inner.get("source").and_then(|s| string(s, "bytes")) else {
+            continue;
+        };
+        let format = string(inner, "format");
+        found.push(Found {
+            pointer: format!("{pointer}/{block}"),
+            kind,
+            declared: format.and_then(|f| format_type(block, f)),
+            declared_raw: format,
+            payload: Payload::Base64(bytes),
+            name: string(inner, "name"),
+        });
+        return true;
+    }
+    false
+}
+
+fn ext_type(url: &str) -> Option<String> {
+    media::extension_of_url(url)
+        .as_deref()
+        .and_then(media::from_extension)
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn kinds(text: &str) -> Vec<(String, &'static str, Option<String>)> {
+        let doc = json::parse(text.as_bytes()).unwrap();
+        find_media(&doc)
+            .into_iter()
+            .map(|f| (f.pointer, f.kind, f.declared))
+            .collect()
+    }
+
+    #[test]
+    fn finds_data_urls_in_text() {
+        let payload = "A".repeat(40);
+        let text = format!("see data:image/png;base64,{payload} here");
+        assert_eq!(find_data_url(&text), Some((4, "image/png".to_string(), 40)));
+        assert_eq!(find_data_url("no data: here, base64 at all"), None);
+        assert_eq!(find_data_url("data:image/png;base64,AAAA"), None);
+        assert_eq!(find_data_url(&format!("data:text/plain,{payload}")), None);
+    }
+
+    #[test]
+    fn finds_media_in_every_shape() {
+        let text = r#"{
+          "tool_output_images": [{"image_url": "data:image/png;base64,iVBORw0KGgo=", "label": "a"}],
+          "messages": [
+            {"content": [{"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/4AAQ"}},
+                         {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+                         {"type": "file", "file": {"filename": "a.pdf", "file_data": "data:application/pdf;base64,JVBERi0="}}]},
+            {"content": [{"type": "input_image", "image_url": "https://x/y.png", "detail": "auto"},
+                         {"type": "input_file", "file_url": "https://x/y.pdf"}]},
+            {"content": [{"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "R0lGODlh"}},
+                         {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "hi"}}]},
+            {"parts": [{"inlineData": {"mimeType": "image/webp", "data": "UklGRg=="}},
+                       {"file_data": {"mime_type": "application/pdf", "file_uri": "gs://b/a.pdf"}}]},
+            {"content": [{"image": {"format": "jpeg", "source": {"bytes": "/9j/4AAQ"}}},
+                         {"document": {"format": "pdf", "name": "r", "source": {"bytes": "JVBERi0="}}}]},
+            {"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"},
+                         {"type": "resource", "resource": {"uri": "file:///a.pdf", "mimeType": "application/pdf", "blob": "JVBERi0="}},
+                         {"type": "resource_link", "uri": "https://x/r.pdf", "name": "r.pdf", "mimeType": "application/pdf"}]},
+            {"content": "see data:image/png;base64,iVBORw0KGgoAAAANSUhEUg== here"}
+          ]}"#;
+        let found = kinds(text);
+        let names: Vec<&str> = found.iter().map(|(_, k, _)| *k).collect();
+        assert_eq!(
+            names,
+            [
+                "nemo-gym tool_output_image",
+                "openai-chat image_url",
+                "openai input_audio",
+                "openai-chat file",
+                "openai-responses input_image",
+                "openai-responses input_file",
+                "anthropic image",
+                "anthropic document",
+                "gemini inlineData",
+                "gemini fileData",
+                "bedrock image",
+                "bedrock document",
+                "canonical image",
+                "mcp resource",
+                "mcp resource_link",
+                "data URL in text",
+            ]
+        );
+        assert_eq!(found[0].0, "/tool_output_images/0");
+        assert_eq!(found[2].2.as_deref(), Some("audio/wav"));
+        assert_eq!(found[10].0, "/messages/4/content/0/image");
+        assert_eq!(found[10].2.as_deref(), Some("image/jpeg"));
+        assert_eq!(found[15].0, "/messages/6/content");
+    }
+}
