@@ -216,18 +216,77 @@ pub fn image_dimensions(
     format: image::ImageFormat,
     depth: Depth,
 ) -> Result<(u32, u32), PayloadProblem> {
-    let reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
-    match depth {
-        Depth::Header => reader
-            .into_dimensions()
-            .map_err(|e| PayloadProblem::Header(e.to_string())),
-        Depth::Full => {
-            let mut reader = reader;
-            reader.limits(image::Limits::default());
-            let decoded = reader
-                .decode()
-                .map_err(|e| PayloadProblem::Truncated(e.to_string()))?;
-            Ok((decoded.width(), decoded.height()))
+    let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    // The header first, at either depth: an image whose header does not parse is
+    // that, not a truncated one.
+    let dimensions = reader()
+        .into_dimensions()
+        .map_err(|e| PayloadProblem::Header(one_line(&e)))?;
+    if depth == Depth::Header {
+        return Ok(dimensions);
+    }
+    let mut reader = reader();
+    reader.limits(image::Limits::default());
+    let decoded = reader
+        .decode()
+        .map_err(|e| PayloadProblem::Truncated(one_line(&e)))?;
+    if format == image::ImageFormat::Jpeg {
+        // The JPEG decoder fills in a scan that stops short instead of failing.
+        jpeg_runs_to_its_end(bytes).map_err(PayloadProblem::Truncated)?;
+    }
+    Ok((decoded.width(), decoded.height()))
+}
+
+/// A decoder's error as one line (some end theirs with a line break).
+fn one_line(error: &impl std::fmt::Display) -> String {
+    let text = error.to_string();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ")
+}
+
+/// Walks a JPEG's segments to its end-of-image marker (`FF D9`), through the
+/// entropy-coded data of each scan (where `FF 00` is a stuffed byte and
+/// `FF D0`–`FF D7` restart markers). Bytes after the marker are not looked at.
+fn jpeg_runs_to_its_end(bytes: &[u8]) -> Result<(), String> {
+    let cut = || "the JPEG data ends before its end-of-image marker".to_string();
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return Err("no JPEG start-of-image marker".to_string());
+    }
+    let mut at = 2;
+    loop {
+        // The next marker: `FF` (fill bytes may repeat it), then its code.
+        at += memchr::memchr(0xFF, bytes.get(at..).ok_or_else(cut)?).ok_or_else(cut)?;
+        while bytes.get(at) == Some(&0xFF) {
+            at += 1;
+        }
+        let marker = *bytes.get(at).ok_or_else(cut)?;
+        at += 1;
+        match marker {
+            0xD9 => return Ok(()),
+            0x00 | 0x01 | 0xD0..=0xD7 => continue,
+            _ => {}
+        }
+        let length = bytes.get(at..at + 2).ok_or_else(cut)?;
+        let length = u16::from_be_bytes([length[0], length[1]]) as usize;
+        if length < 2 {
+            return Err(format!("a JPEG segment at offset {at} has length {length}"));
+        }
+        at += length;
+        if at > bytes.len() {
+            return Err(cut());
+        }
+        if marker == 0xDA {
+            // Entropy-coded data, up to the first marker that is not a stuffed
+            // byte or a restart marker.
+            loop {
+                at += memchr::memchr(0xFF, &bytes[at..]).ok_or_else(cut)?;
+                match bytes.get(at + 1) {
+                    None => return Err(cut()),
+                    Some(0x00 | 0xD0..=0xD7) => at += 2,
+                    Some(0xFF) => at += 1,
+                    Some(_) => break,
+                }
+            }
         }
     }
 }

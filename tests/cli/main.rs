@@ -5,6 +5,7 @@ mod encode;
 mod fetch;
 mod generated;
 mod split;
+mod validate;
 
 use std::path::{Path, PathBuf};
 

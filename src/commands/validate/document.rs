@@ -119,6 +119,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
         scratch: SCRATCH.with(|cell| cell.take()),
         issues: Vec::new(),
         images: Vec::new(),
+        url_images: 0,
         inline_bytes: 0,
     };
     match kind {
@@ -144,16 +145,21 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
 
 /// Recognizes a document: an object with `tool_output_images` is a tool reply;
 /// a part, or a non-empty list of typed objects (no `role`) that are all
-/// canonical part types or of which one carries the canonical `mimeType` key,
-/// is canonical parts (so one part with a wrong type is a finding, not a skip).
+/// canonical parts or of which one carries the canonical `mimeType` key, is
+/// canonical parts (so one part with a wrong type is a finding, not a skip).
+/// A canonical part is a `text` part, or an `image`, `file` or `audio` part with
+/// at least one of `mimeType`, `data` and `url`: provider blocks that reuse those
+/// type names with their own keys (an Anthropic `{"type":"image","source":…}`,
+/// an OpenAI Chat `{"type":"file","file":…}`) are not canonical parts.
 pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
     let typed =
         |item: &Json<'_>| item.get("type").and_then(Json::as_str).is_some() && !item.has("role");
-    let canonical = |item: &Json<'_>| {
-        matches!(
-            item.get("type").and_then(Json::as_str),
-            Some("text" | "image" | "file" | "audio")
-        )
+    let canonical = |item: &Json<'_>| match item.get("type").and_then(Json::as_str) {
+        Some("text") => true,
+        Some("image" | "file" | "audio") => {
+            item.has("mimeType") || item.has("data") || item.has("url")
+        }
+        _ => false,
     };
     match doc {
         Json::Object(_) if doc.has(TOOL_OUTPUT_IMAGES_KEY) => Some(DocKind::Reply),
@@ -205,6 +211,8 @@ struct Checker<'o> {
     scratch: Vec<u8>,
     issues: Vec<Issue>,
     images: Vec<ImageStat>,
+    /// Image parts that point at a URL: not checked, but images the document holds.
+    url_images: usize,
     inline_bytes: u64,
 }
 
@@ -234,8 +242,10 @@ impl Checker<'_> {
     }
 
     /// The repair that replaces `sub`, a slice of the string `container` found at
-    /// `pointer`, by `replacement`: in place when the string was borrowed, else
-    /// by rewriting the whole string token (it had escapes).
+    /// `pointer`, by `replacement`. It replaces exactly the text that spells `sub`
+    /// in the document, even when the string had escapes (and so was copied):
+    /// two repairs in one string (a data URL's type and its payload) never
+    /// overlap, and the escapes outside `sub` stay as written.
     fn patch(&self, container: &str, pointer: &str, sub: &str, replacement: &str) -> Option<Patch> {
         if !self.options.fix {
             return None;
@@ -248,15 +258,13 @@ impl Checker<'_> {
             });
         }
         let offset = (sub.as_ptr() as usize).checked_sub(container.as_ptr() as usize)?;
-        let mut value = String::with_capacity(container.len() + replacement.len());
-        value.push_str(container.get(..offset)?);
-        value.push_str(replacement);
-        value.push_str(container.get(offset + sub.len()..)?);
-        let (start, end) = json::raw_span(self.bytes, pointer)?;
+        let (token, _) = json::raw_span(self.bytes, pointer)?;
+        let (start, end) = raw_range(&self.bytes[token..], offset, offset + sub.len())?;
+        let quoted = serde_json::to_string(replacement).ok()?;
         Some(Patch {
-            start,
-            end,
-            replacement: serde_json::to_string(&value).ok()?,
+            start: token + start,
+            end: token + end,
+            replacement: quoted[1..quoted.len() - 1].to_string(),
         })
     }
 
@@ -332,6 +340,9 @@ impl Checker<'_> {
             ),
             Ok(PartView::Text(text)) => self.text_in_string(text, format!("{pointer}/text")),
             Ok(PartView::Media(media)) => {
+                if media.data.is_none() && media.kind == MediaKind::Image {
+                    self.url_images += 1;
+                }
                 if let Some(data) = media.data {
                     self.media(Media {
                         pointer: format!("{pointer}/data"),
@@ -595,7 +606,7 @@ impl Checker<'_> {
     /// longest side once a document holds many images.
     fn document_limits(&mut self) {
         let limits = self.options.limits.clone();
-        let count = self.images.len();
+        let count = self.images.len() + self.url_images;
         if let Some(max) = limits.max_images {
             if count > max {
                 self.issue(
@@ -699,6 +710,50 @@ impl Checker<'_> {
     }
 }
 
+/// Maps the byte range `start..end` of a JSON string's value to the range of
+/// the text that spells it: `raw` starts with the string's opening quote, and
+/// the offsets returned count from there. `None` when a bound falls inside an
+/// escape or past the string.
+fn raw_range(raw: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    if raw.first() != Some(&b'"') || start > end {
+        return None;
+    }
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(raw.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let (mut at, mut decoded, mut raw_start) = (1, 0, None);
+    loop {
+        if decoded == start && raw_start.is_none() {
+            raw_start = Some(at);
+        }
+        if decoded == end {
+            return Some((raw_start?, at));
+        }
+        if decoded > end || (decoded > start && raw_start.is_none()) {
+            return None;
+        }
+        let (raw_len, value_len) = match *raw.get(at)? {
+            b'"' => return None,
+            b'\\' => match *raw.get(at + 1)? {
+                b'u' => {
+                    let code = hex(at + 2)?;
+                    if (0xD800..0xDC00).contains(&code) && raw.get(at + 6..at + 8)? == b"\\u" {
+                        // A surrogate pair spells one 4-byte character.
+                        (12, 4)
+                    } else {
+                        (6, char::from_u32(code).map_or(3, char::len_utf8))
+                    }
+                }
+                _ => (2, 1),
+            },
+            _ => (1, 1),
+        };
+        at += raw_len;
+        decoded += value_len;
+    }
+}
+
 /// Whether a GIF has more than one frame.
 fn gif_is_animated(bytes: &[u8]) -> bool {
     use image::AnimationDecoder;
@@ -710,6 +765,27 @@ fn gif_is_animated(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_ranges_skip_escapes() {
+        // "a\/b\u00e9c\ud83d\ude00d": a / b é c 😀 d
+        let raw = br#""a\/b\u00e9c\ud83d\ude00d" tail"#;
+        let value: String = serde_json::from_slice(&raw[..raw.len() - 5]).unwrap();
+        assert_eq!(value, "a/bécd".replace('d', "\u{1F600}d"));
+        let at = |sub: &str| {
+            let start = value.find(sub).unwrap();
+            raw_range(raw, start, start + sub.len())
+        };
+        assert_eq!(at("a"), Some((1, 2)));
+        assert_eq!(at("/"), Some((2, 4)));
+        assert_eq!(at("b"), Some((4, 5)));
+        assert_eq!(at("é"), Some((5, 11)));
+        assert_eq!(at("\u{1F600}"), Some((12, 24)));
+        assert_eq!(at("d"), Some((24, 25)));
+        assert_eq!(raw_range(raw, 0, value.len()), Some((1, 25)));
+        assert_eq!(raw_range(raw, 0, 99), None);
+        assert_eq!(raw_range(b"nope", 0, 1), None);
+    }
 
     #[test]
     fn recognizes_kinds() {
@@ -729,6 +805,19 @@ mod tests {
             Some(DocKind::Parts)
         );
         assert_eq!(kind(r#"[{"role":"user","type":"text"}]"#), None);
+        // Provider blocks that reuse canonical type names are not parts.
+        assert_eq!(
+            kind(
+                r#"[{"type":"text","text":"x"},{"type":"image","source":{"type":"url","url":"u"}}]"#
+            ),
+            None
+        );
+        assert_eq!(kind(r#"{"type":"image","source":{}}"#), None);
+        assert_eq!(kind(r#"[{"type":"file","file":{"file_id":"f"}}]"#), None);
+        assert_eq!(
+            kind(r#"[{"type":"image","data":"AAAA"}]"#),
+            Some(DocKind::Parts)
+        );
         assert_eq!(kind("[]"), None);
         assert_eq!(kind(r#"{"a":1}"#), None);
     }
