@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -115,6 +116,24 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'partkit;convert' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The input''s shape')
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The output''s shape')
+            [CompletionResult]::new('--on-unsupported', '--on-unsupported', [CompletionResultType]::ParameterName, 'What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]')
+            [CompletionResult]::new('--tool-media', '--tool-media', [CompletionResultType]::ParameterName, 'Where media in tool results goes: natively where the target allows it, or lifted into a following user message')
+            [CompletionResult]::new('--on-invalid-arguments', '--on-invalid-arguments', [CompletionResultType]::ParameterName, 'What to do with tool-call arguments that are not valid JSON')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 instead of dropping anything the target has no place for')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'partkit;generate' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The repository root to write `completions/` and `man/` into')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
@@ -132,6 +151,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
+            [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -146,6 +166,9 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             break
         }
         'partkit;help;inspect' {
+            break
+        }
+        'partkit;help;convert' {
             break
         }
         'partkit;help;generate' {

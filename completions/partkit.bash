@@ -16,6 +16,9 @@ _partkit() {
             ",$1")
                 cmd="partkit"
                 ;;
+            partkit,convert)
+                cmd="partkit__subcmd__convert"
+                ;;
             partkit,encode)
                 cmd="partkit__subcmd__encode"
                 ;;
@@ -33,6 +36,9 @@ _partkit() {
                 ;;
             partkit,validate)
                 cmd="partkit__subcmd__validate"
+                ;;
+            partkit__subcmd__help,convert)
+                cmd="partkit__subcmd__help__subcmd__convert"
                 ;;
             partkit__subcmd__help,encode)
                 cmd="partkit__subcmd__help__subcmd__encode"
@@ -59,12 +65,46 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect generate help"
+            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect convert generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__convert)
+            opts="-q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --jsonl --pretty --compact --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "auto canonical openai-chat openai-responses anthropic gemini bedrock mcp nemo-gym" -- "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-unsupported)
+                    COMPREPLY=($(compgen -W "error text" -- "${cur}"))
+                    return 0
+                    ;;
+                --tool-media)
+                    COMPREPLY=($(compgen -W "native lift" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-invalid-arguments)
+                    COMPREPLY=($(compgen -W "error keep" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -137,8 +177,22 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split validate inspect generate help"
+            opts="encode split validate inspect convert generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__help__subcmd__convert)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -30,6 +30,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
+            cand convert 'Convert transcripts between provider shapes'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -107,6 +108,23 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;convert'= {
+            cand --from 'The input''s shape'
+            cand --to 'The output''s shape'
+            cand --on-unsupported 'What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]'
+            cand --tool-media 'Where media in tool results goes: natively where the target allows it, or lifted into a following user message'
+            cand --on-invalid-arguments 'What to do with tool-call arguments that are not valid JSON'
+            cand --strict 'Exit 1 instead of dropping anything the target has no place for'
+            cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;generate'= {
             cand --dir 'The repository root to write `completions/` and `man/` into'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -123,6 +141,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
+            cand convert 'Convert transcripts between provider shapes'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -133,6 +152,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help;validate'= {
         }
         &'partkit;help;inspect'= {
+        }
+        &'partkit;help;convert'= {
         }
         &'partkit;help;generate'= {
         }

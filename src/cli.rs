@@ -104,6 +104,21 @@ pub enum Command {
             partkit inspect reply.json --extract media/"
     )]
     Inspect(InspectArgs),
+    /// Convert transcripts between provider shapes
+    #[command(
+        long_about = "Convert a transcript between provider shapes: OpenAI Chat Completions, OpenAI \
+            Responses, Anthropic Messages, Gemini, Bedrock Converse and partkit's canonical form \
+            (and, for single tool results, MCP and NeMo Gym replies).\n\n\
+            The input is a request body, a bare message list, a provider response (read as one \
+            assistant turn) or a single tool result; the output has the same form in the target \
+            shape. Tool-call ids, arguments and media survive; what the target has no place for \
+            is dropped with one warning naming it (--strict: exit 1).",
+        after_help = "Examples:\n  \
+            partkit convert --from openai-chat --to anthropic request.json\n  \
+            partkit convert --to canonical recording.jsonl\n  \
+            partkit convert --to openai-chat --on-unsupported text transcript.json"
+    )]
+    Convert(ConvertArgs),
     /// Write completions and man pages (for maintainers)
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -251,6 +266,94 @@ pub struct InspectArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+}
+
+/// Arguments of `partkit convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// A transcript, request, response or tool result (JSON or JSON Lines); `-` or nothing for stdin
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// The input's shape
+    #[arg(long, value_enum, value_name = "SHAPE", default_value_t = FromShape::Auto)]
+    pub from: FromShape,
+    /// The output's shape
+    #[arg(long, value_enum, value_name = "SHAPE")]
+    pub to: ResultShape,
+    /// What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub on_unsupported: Option<UnsupportedArg>,
+    /// Where media in tool results goes: natively where the target allows it, or lifted into a following user message
+    #[arg(long, value_enum, value_name = "WHERE", default_value_t = ToolMediaArg::Native)]
+    pub tool_media: ToolMediaArg,
+    /// What to do with tool-call arguments that are not valid JSON
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidArgumentsArg::Error)]
+    pub on_invalid_arguments: InvalidArgumentsArg,
+    /// Exit 1 instead of dropping anything the target has no place for
+    #[arg(long)]
+    pub strict: bool,
+    /// Read the input as JSON Lines even if it looks like one document
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// `convert --from` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromShape {
+    /// Detect the shape (and say so when it had to guess)
+    Auto,
+    Canonical,
+    OpenaiChat,
+    OpenaiResponses,
+    Anthropic,
+    Gemini,
+    Bedrock,
+    Mcp,
+    NemoGym,
+}
+
+impl FromShape {
+    /// The shape, or `None` for auto-detection.
+    pub fn shape(self) -> Option<Shape> {
+        Some(match self {
+            FromShape::Auto => return None,
+            FromShape::Canonical => Shape::Canonical,
+            FromShape::OpenaiChat => Shape::OpenaiChat,
+            FromShape::OpenaiResponses => Shape::OpenaiResponses,
+            FromShape::Anthropic => Shape::Anthropic,
+            FromShape::Gemini => Shape::Gemini,
+            FromShape::Bedrock => Shape::Bedrock,
+            FromShape::Mcp => Shape::Mcp,
+            FromShape::NemoGym => Shape::NemoGym,
+        })
+    }
+}
+
+/// `--on-unsupported` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnsupportedArg {
+    /// Exit 1, naming the part and the shape
+    Error,
+    /// Replace the part by the text `[unsupported <type> part (<mimeType>, <bytes> bytes)]`
+    Text,
+}
+
+/// `--tool-media` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToolMediaArg {
+    /// Inside tool results wherever the target allows it
+    Native,
+    /// In a user message after the turn's tool results (for gateways and older models)
+    Lift,
+}
+
+/// `--on-invalid-arguments` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InvalidArgumentsArg {
+    /// Exit 1, naming the call
+    Error,
+    /// Keep the string as written
+    Keep,
 }
 
 /// `validate --kind` values.

@@ -26,6 +26,7 @@ pub mod b64;
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod convert;
 pub mod dataurl;
 pub mod error;
 pub mod fetch;

@@ -144,7 +144,7 @@ pub fn normalize(declared: &str) -> Option<String> {
     let valid = |s: &str| {
         !s.is_empty()
             && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b))
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-*".contains(&b))
     };
     if !valid(top) || !valid(sub) {
         return None;

@@ -1,7 +1,12 @@
 //! Finding embedded media in a JSON document of any shape: canonical parts,
-//! NeMo Gym `tool_output_images`, OpenAI Chat and Responses parts, Anthropic
-//! sources, Gemini `inlineData`/`fileData` (either casing), Bedrock `source.bytes`,
-//! MCP image/audio/resource blocks, and bare `data:` URLs inside strings.
+//! NeMo Gym `tool_output_images` (and bare `ToolOutputImage` entries), OpenAI
+//! Chat and Responses parts, Anthropic sources, Gemini `inlineData`/`fileData`
+//! (either casing), Bedrock `source.bytes`/`text`/`s3Location`, MCP
+//! image/audio/resource blocks, and bare `data:` URLs inside strings (every one
+//! of them in running text). Provider file references (`file_id`) are reported
+//! as URL items.
+
+use std::borrow::Cow;
 
 use crate::dataurl;
 use crate::json::{pointer_token, Json};
@@ -30,8 +35,8 @@ pub struct Found<'j> {
     /// The declared media type as written (or the format token it came from).
     pub declared_raw: Option<&'j str>,
     pub payload: Payload<'j>,
-    /// A label or file name, when the block has one.
-    pub name: Option<&'j str>,
+    /// A label or file name, when the block has one (or a data URL's `name=`).
+    pub name: Option<Cow<'j, str>>,
 }
 
 /// Finds every media item in a document, in document order.
@@ -44,7 +49,7 @@ pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {
 fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Found<'j>>) {
     match value {
         Json::Object(members) => {
-            if recognize(value, &pointer, found) {
+            if recognize(value, &pointer, found) || tool_output_image(value, &pointer, found) {
                 return;
             }
             for (key, item) in members {
@@ -77,16 +82,64 @@ fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Found<'j>>) {
             }
         }
         Json::String(text) => {
-            let whole =
-                dataurl::parse(text).is_ok_and(|url| url.base64 && url.media_type.is_some());
-            if whole {
+            if is_whole_data_url(text) {
                 push_data_url(text, pointer, "data URL", None, found);
-            } else if let Some((at, _, _)) = find_data_url(text) {
-                push_data_url(&text[at..], pointer, "data URL in text", None, found);
+                return;
+            }
+            // Every data URL in running text, each once.
+            let mut from = 0;
+            while let Some((at, _, chars)) = find_data_url(&text[from..]) {
+                let start = from + at;
+                let payload_start = text[start..].find(',').map_or(start, |c| start + c + 1);
+                let end = payload_start + chars;
+                push_data_url(
+                    &text[start..end],
+                    pointer.clone(),
+                    "data URL in text",
+                    None,
+                    found,
+                );
+                from = end;
             }
         }
         _ => {}
     }
+}
+
+/// Whether a whole string is one base64 `data:` URL with a media type (rather
+/// than text that starts with one): its payload holds no space or tab. A payload
+/// with other non-base64 characters is still the whole string, and is reported
+/// as bad base64 rather than cut short.
+fn is_whole_data_url(text: &str) -> bool {
+    dataurl::parse(text).is_ok_and(|url| {
+        url.base64 && url.media_type.is_some() && !url.payload.trim_end().contains([' ', '\t'])
+    })
+}
+
+/// A NeMo Gym `ToolOutputImage` entry outside a `tool_output_images` list (such
+/// as the bare list `encode --to tool-output-image` prints): an object with a
+/// data-URL `image_url` and at most a `label` besides.
+fn tool_output_image<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
+    let Json::Object(members) = value else {
+        return false;
+    };
+    let Some(url) = string(value, "image_url").filter(|u| dataurl::is_data_url(u)) else {
+        return false;
+    };
+    if !members
+        .iter()
+        .all(|(key, _)| key == "image_url" || key == "label")
+    {
+        return false;
+    }
+    push_data_url(
+        url,
+        pointer.to_string(),
+        "nemo-gym tool_output_image",
+        label(value, "label"),
+        found,
+    );
+    true
 }
 
 /// Finds a base64 `data:` URL inside text: where it starts, its media type and
@@ -156,25 +209,16 @@ fn push_data_url<'j>(
             declared: None,
             declared_raw: None,
             payload: Payload::Url(url),
-            name,
+            name: name.map(Cow::Borrowed),
         });
         return;
     };
+    // The whole payload is kept (a data URL in running text is cut where its
+    // base64 ends before it gets here), so stray characters are reported.
     let payload = if parsed.base64 {
         Payload::Base64(parsed.payload)
     } else {
         Payload::Text(parsed.payload)
-    };
-    // The payload of a data URL in running text ends where base64 does.
-    let payload = match payload {
-        Payload::Base64(text) => {
-            let end = text
-                .bytes()
-                .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
-                .unwrap_or(text.len());
-            Payload::Base64(&text[..end])
-        }
-        other => other,
     };
     found.push(Found {
         pointer,
@@ -182,7 +226,7 @@ fn push_data_url<'j>(
         declared: parsed.media_type.clone(),
         declared_raw: Some(parsed.declared).filter(|d| !d.is_empty()),
         payload,
-        name: name.or(None),
+        name: name.map(Cow::Borrowed).or(parsed.name.map(Cow::Owned)),
     });
 }
 
@@ -223,7 +267,7 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                     declared_raw: Option<&'j str>,
                     declared: Option<String>,
                     payload,
-                    name| {
+                    name: Option<&'j str>| {
         let declared = declared.or_else(|| declared_raw.and_then(media::normalize));
         found.push(Found {
             pointer: pointer.to_string(),
@@ -231,7 +275,7 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
             declared,
             declared_raw,
             payload,
-            name,
+            name: name.map(Cow::Borrowed),
         });
         true
     };
@@ -312,7 +356,10 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                     true
                 }
                 Some(data) => push("openai-chat file", None, None, Payload::Base64(data), name),
-                None => false,
+                None => match string(file, "file_id") {
+                    Some(id) => push("openai-chat file", None, None, Payload::Url(id), name),
+                    None => false,
+                },
             }
         }
         Some("input_image") => match string(value, "image_url") {
@@ -333,7 +380,16 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                 Payload::Url(url),
                 None,
             ),
-            None => false,
+            None => match string(value, "file_id") {
+                Some(id) => push(
+                    "openai-responses input_image",
+                    None,
+                    None,
+                    Payload::Url(id),
+                    None,
+                ),
+                None => false,
+            },
         },
         Some("input_file") => {
             let name = label(value, "filename");
@@ -362,7 +418,16 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                     Payload::Url(url),
                     name,
                 ),
-                _ => false,
+                _ => match string(value, "file_id") {
+                    Some(id) => push(
+                        "openai-responses input_file",
+                        None,
+                        None,
+                        Payload::Url(id),
+                        name,
+                    ),
+                    None => false,
+                },
             }
         }
         Some(block @ ("image" | "document"))
@@ -388,6 +453,11 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                 },
                 Some("url") => match string(source, "url") {
                     Some(url) => push(kind, None, ext_type(url), Payload::Url(url), name),
+                    None => false,
+                },
+                // A reference to an upload of the Files API.
+                Some("file") => match string(source, "file_id") {
+                    Some(id) => push(kind, None, None, Payload::Url(id), name),
                     None => false,
                 },
                 Some("text") => match string(source, "data") {
@@ -453,7 +523,9 @@ fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Fou
                 declared: declared_raw.and_then(media::normalize),
                 declared_raw,
                 payload: Payload::Base64(data),
-                name: either(blob, "displayName", "display_name").and_then(Json::as_str),
+                name: either(blob, "displayName", "display_name")
+                    .and_then(Json::as_str)
+                    .map(Cow::Borrowed),
             });
             return true;
         }
@@ -469,7 +541,9 @@ fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Fou
                 declared: declared_raw.and_then(media::normalize),
                 declared_raw,
                 payload: Payload::Url(uri),
-                name: either(file, "displayName", "display_name").and_then(Json::as_str),
+                name: either(file, "displayName", "display_name")
+                    .and_then(Json::as_str)
+                    .map(Cow::Borrowed),
             });
             return true;
         }
@@ -480,20 +554,30 @@ fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Fou
         ("audio", "bedrock audio"),
         ("video", "bedrock video"),
     ] {
-        let Some(inner) = value.get(block) else {
+        let Some(source) = value.get(block).and_then(|inner| inner.get("source")) else {
             continue;
         };
-        let Some(bytes) = inner.get("source").and_then(|s| string(s, "bytes")) else {
+        let inner = value.get(block).unwrap_or(&Json::Null);
+        // Inline bytes, a text document, or a reference to an S3 object.
+        let payload = if let Some(bytes) = string(source, "bytes") {
+            Payload::Base64(bytes)
+        } else if let Some(text) = string(source, "text") {
+            Payload::Text(text)
+        } else if let Some(uri) = source.get("s3Location").and_then(|l| string(l, "uri")) {
+            Payload::Url(uri)
+        } else {
             continue;
         };
         let format = string(inner, "format");
         found.push(Found {
             pointer: format!("{pointer}/{block}"),
             kind,
-            declared: format.and_then(|f| format_type(block, f)),
+            declared: format
+                .and_then(|f| format_type(block, &f.to_ascii_lowercase()))
+                .and_then(|t| media::normalize(&t)),
             declared_raw: format,
-            payload: Payload::Base64(bytes),
-            name: string(inner, "name"),
+            payload,
+            name: string(inner, "name").map(Cow::Borrowed),
         });
         return true;
     }

@@ -1,6 +1,8 @@
 //! `partkit inspect`: every media item in a recorded document of any shape
 //! (SPEC §9), with what it declares, what its bytes are, and what is wrong.
 
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
 use crate::b64;
@@ -77,7 +79,7 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
         bytes: None,
         dimensions: None,
         url: false,
-        name: found.name.map(str::to_string),
+        name: found.name.map(Cow::into_owned),
         problems: Vec::new(),
         extracted: None,
     };
@@ -86,11 +88,15 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
             "a base64 data: URL pasted into text: the model reads characters, not media".into(),
         );
     }
-    if let (Some(raw), Some(declared)) = (found.declared_raw, &found.declared) {
-        if raw.contains('/') && raw != declared {
+    match (found.declared_raw, &found.declared) {
+        (Some(raw), Some(declared)) if raw.contains('/') && raw != declared => {
             item.problems
                 .push(format!("declared {raw:?}, normalized {declared}"));
         }
+        (Some(raw), None) => item
+            .problems
+            .push(format!("declared {raw:?}, which is not a known media type")),
+        _ => {}
     }
     match found.payload {
         Payload::Url(_) => item.url = true,
@@ -107,6 +113,34 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
         Payload::Base64(payload) => {
             item.bytes = b64::decoded_len(payload);
             match check::decode_strict_prefix(payload, scratch, Depth::Header) {
+                Err(problem @ PayloadProblem::Base64 { lenient: true, .. }) => {
+                    // Line-wrapped, unpadded or URL-safe: still say what it holds.
+                    item.problems.push(problem.message());
+                    if let Ok((bytes, _)) = b64::decode_lenient(payload) {
+                        item.bytes = Some(bytes.len() as u64);
+                        item.sniffed = media::sniff(&bytes);
+                        let declared = found.declared.clone().or_else(|| item.sniffed.clone());
+                        if let Some(declared) = &declared {
+                            match check::check_bytes(&bytes, declared, Depth::Header) {
+                                Ok((_, dimensions)) => item.dimensions = dimensions,
+                                Err(PayloadProblem::Mismatch { .. })
+                                    if found.declared.is_none() => {}
+                                Err(problem) => item.problems.push(problem.message()),
+                            }
+                        }
+                        if extract {
+                            item.extracted = Some(ExtractedImage {
+                                media_type: item
+                                    .sniffed
+                                    .clone()
+                                    .or(declared)
+                                    .unwrap_or_else(|| "application/octet-stream".into()),
+                                label: item.name.clone(),
+                                bytes: Some(bytes),
+                            });
+                        }
+                    }
+                }
                 Err(problem) => item.problems.push(problem.message()),
                 Ok(total) => {
                     item.sniffed = media::sniff(scratch);
@@ -116,6 +150,21 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
                         {
                             Ok((_, dimensions)) => item.dimensions = dimensions,
                             Err(PayloadProblem::Mismatch { .. }) if found.declared.is_none() => {}
+                            Err(problem @ PayloadProblem::Mismatch { .. }) => {
+                                item.problems.push(problem.message());
+                                // The bytes are still an image of their own type.
+                                if let Some(sniffed) = &item.sniffed {
+                                    if let Ok((_, dimensions)) = check::check_decoded(
+                                        payload,
+                                        scratch,
+                                        total,
+                                        sniffed,
+                                        Depth::Header,
+                                    ) {
+                                        item.dimensions = dimensions;
+                                    }
+                                }
+                            }
                             Err(problem) => item.problems.push(problem.message()),
                         }
                     }

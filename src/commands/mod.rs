@@ -1,6 +1,7 @@
 //! The command dispatcher: each arm turns clap's "as typed" arguments into the
 //! library's options, calls one subcommand function, and prints its result.
 
+pub mod convert;
 pub mod encode;
 pub mod inspect;
 pub mod split;
@@ -12,7 +13,7 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use crate::cli::{Cli, Command, EncodeArgs, InspectArgs, SplitArgs, ValidateArgs};
+use crate::cli::{Cli, Command, ConvertArgs, EncodeArgs, InspectArgs, SplitArgs, ValidateArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
@@ -36,6 +37,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         Command::Split(args) => run_split(args, &printer),
         Command::Validate(args) => run_validate(args, &printer),
         Command::Inspect(args) => run_inspect(args, &printer),
+        Command::Convert(args) => run_convert(args, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
                 printer.note(&format!("wrote {}", path.display()));
@@ -421,6 +423,84 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
                 .map_err(stdout_error)?;
         }
     }
+    out.flush().map_err(stdout_error)?;
+    Ok(if rejected == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}
+
+fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
+    use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
+    use crate::io::{Documents, Input, Layout};
+
+    let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
+    let label = input.label();
+    let layout = if args.jsonl {
+        Layout::JsonLines
+    } else {
+        Layout::Auto
+    };
+    let mut documents = Documents::open(&input, layout)?;
+    if !documents.detect()? {
+        return Err(Error::rejected(format!(
+            "{label}: no JSON document to convert"
+        )));
+    }
+    let request = convert::ConvertRequest {
+        from: args.from.shape(),
+        to: args.to.into(),
+        options: ConvertOptions {
+            on_unsupported: args.on_unsupported.map(|p| match p {
+                crate::cli::UnsupportedArg::Error => OnUnsupported::Error,
+                crate::cli::UnsupportedArg::Text => OnUnsupported::Text,
+            }),
+            tool_media: match args.tool_media {
+                crate::cli::ToolMediaArg::Native => ToolMedia::Native,
+                crate::cli::ToolMediaArg::Lift => ToolMedia::Lift,
+            },
+            on_invalid_arguments: match args.on_invalid_arguments {
+                crate::cli::InvalidArgumentsArg::Error => OnInvalidArguments::Error,
+                crate::cli::InvalidArgumentsArg::Keep => OnInvalidArguments::Keep,
+            },
+            strict: args.strict,
+        },
+        pretty: printer.is_pretty(),
+    };
+    let json_lines = documents.is_json_lines();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut rejected = 0usize;
+    let mut said: Vec<String> = Vec::new();
+    crate::pipeline::for_each_document(
+        &mut documents,
+        |_, bytes| convert::convert_document(bytes, &request),
+        |line, result| {
+            match result {
+                Ok(document) => {
+                    for note in document.notes {
+                        if !said.contains(&note) {
+                            printer.warn(&note);
+                            said.push(note);
+                        }
+                    }
+                    out.write_all(&document.output).map_err(stdout_error)?;
+                    out.write_all(b"\n").map_err(stdout_error)?;
+                }
+                Err(error) => {
+                    rejected += 1;
+                    out.flush().map_err(stdout_error)?;
+                    let at = if json_lines {
+                        format!("{label}:{line}")
+                    } else {
+                        label.clone()
+                    };
+                    printer.error(&format!("{at}: {error}"));
+                }
+            }
+            Ok(())
+        },
+    )?;
     out.flush().map_err(stdout_error)?;
     Ok(if rejected == 0 {
         ExitStatus::Success

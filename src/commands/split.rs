@@ -252,7 +252,14 @@ pub fn split_document(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocum
                 name: name.clone(),
                 is_error: false,
                 content: crate::transcript::parts_from_json(&canonical_parts(&split))
+                    .map(|parts| {
+                        parts
+                            .into_iter()
+                            .map(crate::transcript::Block::part)
+                            .collect()
+                    })
                     .map_err(|e| ReplyError::Unsupported(e.to_string()))?,
+                extensions: Default::default(),
             };
             let delivered = crate::shapes::write_tool_result(*shape, &result)
                 .map_err(|e| ReplyError::Unsupported(e.to_string()))?;

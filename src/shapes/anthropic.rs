@@ -92,8 +92,8 @@ pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result
-        .content
+    let parts: Vec<Part> = result.parts().cloned().collect();
+    let parts: Vec<Part> = parts
         .iter()
         .filter(|p| !is_blank_text(p))
         .cloned()

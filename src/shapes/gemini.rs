@@ -132,6 +132,7 @@ pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
+    let parts: Vec<Part> = result.parts().cloned().collect();
     let Some(name) = &result.name else {
         return Err(Unsupported {
             part_type: "tool_result",
@@ -142,7 +143,7 @@ pub fn write_tool_result(
     };
     let mut texts = Vec::new();
     let mut media = Vec::new();
-    for part in &result.content {
+    for part in &parts {
         match part {
             Part::Text(text) => texts.push(text.clone()),
             Part::Media(_) => match write_part(part, Place::ToolResult) {

@@ -71,11 +71,11 @@ pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
+    let parts: Vec<Part> = result.parts().cloned().collect();
     if let Some(id) = &result.call_id {
         notes.push(format!("mcp carries no call id; dropped {id:?}"));
     }
-    let content =
-        super::write_result_parts(super::Shape::Mcp, &result.content, Place::ToolResult, notes)?;
+    let content = super::write_result_parts(super::Shape::Mcp, &parts, Place::ToolResult, notes)?;
     let mut value = object([("content", Value::Array(content))]);
     if let (true, Value::Object(map)) = (result.is_error, &mut value) {
         map.insert("isError".into(), Value::Bool(true));

@@ -4,6 +4,7 @@
 
 pub mod anthropic;
 pub mod bedrock;
+pub mod canonical;
 pub mod gemini;
 pub mod mcp;
 pub mod nemo_gym;
@@ -64,6 +65,25 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// Every shape, in the order help lists them.
+    pub const ALL: [Shape; 8] = [
+        Shape::Canonical,
+        Shape::OpenaiChat,
+        Shape::OpenaiResponses,
+        Shape::Anthropic,
+        Shape::Gemini,
+        Shape::Bedrock,
+        Shape::Mcp,
+        Shape::NemoGym,
+    ];
+
+    /// The shape called `name` (as [`Shape::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|shape| shape.name() == name)
+    }
+}
+
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -106,6 +126,39 @@ impl Unsupported {
             shape,
             reason: reason.into(),
         }
+    }
+}
+
+/// Reads a document of `shape` into the canonical model.
+pub fn read(
+    shape: Shape,
+    value: &Value,
+    context: &mut crate::convert::Context,
+) -> Result<(crate::convert::Form, crate::transcript::Transcript), crate::convert::ConvertError> {
+    match shape {
+        Shape::Canonical => canonical::read(value, context),
+        Shape::OpenaiChat => openai_chat::read(value, context),
+        other => Err(crate::convert::ConvertError::invalid(
+            "",
+            format!("reading {other} transcripts is not built yet"),
+        )),
+    }
+}
+
+/// Writes the canonical model as a document of `shape`, in `form`.
+pub fn write(
+    shape: Shape,
+    transcript: &crate::transcript::Transcript,
+    form: crate::convert::Form,
+    context: &mut crate::convert::Context,
+) -> Result<Value, crate::convert::ConvertError> {
+    match shape {
+        Shape::Canonical => canonical::write(transcript, form, context),
+        Shape::OpenaiChat => openai_chat::write(transcript, form, context),
+        other => Err(crate::convert::ConvertError::invalid(
+            "",
+            format!("writing {other} transcripts is not built yet"),
+        )),
     }
 }
 

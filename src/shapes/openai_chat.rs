@@ -1,4 +1,11 @@
-//! OpenAI Chat Completions blocks.
+//! OpenAI Chat Completions: content parts, and (in `read` and `write`) whole
+//! requests, message lists, responses and tool messages.
+
+mod read;
+mod write;
+
+pub use read::{parse_arguments, read};
+pub use write::{drop_foreign, lose_block, write};
 
 use serde_json::Value;
 
@@ -105,14 +112,15 @@ pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
+    let parts: Vec<Part> = result.parts().cloned().collect();
     let id = result.call_id.as_deref().unwrap_or("");
-    let carries_media = result.content.iter().any(is_media);
+    let carries_media = parts.iter().any(is_media);
     let (kept, moved): (&[Part], &[Part]) = if !carries_media {
-        (&result.content, &[])
+        (&parts, &[])
     } else {
-        match result.content.first() {
-            Some(Part::Text(_)) => result.content.split_at(1),
-            _ => (&[], &result.content),
+        match parts.first() {
+            Some(Part::Text(_)) => parts.split_at(1),
+            _ => (&[], &parts),
         }
     };
     let content = match kept {

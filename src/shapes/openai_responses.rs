@@ -81,7 +81,8 @@ pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
-    let output = match result.content.as_slice() {
+    let parts: Vec<Part> = result.parts().cloned().collect();
+    let output = match parts.as_slice() {
         [Part::Text(text)] => string(text),
         [] => string(""),
         parts => Value::Array(write_result_parts(SHAPE, parts, Place::ToolResult, notes)?),

@@ -4,6 +4,7 @@
 mod encode;
 mod fetch;
 mod generated;
+mod inspect;
 mod split;
 mod validate;
 

@@ -1,0 +1,106 @@
+//! Reading and writing a shape's entries in [`Extensions`].
+
+use serde_json::{Map, Value};
+
+use crate::shapes::Shape;
+use crate::transcript::Extensions;
+
+/// A shape's own entries: fields it has and the model does not, and `$` hints.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Own {
+    map: Map<String, Value>,
+}
+
+impl Own {
+    pub fn new() -> Own {
+        Own::default()
+    }
+
+    /// Keeps a field of the source object verbatim.
+    pub fn keep(&mut self, key: &str, value: &Value) {
+        self.map.insert(key.to_string(), value.clone());
+    }
+
+    /// Records a form hint (`$key`).
+    pub fn hint(&mut self, key: &str, value: impl Into<Value>) {
+        self.map.insert(format!("${key}"), value.into());
+    }
+
+    /// Stores the entries under `shape` (nothing when empty).
+    pub fn store(self, extensions: &mut Extensions, shape: Shape) {
+        if !self.map.is_empty() {
+            extensions.insert(shape.name().to_string(), Value::Object(self.map));
+        }
+    }
+
+    /// Keeps every field of `object` whose key is not in `known`.
+    pub fn keep_unknown(&mut self, object: &Map<String, Value>, known: &[&str]) {
+        for (key, value) in object {
+            if !known.contains(&key.as_str()) {
+                self.keep(key, value);
+            }
+        }
+    }
+}
+
+/// A shape's entries of some extensions, for a writer.
+#[derive(Debug, Clone, Copy)]
+pub struct Mine<'e> {
+    map: Option<&'e Map<String, Value>>,
+}
+
+impl<'e> Mine<'e> {
+    pub fn of(extensions: &'e Extensions, shape: Shape) -> Mine<'e> {
+        Mine {
+            map: extensions.get(shape.name()).and_then(Value::as_object),
+        }
+    }
+
+    /// Whether the shape kept nothing here.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_none_or(Map::is_empty)
+    }
+
+    /// A form hint.
+    pub fn hint(&self, key: &str) -> Option<&'e Value> {
+        self.map?.get(&format!("${key}"))
+    }
+
+    /// A hint that is a string.
+    pub fn hint_str(&self, key: &str) -> Option<&'e str> {
+        self.hint(key).and_then(Value::as_str)
+    }
+
+    /// A kept field.
+    pub fn field(&self, key: &str) -> Option<&'e Value> {
+        self.map?.get(key)
+    }
+
+    /// Writes every kept field (not the hints) into `object`.
+    pub fn restore(&self, object: &mut Map<String, Value>) {
+        if let Some(map) = self.map {
+            for (key, value) in map {
+                if !key.starts_with('$') {
+                    object.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The fields (not hints) that other shapes keep in `extensions`, as
+/// `shape field` names for the dropped-content warning.
+pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
+    let mut names = Vec::new();
+    for (shape, fields) in extensions {
+        if shape == target.name() {
+            continue;
+        }
+        if let Some(fields) = fields.as_object() {
+            for key in fields.keys().filter(|k| !k.starts_with('$')) {
+                names.push(format!("{shape} {key}"));
+            }
+        }
+    }
+    names
+}

@@ -1,0 +1,268 @@
+//! The conversion engine (SPEC §7): a reader turns a document of one shape into
+//! the canonical transcript, a few shape-independent steps prepare it for the
+//! target (ids, media lifted out of tool results), and a writer turns it into
+//! the target shape. No two provider shapes are converted into each other
+//! directly.
+
+pub mod detect;
+pub mod ext;
+pub mod prepare;
+
+use serde_json::Value;
+
+use crate::part::Part;
+use crate::shapes::{self, Place, Shape, Unsupported};
+use crate::transcript::{Block, Transcript};
+
+/// What a document is, independent of its shape; the output keeps the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A request body (messages plus system prompt, tools and parameters).
+    Request,
+    /// A bare list of messages.
+    Messages,
+    /// A provider response, read as one assistant turn.
+    Response,
+    /// A single tool result.
+    ToolResult,
+}
+
+/// What to do with a part the target cannot carry (`--on-unsupported`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnUnsupported {
+    Error,
+    Text,
+}
+
+/// Where media in tool results goes (`--tool-media`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolMedia {
+    /// Natively wherever the target carries it (two-message delivery for OpenAI Chat).
+    #[default]
+    Native,
+    /// Two-message delivery on any target.
+    Lift,
+}
+
+/// What to do with an arguments string that is not JSON (`--on-invalid-arguments`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnInvalidArguments {
+    #[default]
+    Error,
+    Keep,
+}
+
+/// How to convert.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ConvertOptions {
+    /// `None`: by provenance (attached parts are an error, tool parts degrade).
+    pub on_unsupported: Option<OnUnsupported>,
+    pub tool_media: ToolMedia,
+    pub on_invalid_arguments: OnInvalidArguments,
+    /// Any loss (a dropped setting or block) is an error.
+    pub strict: bool,
+}
+
+/// Why a conversion failed (exit 1: the input was read but cannot be converted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    /// The input is not a valid document of its shape.
+    #[error("{}{message}", pointer_prefix(.pointer))]
+    Invalid { pointer: String, message: String },
+    /// A part the target cannot carry, under the error policy.
+    #[error("{}{unsupported}", pointer_prefix(.pointer))]
+    Unsupported {
+        pointer: String,
+        unsupported: Unsupported,
+    },
+    /// Something would be lost, under `--strict`.
+    #[error("--strict: {0}")]
+    Loss(String),
+}
+
+fn pointer_prefix(pointer: &str) -> String {
+    if pointer.is_empty() {
+        String::new()
+    } else {
+        format!("{pointer}: ")
+    }
+}
+
+impl ConvertError {
+    /// An invalid-input error at a JSON pointer.
+    pub fn invalid(pointer: impl Into<String>, message: impl Into<String>) -> ConvertError {
+        ConvertError::Invalid {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The state of one conversion: options, the target, and the notes for stderr.
+#[derive(Debug)]
+pub struct Context {
+    pub options: ConvertOptions,
+    pub source: Shape,
+    pub target: Shape,
+    notes: Vec<String>,
+    dropped: Vec<String>,
+}
+
+impl Context {
+    pub fn new(options: ConvertOptions, source: Shape, target: Shape) -> Context {
+        Context {
+            options,
+            source,
+            target,
+            notes: Vec::new(),
+            dropped: Vec::new(),
+        }
+    }
+
+    /// A note for stderr, said once.
+    pub fn note(&mut self, note: impl Into<String>) {
+        let note = note.into();
+        if !self.notes.contains(&note) {
+            self.notes.push(note);
+        }
+    }
+
+    /// Something the target has no place for: an error under `--strict`, else
+    /// listed in one warning at the end.
+    pub fn lose(&mut self, what: impl Into<String>) -> Result<(), ConvertError> {
+        let what = what.into();
+        if self.options.strict {
+            return Err(ConvertError::Loss(format!(
+                "{} cannot carry {what}",
+                self.target
+            )));
+        }
+        if !self.dropped.contains(&what) {
+            self.dropped.push(what);
+        }
+        Ok(())
+    }
+
+    /// A part `shape` cannot carry at `place`: by the policy, an error or the
+    /// placeholder text (noted once per part type). The default goes by
+    /// provenance: attached parts are an error, parts from tools degrade.
+    pub fn unsupported(
+        &mut self,
+        part: &Part,
+        place: Place,
+        pointer: &str,
+        unsupported: Unsupported,
+    ) -> Result<Block, ConvertError> {
+        let policy = self.options.on_unsupported.unwrap_or(match place {
+            Place::User => OnUnsupported::Error,
+            Place::ToolResult => OnUnsupported::Text,
+        });
+        match policy {
+            OnUnsupported::Error => Err(ConvertError::Unsupported {
+                pointer: pointer.to_string(),
+                unsupported,
+            }),
+            OnUnsupported::Text => {
+                self.note(format!(
+                    "{} parts cannot be carried by {}; replaced by a placeholder text",
+                    part.type_name(),
+                    unsupported.shape.block_name()
+                ));
+                Ok(Block::text(crate::transcript::unsupported_placeholder(
+                    part,
+                )))
+            }
+        }
+    }
+
+    /// Writes a part with `write`, or applies the unsupported-part policy.
+    pub fn write_part(
+        &mut self,
+        part: &Part,
+        place: Place,
+        pointer: &str,
+        write: impl Fn(&Part) -> Result<Value, Unsupported>,
+    ) -> Result<Value, ConvertError> {
+        match write(part) {
+            Ok(value) => Ok(value),
+            Err(unsupported) => {
+                let replacement = self.unsupported(part, place, pointer, unsupported)?;
+                let text = replacement
+                    .as_part()
+                    .cloned()
+                    .unwrap_or(Part::Text(String::new()));
+                write(&text).map_err(|unsupported| ConvertError::Unsupported {
+                    pointer: pointer.to_string(),
+                    unsupported,
+                })
+            }
+        }
+    }
+
+    /// The notes and the one warning about dropped content.
+    pub fn finish(mut self) -> Vec<String> {
+        if !self.dropped.is_empty() {
+            let list = self.dropped.join(", ");
+            self.notes
+                .push(format!("{} has no place for {list}; dropped", self.target));
+        }
+        self.notes
+    }
+}
+
+/// The result of a conversion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    pub value: Value,
+    /// Notes and warnings for stderr.
+    pub notes: Vec<String>,
+    /// The shape the input was read as.
+    pub source: Shape,
+}
+
+/// Converts one document. `from` is `None` for auto-detection.
+pub fn convert(
+    value: &Value,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+) -> Result<Converted, ConvertError> {
+    let (source, guess) = match from {
+        Some(shape) => (shape, None),
+        None => {
+            let detected = detect::detect(value).ok_or_else(|| {
+                ConvertError::invalid("", "cannot tell which shape this document is; pass --from")
+            })?;
+            (detected.shape, detected.note)
+        }
+    };
+    let mut context = Context::new(options, source, to);
+    if let Some(note) = guess {
+        context.note(note);
+    }
+    let (form, transcript) = shapes::read(source, value, &mut context)?;
+    let transcript = prepare::for_target(transcript, &mut context)?;
+    let value = shapes::write(to, &transcript, form, &mut context)?;
+    Ok(Converted {
+        value,
+        notes: context.finish(),
+        source,
+    })
+}
+
+/// Reads a document into the canonical model (for `validate` and library users).
+pub fn read(value: &Value, from: Option<Shape>) -> Result<(Shape, Form, Transcript), ConvertError> {
+    let source = match from {
+        Some(shape) => shape,
+        None => {
+            detect::detect(value)
+                .ok_or_else(|| {
+                    ConvertError::invalid("", "cannot tell which shape this document is")
+                })?
+                .shape
+        }
+    };
+    let mut context = Context::new(ConvertOptions::default(), source, Shape::Canonical);
+    let (form, transcript) = shapes::read(source, value, &mut context)?;
+    Ok((source, form, transcript))
+}

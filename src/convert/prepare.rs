@@ -1,0 +1,153 @@
+//! The shape-independent steps between reading and writing: ids for calls that
+//! have none, and media lifted out of tool results for targets (or gateways)
+//! that cannot carry it there.
+
+use std::collections::HashSet;
+
+use crate::part::Part;
+use crate::shapes::Shape;
+use crate::transcript::{moved_result_label, Block, Message, Role, Transcript, MEDIA_MOVED_TEXT};
+
+use super::{Context, ConvertError, ToolMedia};
+
+/// Prepares a transcript read from `context.source` for `context.target`.
+pub fn for_target(
+    mut transcript: Transcript,
+    context: &mut Context,
+) -> Result<Transcript, ConvertError> {
+    if needs_ids(context.target) {
+        assign_ids(&mut transcript, context);
+    }
+    let lift = context.target == Shape::OpenaiChat
+        || (context.options.tool_media == ToolMedia::Lift
+            && !matches!(
+                context.target,
+                Shape::Canonical | Shape::Mcp | Shape::NemoGym
+            ));
+    if lift {
+        lift_tool_media(&mut transcript);
+    }
+    Ok(transcript)
+}
+
+/// Whether a shape requires every call and result to carry an id.
+fn needs_ids(shape: Shape) -> bool {
+    matches!(
+        shape,
+        Shape::OpenaiChat | Shape::OpenaiResponses | Shape::Anthropic | Shape::Bedrock
+    )
+}
+
+/// Gives every id-less call a deterministic id (`call_1`, `call_2`, … unique in
+/// the transcript) and its result the same one: results pair with id-less calls
+/// by name and order.
+pub fn assign_ids(transcript: &mut Transcript, context: &mut Context) {
+    let mut taken: HashSet<String> = HashSet::new();
+    for message in &transcript.messages {
+        for block in &message.content {
+            match block {
+                Block::ToolCall(call) => taken.extend(call.id.clone()),
+                Block::ToolResult(result) => taken.extend(result.call_id.clone()),
+                _ => {}
+            }
+        }
+    }
+    let mut counter = 0usize;
+    let mut pending: Vec<(String, String)> = Vec::new();
+    let mut made = Vec::new();
+    for message in &mut transcript.messages {
+        for block in &mut message.content {
+            match block {
+                Block::ToolCall(call) if call.id.is_none() => {
+                    let id = loop {
+                        counter += 1;
+                        let candidate = format!("call_{counter}");
+                        if !taken.contains(&candidate) {
+                            break candidate;
+                        }
+                    };
+                    taken.insert(id.clone());
+                    pending.push((call.name.clone(), id.clone()));
+                    made.push(id.clone());
+                    call.id = Some(id);
+                }
+                Block::ToolResult(result) if result.call_id.is_none() => {
+                    let at = match &result.name {
+                        Some(name) => pending.iter().position(|(n, _)| n == name),
+                        None => None,
+                    }
+                    .or(if pending.is_empty() { None } else { Some(0) });
+                    if let Some(at) = at {
+                        let (name, id) = pending.remove(at);
+                        result.call_id = Some(id);
+                        result.name.get_or_insert(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if !made.is_empty() {
+        context.note(format!(
+            "{} tool call{} had no id; made {} (results paired by order)",
+            made.len(),
+            if made.len() == 1 { "" } else { "s" },
+            made.join(", ")
+        ));
+    }
+}
+
+/// Two-message delivery (SPEC §7): the tool messages of one turn stay together;
+/// each result that carries media keeps its first part when that is text (else
+/// a pointer to the next message), and everything after moves, in order, to one
+/// user message after the turn's last tool message, introduced per result by
+/// `Output of tool <name> (<id>):`.
+pub fn lift_tool_media(transcript: &mut Transcript) {
+    let mut i = 0;
+    while i < transcript.messages.len() {
+        if transcript.messages[i].role != Role::Tool {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < transcript.messages.len() && transcript.messages[end].role == Role::Tool {
+            end += 1;
+        }
+        let mut moved: Vec<Block> = Vec::new();
+        for message in &mut transcript.messages[i..end] {
+            for block in &mut message.content {
+                let Block::ToolResult(result) = block else {
+                    continue;
+                };
+                let has_media = result
+                    .content
+                    .iter()
+                    .any(|b| matches!(b.as_part(), Some(Part::Media(_))));
+                if !has_media {
+                    continue;
+                }
+                let first_is_text = matches!(
+                    result.content.first().and_then(Block::as_part),
+                    Some(Part::Text(_))
+                );
+                let rest = if first_is_text {
+                    result.content.split_off(1)
+                } else {
+                    std::mem::replace(&mut result.content, vec![Block::text(MEDIA_MOVED_TEXT)])
+                };
+                moved.push(Block::text(moved_result_label(
+                    result.name.as_deref(),
+                    result.call_id.as_deref(),
+                )));
+                moved.extend(rest);
+            }
+        }
+        if !moved.is_empty() {
+            transcript
+                .messages
+                .insert(end, Message::new(Role::User, moved));
+            end += 1;
+        }
+        i = end;
+    }
+}

@@ -1,0 +1,82 @@
+//! partkit's own canonical transcripts: read and written as they are.
+
+use serde_json::Value;
+
+use crate::convert::{Context, ConvertError, Form};
+use crate::transcript::{Block, Message, ModelError, Role, Transcript};
+
+fn invalid(error: ModelError) -> ConvertError {
+    ConvertError::invalid(error.pointer, error.message)
+}
+
+/// Reads a canonical document: a transcript object, a list of messages, or a
+/// single `tool_result` block.
+pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    match value {
+        Value::Object(map) if map.get("type").and_then(Value::as_str) == Some("tool_result") => {
+            let block = Block::from_value(value, "").map_err(invalid)?;
+            let transcript = Transcript {
+                messages: vec![Message::new(Role::Tool, vec![block])],
+                ..Transcript::default()
+            };
+            Ok((Form::ToolResult, transcript))
+        }
+        Value::Array(items) => {
+            let messages = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| Message::from_value(item, &format!("/{i}")))
+                .collect::<Result<_, _>>()
+                .map_err(invalid)?;
+            Ok((
+                Form::Messages,
+                Transcript {
+                    messages,
+                    ..Transcript::default()
+                },
+            ))
+        }
+        _ => Ok((
+            Form::Request,
+            Transcript::from_value(value).map_err(invalid)?,
+        )),
+    }
+}
+
+/// Writes a canonical document in the form the input had. A bare list whose
+/// transcript has a system prompt or settings becomes a transcript object, since
+/// canonical keeps those outside the list.
+pub fn write(
+    transcript: &Transcript,
+    form: Form,
+    _context: &mut Context,
+) -> Result<Value, ConvertError> {
+    match form {
+        Form::ToolResult => {
+            let result = transcript
+                .messages
+                .iter()
+                .flat_map(|m| &m.content)
+                .find(|b| matches!(b, Block::ToolResult(_)))
+                .ok_or_else(|| ConvertError::invalid("", "no tool result to write"))?;
+            Ok(result.to_value())
+        }
+        Form::Messages if is_bare(transcript) => Ok(Value::Array(
+            transcript.messages.iter().map(Message::to_value).collect(),
+        )),
+        _ => Ok(transcript.to_value()),
+    }
+}
+
+/// Whether a transcript is nothing but messages.
+pub fn is_bare(transcript: &Transcript) -> bool {
+    transcript.model.is_none()
+        && transcript.max_tokens.is_none()
+        && transcript.temperature.is_none()
+        && transcript.top_p.is_none()
+        && transcript.stop.is_none()
+        && transcript.tool_choice.is_none()
+        && transcript.system.is_none()
+        && transcript.tools.is_none()
+        && transcript.extensions.is_empty()
+}

@@ -1,0 +1,486 @@
+//! Writing the canonical model as OpenAI Chat Completions documents.
+
+use serde_json::{Map, Value};
+
+use crate::convert::ext::Mine;
+use crate::convert::{Context, ConvertError, Form};
+use crate::part::{Part, Source};
+use crate::shapes::{Place, Shape};
+use crate::transcript::{
+    Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
+};
+
+const SHAPE: Shape = Shape::OpenaiChat;
+
+fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
+    map.insert(key.to_string(), value);
+}
+
+/// Writes a request body, a message list, a chat completion or a tool result
+/// (as the messages that deliver it), following the form the input had.
+pub fn write(
+    transcript: &Transcript,
+    form: Form,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&transcript.extensions, SHAPE);
+    drop_foreign(&transcript.extensions, context)?;
+    match form {
+        Form::Messages | Form::ToolResult => Ok(Value::Array(messages(transcript, mine, context)?)),
+        Form::Response => response(transcript, mine, context),
+        Form::Request => request(transcript, mine, context),
+    }
+}
+
+/// Notes the fields other shapes kept in `extensions`: this shape has no place
+/// for them.
+pub fn drop_foreign(
+    extensions: &crate::transcript::Extensions,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    for field in crate::convert::ext::foreign_fields(extensions, context.target) {
+        context.lose(field)?;
+    }
+    Ok(())
+}
+
+fn request(
+    transcript: &Transcript,
+    mine: Mine<'_>,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    let mut map = Map::new();
+    if let Some(model) = &transcript.model {
+        put(&mut map, "model", Value::String(model.clone()));
+    }
+    if mine.hint_str("messages") != Some("absent")
+        || !transcript.messages.is_empty()
+        || transcript.system.is_some()
+    {
+        put(
+            &mut map,
+            "messages",
+            Value::Array(messages(transcript, mine, context)?),
+        );
+    }
+    if let Some(tools) = &transcript.tools {
+        let tools = tools
+            .iter()
+            .map(|tool| write_tool(tool, context))
+            .collect::<Result<_, _>>()?;
+        put(&mut map, "tools", Value::Array(tools));
+    }
+    if let Some(choice) = &transcript.tool_choice {
+        put(
+            &mut map,
+            "tool_choice",
+            match choice {
+                ToolChoice::Auto => Value::String("auto".into()),
+                ToolChoice::None => Value::String("none".into()),
+                ToolChoice::Required => Value::String("required".into()),
+                ToolChoice::Tool(name) => {
+                    serde_json::json!({"type": "function", "function": {"name": name}})
+                }
+            },
+        );
+    }
+    if let Some(tokens) = &transcript.max_tokens {
+        let key = mine.hint_str("max_tokens").unwrap_or("max_tokens");
+        put(&mut map, key, tokens.clone());
+    }
+    if let Some(temperature) = &transcript.temperature {
+        put(&mut map, "temperature", temperature.clone());
+    }
+    if let Some(top_p) = &transcript.top_p {
+        put(&mut map, "top_p", top_p.clone());
+    }
+    if let Some(stop) = &transcript.stop {
+        let value = match (mine.hint_str("stop"), stop.as_slice()) {
+            (Some("string"), [one]) => Value::String(one.clone()),
+            _ => Value::from(stop.clone()),
+        };
+        put(&mut map, "stop", value);
+    }
+    mine.restore(&mut map);
+    Ok(Value::Object(map))
+}
+
+fn response(
+    transcript: &Transcript,
+    mine: Mine<'_>,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    let assistant = transcript
+        .messages
+        .iter()
+        .find(|m| m.role == Role::Assistant)
+        .ok_or_else(|| ConvertError::invalid("", "a response needs an assistant message"))?;
+    let message = write_assistant(assistant, context)?;
+    let mut envelope = match mine.hint("response") {
+        Some(Value::Object(envelope)) => envelope.clone(),
+        _ => {
+            let calls = assistant
+                .content
+                .iter()
+                .any(|b| matches!(b, Block::ToolCall(_)));
+            let reason = if calls { "tool_calls" } else { "stop" };
+            let mut envelope = Map::new();
+            put(
+                &mut envelope,
+                "object",
+                Value::String("chat.completion".into()),
+            );
+            put(
+                &mut envelope,
+                "choices",
+                serde_json::json!([{"index": 0, "finish_reason": reason}]),
+            );
+            envelope
+        }
+    };
+    if let Some(model) = &transcript.model {
+        put(&mut envelope, "model", Value::String(model.clone()));
+    }
+    if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
+        if let Some(Value::Object(choice)) = choices.first_mut() {
+            put(choice, "message", message);
+        }
+    }
+    Ok(Value::Object(envelope))
+}
+
+fn write_tool(tool: &Tool, context: &mut Context) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&tool.extensions, SHAPE);
+    drop_foreign(&tool.extensions, context)?;
+    if let Some(raw) = mine.hint("tool") {
+        return Ok(raw.clone());
+    }
+    let mut function = Map::new();
+    put(&mut function, "name", Value::String(tool.name.clone()));
+    if let Some(description) = &tool.description {
+        put(
+            &mut function,
+            "description",
+            Value::String(description.clone()),
+        );
+    }
+    if let Some(parameters) = &tool.parameters {
+        put(&mut function, "parameters", parameters.clone());
+    }
+    if let Some(strict) = tool.strict {
+        put(&mut function, "strict", Value::Bool(strict));
+    }
+    mine.restore(&mut function);
+    Ok(serde_json::json!({"type": "function", "function": Value::Object(function)}))
+}
+
+/// Every message, the system prompt first.
+fn messages(
+    transcript: &Transcript,
+    mine: Mine<'_>,
+    context: &mut Context,
+) -> Result<Vec<Value>, ConvertError> {
+    let mut out = Vec::with_capacity(transcript.messages.len() + 1);
+    if let Some(system) = &transcript.system {
+        let hint = mine.hint("system").and_then(Value::as_object);
+        out.push(system_message(system, hint, context)?);
+    }
+    for (index, message) in transcript.messages.iter().enumerate() {
+        let at = format!("/messages/{index}");
+        match message.role {
+            Role::System => {
+                let mine = Mine::of(&message.extensions, SHAPE);
+                drop_foreign(&message.extensions, context)?;
+                let mut map = Map::new();
+                put(
+                    &mut map,
+                    "role",
+                    Value::String(mine.hint_str("role").unwrap_or("system").into()),
+                );
+                write_content(&mut map, &message.content, mine, Place::User, &at, context)?;
+                mine.restore(&mut map);
+                out.push(Value::Object(map));
+            }
+            Role::User => {
+                let mine = Mine::of(&message.extensions, SHAPE);
+                drop_foreign(&message.extensions, context)?;
+                // Tool results inside a user message (hand-written canonical)
+                // become tool messages first.
+                for block in &message.content {
+                    if let Block::ToolResult(result) = block {
+                        out.push(tool_message(result, &at, context)?);
+                    }
+                }
+                let content: Vec<Block> = message
+                    .content
+                    .iter()
+                    .filter(|b| !matches!(b, Block::ToolResult(_)))
+                    .cloned()
+                    .collect();
+                if !content.is_empty() || message.content.is_empty() {
+                    let mut map = Map::new();
+                    put(&mut map, "role", Value::String("user".into()));
+                    write_content(&mut map, &content, mine, Place::User, &at, context)?;
+                    mine.restore(&mut map);
+                    out.push(Value::Object(map));
+                }
+            }
+            Role::Assistant => out.push(write_assistant(message, context)?),
+            Role::Tool => {
+                for (i, block) in message.content.iter().enumerate() {
+                    match block {
+                        Block::ToolResult(result) => {
+                            out.push(tool_message(result, &format!("{at}/content/{i}"), context)?)
+                        }
+                        other => lose_block(other, context)?,
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn system_message(
+    system: &[Block],
+    hint: Option<&Map<String, Value>>,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    let mut extensions = crate::transcript::Extensions::new();
+    if let Some(hint) = hint {
+        extensions.insert(SHAPE.name().to_string(), Value::Object(hint.clone()));
+    }
+    let mine = Mine::of(&extensions, SHAPE);
+    let mut map = Map::new();
+    put(
+        &mut map,
+        "role",
+        Value::String(mine.hint_str("role").unwrap_or("system").into()),
+    );
+    write_content(&mut map, system, mine, Place::User, "/system", context)?;
+    mine.restore(&mut map);
+    Ok(Value::Object(map))
+}
+
+/// Writes `content` as a string (one text part, or as the input had it) or a
+/// list of parts.
+fn write_content(
+    map: &mut Map<String, Value>,
+    blocks: &[Block],
+    mine: Mine<'_>,
+    place: Place,
+    at: &str,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    let form = mine.hint_str("content");
+    match (form, blocks) {
+        (Some("absent"), []) => return Ok(()),
+        (Some("null"), []) => {
+            put(map, "content", Value::Null);
+            return Ok(());
+        }
+        (Some("empty"), []) => {
+            put(map, "content", Value::String(String::new()));
+            return Ok(());
+        }
+        (
+            None | Some("string"),
+            [Block::Part {
+                part: Part::Text(text),
+                extensions,
+            }],
+        ) if Mine::of(extensions, SHAPE).is_empty() => {
+            drop_foreign(extensions, context)?;
+            put(map, "content", Value::String(text.clone()));
+            return Ok(());
+        }
+        _ => {}
+    }
+    let mut parts = Vec::with_capacity(blocks.len());
+    for (i, block) in blocks.iter().enumerate() {
+        let here = format!("{at}/content/{i}");
+        match block {
+            Block::Part { part, extensions } => {
+                parts.push(write_part(part, extensions, place, &here, context)?)
+            }
+            Block::Opaque(opaque) if opaque.shape == SHAPE => parts.push(opaque.value.clone()),
+            other => lose_block(other, context)?,
+        }
+    }
+    put(map, "content", Value::Array(parts));
+    Ok(())
+}
+
+/// One content part, with what this shape kept of it restored.
+fn write_part(
+    part: &Part,
+    extensions: &crate::transcript::Extensions,
+    place: Place,
+    at: &str,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    drop_foreign(extensions, context)?;
+    let mine = Mine::of(extensions, SHAPE);
+    let mut value = context.write_part(part, place, at, |p| super::write_part(p, Place::User))?;
+    let Value::Object(map) = &mut value else {
+        return Ok(value);
+    };
+    // The data URL's own header, when the input spelled it another way.
+    if let (Some(header), Part::Media(media)) = (mine.hint_str("data_url"), part) {
+        if let Source::Data(data) = &media.source {
+            let url = format!("{header},{data}");
+            if let Some(Value::Object(image)) = map.get_mut("image_url") {
+                put(image, "url", Value::String(url.clone()));
+            }
+            if let Some(Value::Object(file)) = map.get_mut("file") {
+                put(file, "file_data", Value::String(url));
+            }
+        }
+    }
+    let inner_key = match map.get("type").and_then(Value::as_str) {
+        Some("image_url") => "image_url",
+        Some("input_audio") => "input_audio",
+        Some("file") => "file",
+        _ => "",
+    };
+    if inner_key == "image_url" && mine.hint_str("image_url") == Some("string") {
+        let url = map
+            .get("image_url")
+            .and_then(|i| i.get("url"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        put(map, "image_url", url);
+    }
+    if let Some(Value::Object(inner)) = map.get_mut(inner_key) {
+        if inner_key == "file" {
+            if mine.hint_str("filename") == Some("absent") {
+                inner.remove("filename");
+            }
+            if let (Some("raw"), Part::Media(media)) = (mine.hint_str("file_data"), part) {
+                if let Source::Data(data) = &media.source {
+                    put(inner, "file_data", Value::String(data.clone()));
+                }
+            }
+        }
+        if let Some(Value::Object(extra)) = mine.hint("inner") {
+            for (key, value) in extra {
+                inner.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    mine.restore(map);
+    Ok(value)
+}
+
+fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&message.extensions, SHAPE);
+    drop_foreign(&message.extensions, context)?;
+    let mut map = Map::new();
+    put(&mut map, "role", Value::String("assistant".into()));
+    let content: Vec<Block> = message
+        .content
+        .iter()
+        .filter(|b| !matches!(b, Block::ToolCall(_)))
+        .cloned()
+        .collect();
+    let calls: Vec<&Block> = message
+        .content
+        .iter()
+        .filter(|b| matches!(b, Block::ToolCall(_)))
+        .collect();
+    if content.is_empty() && mine.hint_str("content").is_none() {
+        // A turn of only tool calls: OpenAI writes null content.
+        put(&mut map, "content", Value::Null);
+    } else {
+        write_content(&mut map, &content, mine, Place::User, "/assistant", context)?;
+    }
+    if !calls.is_empty() || mine.hint_str("tool_calls") == Some("empty") {
+        let mut list = Vec::with_capacity(calls.len());
+        for block in calls {
+            if let Block::ToolCall(call) = block {
+                let call_mine = Mine::of(&call.extensions, SHAPE);
+                drop_foreign(&call.extensions, context)?;
+                let arguments = match (&call.arguments, call_mine.hint_str("arguments")) {
+                    (Arguments::Value(value), Some(raw))
+                        if serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value) =>
+                    {
+                        raw.to_string()
+                    }
+                    (Arguments::Value(value), _) => {
+                        serde_json::to_string(value).unwrap_or_default()
+                    }
+                    (Arguments::Raw(raw), _) => raw.clone(),
+                };
+                let mut function = Map::new();
+                put(&mut function, "name", Value::String(call.name.clone()));
+                put(&mut function, "arguments", Value::String(arguments));
+                let mut item = Map::new();
+                if let Some(id) = &call.id {
+                    put(&mut item, "id", Value::String(id.clone()));
+                }
+                if call_mine.hint_str("type") != Some("absent") {
+                    put(&mut item, "type", Value::String("function".into()));
+                }
+                if let Some(Value::Object(extra)) = call_mine.hint("inner") {
+                    for (key, value) in extra {
+                        function.insert(key.clone(), value.clone());
+                    }
+                }
+                put(&mut item, "function", Value::Object(function));
+                call_mine.restore(&mut item);
+                list.push(Value::Object(item));
+            }
+        }
+        put(&mut map, "tool_calls", Value::Array(list));
+    }
+    mine.restore(&mut map);
+    Ok(Value::Object(map))
+}
+
+fn tool_message(
+    result: &ToolResult,
+    at: &str,
+    context: &mut Context,
+) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&result.extensions, SHAPE);
+    drop_foreign(&result.extensions, context)?;
+    if result.is_error {
+        context.lose("the error flag of tool results (errors are plain text in tool messages)")?;
+    }
+    let id = result.call_id.clone().ok_or_else(|| {
+        ConvertError::invalid(
+            at,
+            "a tool result without a call id cannot be a tool message",
+        )
+    })?;
+    let mut map = Map::new();
+    put(&mut map, "role", Value::String("tool".into()));
+    put(&mut map, "tool_call_id", Value::String(id));
+    write_content(
+        &mut map,
+        &result.content,
+        mine,
+        Place::ToolResult,
+        at,
+        context,
+    )?;
+    mine.restore(&mut map);
+    Ok(Value::Object(map))
+}
+
+/// A block this shape has no place for.
+pub fn lose_block(block: &Block, context: &mut Context) -> Result<(), ConvertError> {
+    match block {
+        Block::Opaque(opaque) => {
+            let kind = opaque
+                .value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("untyped");
+            context.lose(format!("{} {kind} blocks", opaque.shape))
+        }
+        Block::ToolCall(_) => context.lose("tool calls outside assistant messages"),
+        Block::ToolResult(_) => context.lose("tool results outside tool messages"),
+        Block::Part { .. } => Ok(()),
+    }
+}
