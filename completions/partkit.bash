@@ -90,7 +90,7 @@ _partkit() {
                     return 0
                     ;;
                 --to)
-                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp nemo-gym" -- "${cur}"))
                     return 0
                     ;;
                 --on-unsupported)

@@ -120,13 +120,14 @@ gemini\t''
 bedrock\t''
 mcp\t''
 nemo-gym\t''"
-complete -c partkit -n "__fish_partkit_using_subcommand convert" -l to -d 'The output\'s shape' -r -f -a "canonical\t'A canonical tool_result block'
-openai-chat\t'A tool message, plus a user message with the images'
-openai-responses\t'A function_call_output item'
-anthropic\t'A tool_result block'
-gemini\t'A functionResponse part'
-bedrock\t'A toolResult content block'
-mcp\t'A CallToolResult'"
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l to -d 'The output\'s shape' -r -f -a "canonical\t'partkit\'s canonical transcript'
+openai-chat\t'OpenAI Chat Completions'
+openai-responses\t'OpenAI Responses'
+anthropic\t'Anthropic Messages'
+gemini\t'Gemini generateContent (REST, camelCase)'
+bedrock\t'Bedrock Converse'
+mcp\t'MCP CallToolResult (single tool results)'
+nemo-gym\t'NeMo Gym tool reply (single tool results)'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l on-unsupported -d 'What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]' -r -f -a "error\t'Exit 1, naming the part and the shape'
 text\t'Replace the part by the text `[unsupported <type> part (<mimeType>, <bytes> bytes)]`'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l tool-media -d 'Where media in tool results goes: natively where the target allows it, or lifted into a following user message' -r -f -a "native\t'Inside tool results wherever the target allows it'

@@ -279,7 +279,7 @@ pub struct ConvertArgs {
     pub from: FromShape,
     /// The output's shape
     #[arg(long, value_enum, value_name = "SHAPE")]
-    pub to: ResultShape,
+    pub to: ConvertShape,
     /// What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]
     #[arg(long, value_enum, value_name = "POLICY")]
     pub on_unsupported: Option<UnsupportedArg>,
@@ -326,6 +326,42 @@ impl FromShape {
             FromShape::Mcp => Shape::Mcp,
             FromShape::NemoGym => Shape::NemoGym,
         })
+    }
+}
+
+/// `convert --to` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertShape {
+    /// partkit's canonical transcript
+    Canonical,
+    /// OpenAI Chat Completions
+    OpenaiChat,
+    /// OpenAI Responses
+    OpenaiResponses,
+    /// Anthropic Messages
+    Anthropic,
+    /// Gemini generateContent (REST, camelCase)
+    Gemini,
+    /// Bedrock Converse
+    Bedrock,
+    /// MCP CallToolResult (single tool results)
+    Mcp,
+    /// NeMo Gym tool reply (single tool results)
+    NemoGym,
+}
+
+impl From<ConvertShape> for Shape {
+    fn from(shape: ConvertShape) -> Shape {
+        match shape {
+            ConvertShape::Canonical => Shape::Canonical,
+            ConvertShape::OpenaiChat => Shape::OpenaiChat,
+            ConvertShape::OpenaiResponses => Shape::OpenaiResponses,
+            ConvertShape::Anthropic => Shape::Anthropic,
+            ConvertShape::Gemini => Shape::Gemini,
+            ConvertShape::Bedrock => Shape::Bedrock,
+            ConvertShape::Mcp => Shape::Mcp,
+            ConvertShape::NemoGym => Shape::NemoGym,
+        }
     }
 }
 

@@ -1,5 +1,11 @@
 //! Bedrock Converse content blocks.
 
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::write;
+
 use serde_json::{Map, Value};
 
 use super::{

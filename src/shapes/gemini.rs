@@ -1,5 +1,11 @@
 //! Gemini generateContent parts (REST, camelCase).
 
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::write;
+
 use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};

@@ -1,5 +1,11 @@
 //! MCP `CallToolResult` content blocks.
 
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::write;
+
 use serde_json::Value;
 
 use super::{object, string, Place, Unsupported};

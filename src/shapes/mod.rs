@@ -138,10 +138,12 @@ pub fn read(
     match shape {
         Shape::Canonical => canonical::read(value, context),
         Shape::OpenaiChat => openai_chat::read(value, context),
-        other => Err(crate::convert::ConvertError::invalid(
-            "",
-            format!("reading {other} transcripts is not built yet"),
-        )),
+        Shape::OpenaiResponses => openai_responses::read(value, context),
+        Shape::Anthropic => anthropic::read(value, context),
+        Shape::Gemini => gemini::read(value, context),
+        Shape::Bedrock => bedrock::read(value, context),
+        Shape::Mcp => mcp::read(value, context),
+        Shape::NemoGym => nemo_gym::read(value, context),
     }
 }
 
@@ -155,10 +157,12 @@ pub fn write(
     match shape {
         Shape::Canonical => canonical::write(transcript, form, context),
         Shape::OpenaiChat => openai_chat::write(transcript, form, context),
-        other => Err(crate::convert::ConvertError::invalid(
-            "",
-            format!("writing {other} transcripts is not built yet"),
-        )),
+        Shape::OpenaiResponses => openai_responses::write(transcript, form, context),
+        Shape::Anthropic => anthropic::write(transcript, form, context),
+        Shape::Gemini => gemini::write(transcript, form, context),
+        Shape::Bedrock => bedrock::write(transcript, form, context),
+        Shape::Mcp => mcp::write(transcript, form, context),
+        Shape::NemoGym => nemo_gym::write(transcript, form, context),
     }
 }
 

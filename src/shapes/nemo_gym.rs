@@ -1,5 +1,11 @@
 //! NeMo Gym tool replies: `tool_output_images` entries (`ToolOutputImage`).
 
+mod read;
+mod write;
+
+pub use read::read;
+pub use write::write;
+
 use serde_json::{Map, Value};
 
 use super::{check_image_type, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
