@@ -112,15 +112,23 @@ pub fn write_json<W: Write, T: Serialize + ?Sized>(
     }
 }
 
-/// Escapes control characters so that text copied from recordings (labels, names,
-/// keys) cannot move the cursor or recolour a terminal.
+/// Whether a character can change what a terminal shows beyond itself: control
+/// characters, and the bidirectional overrides and isolates that reorder text.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Escapes control characters and bidirectional overrides so that text copied
+/// from recordings (labels, names, keys) cannot move the cursor, recolour a
+/// terminal or reorder what it shows.
 pub fn sanitize(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() {
+        if is_unsafe(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -137,6 +145,7 @@ mod tests {
     fn control_characters_are_escaped() {
         assert_eq!(sanitize("plain"), "plain");
         assert_eq!(sanitize("a\x1b[31mb\n"), "a\\u{1b}[31mb\\n");
+        assert_eq!(sanitize("a\u{202E}b"), "a\\u{202e}b");
     }
 
     #[test]

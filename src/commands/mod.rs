@@ -417,7 +417,9 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     )?;
     if args.format == FindingFormat::Text {
         if items.is_empty() {
-            printer.note(&format!("{label}: no media found"));
+            if rejected == 0 {
+                printer.note(&format!("{label}: no media found"));
+            }
         } else {
             out.write_all(inspect::table(&items, json_lines, &files).as_bytes())
                 .map_err(stdout_error)?;

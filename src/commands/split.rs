@@ -309,13 +309,18 @@ pub fn slug(label: &str) -> String {
     out.trim_matches('-').chars().take(60).collect()
 }
 
-/// Whether a file name looks like one `split --images-dir` writes.
+/// Whether a file name looks like one `split --images-dir` (or `inspect
+/// --extract`) writes: `NNN.<ext>` or `NNN-<slug>.<ext>`.
 pub fn is_split_image_name(name: &str) -> bool {
     let Some((stem, ext)) = name.rsplit_once('.') else {
         return false;
     };
     let digits = stem.bytes().take_while(u8::is_ascii_digit).count();
-    matches!(ext, "png" | "jpg" | "gif" | "webp")
+    !ext.is_empty()
+        && ext.len() <= 8
+        && ext
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         && digits >= 3
         && (stem.len() == digits || stem.as_bytes()[digits] == b'-')
 }
@@ -446,6 +451,8 @@ mod tests {
         assert!(is_split_image_name("012-A-chart.jpg"));
         assert!(!is_split_image_name("01.png"));
         assert!(!is_split_image_name("001x.png"));
-        assert!(!is_split_image_name("001.txt"));
+        assert!(is_split_image_name("003.pdf"));
+        assert!(!is_split_image_name("001.TXT"));
+        assert!(!is_split_image_name("notes.txt"));
     }
 }

@@ -1532,7 +1532,6 @@ fn invalid_line_in_the_middle_of_json_lines() {
 }
 
 #[test]
-#[ignore = "bug: run_inspect (src/commands/mod.rs) also prints 'no media found' after rejecting the only document"]
 fn invalid_single_document_is_one_error_line() {
     let run = inspect(&[], "{\"a\": [1, 2,}");
     assert_eq!(run.code, 1);
@@ -1827,7 +1826,6 @@ fn extract_refuses_a_used_directory_for_json_lines() {
 }
 
 #[test]
-#[ignore = "bug: for JSON Lines, ImageWriter::new (src/commands/split.rs) only looks for existing png/jpg/gif/webp names, so an existing 003.pdf fails the run after 001 and 002 are written"]
 fn extract_refuses_an_existing_non_image_file_for_json_lines() {
     let line1 = json!([
         image_part("image/png", &b64("tiny.png")),

@@ -1308,7 +1308,7 @@ fn json_lines_refuse_a_dir_that_holds_split_named_files() {
 fn json_lines_accept_a_dir_with_other_files_and_force_overwrites() {
     let (_dir, _, out) = images_setup("");
     fs::create_dir(&out).unwrap();
-    for other in ["notes.txt", "01.png", "001.txt", "001x.png"] {
+    for other in ["notes.txt", "01.png", "a001.txt", "001x.png"] {
         fs::write(out.join(other), b"keep").unwrap();
     }
     let path = split_fixture("replies.jsonl");
@@ -1318,11 +1318,11 @@ fn json_lines_accept_a_dir_with_other_files_and_force_overwrites() {
         listing(&out),
         [
             "001-first.png",
-            "001.txt",
             "001x.png",
             "002.gif",
             "003.webp",
             "01.png",
+            "a001.txt",
             "notes.txt"
         ]
     );
