@@ -1,6 +1,10 @@
 //! The one integration-test binary: it runs the real `partkit` binary on real
 //! files and asserts exit code, stdout and stderr together. One module per area.
 
+mod convert_anthropic;
+mod convert_chat;
+mod convert_gemini;
+mod convert_responses;
 mod encode;
 mod fetch;
 mod generated;
