@@ -123,6 +123,8 @@ pub struct Documents {
     offset: u64,
     /// Where the last document handed out starts, in bytes from the beginning.
     doc_offset: u64,
+    /// Whether the last line read ended with a line break.
+    terminated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +159,7 @@ impl Documents {
             pending: None,
             offset: 0,
             doc_offset: 0,
+            terminated: false,
         }
     }
 
@@ -188,6 +191,7 @@ impl Documents {
             self.doc_offset = self.offset;
             self.offset += n as u64;
             self.line += 1;
+            self.terminated = buf.last() == Some(&b'\n');
             while buf.len() > start && buf.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
                 buf.pop();
             }
@@ -294,7 +298,9 @@ impl Documents {
                     return Ok(Some(first));
                 }
                 // A document spread over lines: the rest of the input belongs to it.
-                buf.push(b'\n');
+                if self.terminated {
+                    buf.push(b'\n');
+                }
                 let rest = self
                     .reader
                     .read_to_end(buf)

@@ -255,6 +255,9 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
         },
         ignore: args.ignore.clone(),
     };
+    if args.fix && (args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-")) {
+        return Err(Error::usage("--fix writes files back; it cannot fix stdin"));
+    }
     let started = std::time::Instant::now();
     let mut unreadable = 0usize;
     let mut inputs = Vec::new();

@@ -2351,16 +2351,43 @@ fn fix_does_not_guess_a_type_the_reply_may_not_hold() {
 fn fix_on_stdin_is_exit_2() {
     let input = json!([image_part("image/png", "tiny.jpg")]).to_string();
     let run = validate(&["--fix"], &input);
-    assert_stderr(
-        &run,
-        2,
-        &[],
-        "partkit: error: --fix needs files to write back; it cannot fix stdin\n\
-         partkit: checked 0 documents, 0 images in T s: 0 errors; 1 path could not be read\n",
+    run.assert_error(2, &["--fix writes files back; it cannot fix stdin"]);
+    // Refused before any file is touched, even with files beside the `-`.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.json");
+    std::fs::write(&file, &input).unwrap();
+    let run = validate(&["--fix", "-", file.to_str().unwrap()], &input);
+    run.assert_error(2, &["it cannot fix stdin"]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), input);
+}
+
+#[test]
+fn an_empty_json_file_is_invalid_json_but_an_empty_jsonl_file_is_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("empty.json");
+    let jsonl = dir.path().join("empty.jsonl");
+    std::fs::write(&json, "").unwrap();
+    std::fs::write(&jsonl, "\n").unwrap();
+    let run = super::run(&["validate", json.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("error[invalid-json]: the file holds no JSON document"),
+        "{}",
+        run.stdout
     );
-    let run = validate(&["--fix", "-"], &input);
-    assert_eq!(run.code, 2);
-    assert_eq!(run.stdout, "");
+    let run = super::run(&["validate", jsonl.to_str().unwrap()]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn a_truncated_one_line_document_is_located_on_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.json");
+    std::fs::write(&path, "{\"a\":").unwrap();
+    let run = super::run(&["validate", path.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("at line 1 column 5"), "{}", run.stdout);
 }
 
 #[test]

@@ -200,6 +200,19 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     if let Err(error) = outcome {
         report.error = Some(error);
     }
+    // An empty `.json` file is not JSON (an empty `.jsonl` file holds no lines).
+    let is_json = matches!(input, Input::Path(path) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")));
+    if is_json && report.error.is_none() && report.documents + report.skipped == 0 {
+        report.documents = 1;
+        report.findings.push(Finding {
+            path: label,
+            line: 1,
+            status: Status::Error,
+            rule: "invalid-json",
+            pointer: String::new(),
+            message: "the file holds no JSON document".to_string(),
+        });
+    }
     report
 }
 
