@@ -1,18 +1,117 @@
-//! Writing the canonical model as MCP CallToolResult documents.
+//! Writing one canonical tool result as an MCP `CallToolResult`.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
-use crate::transcript::Transcript;
+use crate::part::{Part, Source};
+use crate::shapes::{Place, Shape};
+use crate::transcript::{Block, ToolResult, Transcript};
 
-/// Writes a MCP CallToolResult document in `form`.
+const SHAPE: Shape = Shape::Mcp;
+
+/// Writes the transcript's one tool result as a `CallToolResult`; MCP has no
+/// transcripts, so any other input is refused.
 pub fn write(
-    _transcript: &Transcript,
-    _form: Form,
+    transcript: &Transcript,
+    form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    Err(ConvertError::invalid(
-        "",
-        format!("writing {} documents is not built yet", context.target),
-    ))
+    let results: Vec<&ToolResult> = transcript
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|b| match b {
+            Block::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect();
+    match (form, results.as_slice()) {
+        (Form::ToolResult, [result]) => write_result(result, context),
+        _ => Err(ConvertError::invalid(
+            "",
+            "mcp holds a single tool result (CallToolResult); convert one tool result, not a transcript",
+        )),
+    }
+}
+
+/// One `CallToolResult`. The call id has no place in it and is dropped with a note.
+pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&result.extensions, SHAPE);
+    crate::shapes::openai_chat::drop_foreign(&result.extensions, context)?;
+    if let Some(id) = &result.call_id {
+        context.note(format!("mcp carries no call id; dropped {id:?}"));
+    }
+    let mut content = Vec::with_capacity(result.content.len());
+    for (i, block) in result.content.iter().enumerate() {
+        let at = format!("/content/{i}");
+        match block {
+            Block::Part { part, extensions } => {
+                crate::shapes::openai_chat::drop_foreign(extensions, context)?;
+                let mut value = context.write_part(part, Place::ToolResult, &at, |p| {
+                    super::write_part(p, Place::ToolResult)
+                })?;
+                restore_block(&mut value, part, Mine::of(extensions, SHAPE));
+                content.push(value);
+            }
+            Block::Opaque(opaque) if opaque.shape == SHAPE => content.push(opaque.value.clone()),
+            other => crate::shapes::openai_chat::lose_block(other, context)?,
+        }
+    }
+    let mut map = Map::new();
+    map.insert("content".into(), Value::Array(content));
+    if result.is_error || mine.hint("isError").is_some() {
+        map.insert("isError".into(), Value::Bool(result.is_error));
+    }
+    mine.restore(&mut map);
+    match mine.hint("jsonrpc") {
+        Some(Value::Object(envelope)) => {
+            let mut envelope = envelope.clone();
+            envelope.insert("result".into(), Value::Object(map));
+            Ok(Value::Object(envelope))
+        }
+        _ => Ok(Value::Object(map)),
+    }
+}
+
+/// Puts back what the reader kept of a block: its own fields, the resource's
+/// URI and extra fields, a text resource's text, absent optional fields.
+fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
+    let Value::Object(map) = value else { return };
+    mine.restore(map);
+    if let Some(Value::Object(resource)) = map.get_mut("resource") {
+        if let Some(uri) = mine.hint_str("uri") {
+            resource.insert("uri".into(), Value::String(uri.to_string()));
+        }
+        if mine.hint_str("mimeType") == Some("absent") {
+            resource.remove("mimeType");
+        }
+        if mine.hint("text").is_some() {
+            if let Some(text) = resource
+                .remove("blob")
+                .and_then(|b| b.as_str().and_then(|b| crate::b64::decode_strict(b).ok()))
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+            {
+                resource.insert("text".into(), Value::String(text));
+            }
+        }
+        if let Some(Value::Object(extra)) = mine.hint("resource") {
+            for (key, item) in extra {
+                resource.insert(key.clone(), item.clone());
+            }
+        }
+        return;
+    }
+    if map.get("type").and_then(Value::as_str) == Some("resource_link") {
+        if mine.hint_str("mimeType") == Some("absent") {
+            map.remove("mimeType");
+        }
+        if mine.hint_str("name") == Some("absent") {
+            if let Part::Media(media) = part {
+                if let Source::Url(_) = media.source {
+                    map.remove("name");
+                }
+            }
+        }
+    }
 }

@@ -1,18 +1,135 @@
-//! Writing the canonical model as NeMo Gym tool reply documents.
+//! Writing one canonical tool result as a NeMo Gym tool reply.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
-use crate::transcript::Transcript;
+use crate::part::Part;
+use crate::shapes::{Place, Shape};
+use crate::transcript::{Block, ToolResult, Transcript};
 
-/// Writes a NeMo Gym tool reply document in `form`.
+use super::TOOL_OUTPUT_IMAGES_KEY;
+
+const SHAPE: Shape = Shape::NemoGym;
+
+/// Writes the transcript's one tool result as a tool reply.
 pub fn write(
-    _transcript: &Transcript,
-    _form: Form,
+    transcript: &Transcript,
+    form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    Err(ConvertError::invalid(
-        "",
-        format!("writing {} documents is not built yet", context.target),
-    ))
+    let results: Vec<&ToolResult> = transcript
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|b| match b {
+            Block::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect();
+    match (form, results.as_slice()) {
+        (Form::ToolResult, [result]) => write_result(result, context),
+        _ => Err(ConvertError::invalid(
+            "",
+            "nemo-gym holds a single tool reply; convert one tool result, not a transcript",
+        )),
+    }
+}
+
+/// A tool reply from one result: its first text part is the reply (a JSON
+/// object as it is; any other text as `{"output": <text>}`); each image becomes
+/// a `tool_output_images` entry, labelled by the text part right before it.
+/// Call ids, names and the error flag have no place in a reply.
+pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
+    let mine = Mine::of(&result.extensions, SHAPE);
+    crate::shapes::openai_chat::drop_foreign(&result.extensions, context)?;
+    if result.call_id.is_some() {
+        context.note("a nemo-gym reply carries no call id; dropped it");
+    }
+    if result.is_error {
+        context.lose("the error flag of tool results")?;
+    }
+    let mut blocks = result.content.iter().enumerate().peekable();
+    let mut reply = match blocks.peek() {
+        Some((
+            _,
+            Block::Part {
+                part: Part::Text(text),
+                ..
+            },
+        )) => {
+            let reply = match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(object)) => object,
+                _ => {
+                    let mut object = Map::new();
+                    object.insert("output".into(), Value::String(text.clone()));
+                    object
+                }
+            };
+            blocks.next();
+            reply
+        }
+        _ => Map::new(),
+    };
+    let mut entries = Vec::new();
+    let mut pending_label: Option<String> = None;
+    for (i, block) in blocks {
+        let at = format!("/content/{i}");
+        match block {
+            Block::Part {
+                part: Part::Text(text),
+                ..
+            } => {
+                if let Some(previous) = pending_label.replace(text.clone()) {
+                    context.lose(format!("text parts between images ({previous:?})"))?;
+                }
+            }
+            Block::Part { part, extensions } => {
+                let value = context.write_part(part, Place::ToolResult, &at, |p| {
+                    super::write_part(p, Place::ToolResult)
+                })?;
+                let Value::Object(mut entry) = value else {
+                    continue;
+                };
+                if !entry.contains_key("image_url") {
+                    // A placeholder text for media a reply cannot hold.
+                    if let Some(Value::String(text)) = entry.get("text") {
+                        context.lose(format!("text parts between images ({text:?})"))?;
+                    }
+                    continue;
+                }
+                entry.remove("label");
+                let part_mine = Mine::of(extensions, SHAPE);
+                match (pending_label.take(), part_mine.hint("label")) {
+                    (Some(label), _) => {
+                        entry.insert("label".into(), Value::String(label));
+                    }
+                    (None, Some(Value::String(absent))) if absent == "absent" => {}
+                    (None, Some(original)) => {
+                        entry.insert("label".into(), original.clone());
+                    }
+                    (None, None) => {}
+                }
+                entries.push(Value::Object(entry));
+            }
+            Block::Opaque(opaque) if opaque.shape == SHAPE => {}
+            other => crate::shapes::openai_chat::lose_block(other, context)?,
+        }
+    }
+    if let Some(label) = pending_label {
+        context.lose(format!("text parts after the last image ({label:?})"))?;
+    }
+    match (entries.is_empty(), mine.hint_str("images")) {
+        (true, Some("null")) => {
+            reply.insert(TOOL_OUTPUT_IMAGES_KEY.into(), Value::Null);
+        }
+        (true, Some("empty")) => {
+            reply.insert(TOOL_OUTPUT_IMAGES_KEY.into(), Value::Array(Vec::new()));
+        }
+        (true, _) => {}
+        (false, _) => {
+            reply.insert(TOOL_OUTPUT_IMAGES_KEY.into(), Value::Array(entries));
+        }
+    }
+    Ok(Value::Object(reply))
 }
