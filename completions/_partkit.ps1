@@ -122,6 +122,8 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--on-unsupported', '--on-unsupported', [CompletionResultType]::ParameterName, 'What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]')
             [CompletionResult]::new('--tool-media', '--tool-media', [CompletionResultType]::ParameterName, 'Where media in tool results goes: natively where the target allows it, or lifted into a following user message')
             [CompletionResult]::new('--on-invalid-arguments', '--on-invalid-arguments', [CompletionResultType]::ParameterName, 'What to do with tool-call arguments that are not valid JSON')
+            [CompletionResult]::new('--call-id', '--call-id', [CompletionResultType]::ParameterName, 'The call id of a single tool result whose shape carries none (mcp, nemo-gym)')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'The tool name of a single tool result whose shape carries none')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 instead of dropping anything the target has no place for')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')

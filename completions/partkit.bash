@@ -79,7 +79,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__convert)
-            opts="-q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --jsonl --pretty --compact --quiet --help --version"
+            opts="-q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -103,6 +103,14 @@ _partkit() {
                     ;;
                 --on-invalid-arguments)
                     COMPREPLY=($(compgen -W "error keep" -- "${cur}"))
+                    return 0
+                    ;;
+                --call-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

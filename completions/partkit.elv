@@ -114,6 +114,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --on-unsupported 'What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]'
             cand --tool-media 'Where media in tool results goes: natively where the target allows it, or lifted into a following user message'
             cand --on-invalid-arguments 'What to do with tool-call arguments that are not valid JSON'
+            cand --call-id 'The call id of a single tool result whose shape carries none (mcp, nemo-gym)'
+            cand --name 'The tool name of a single tool result whose shape carries none'
             cand --strict 'Exit 1 instead of dropping anything the target has no place for'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'

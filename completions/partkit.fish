@@ -134,6 +134,8 @@ complete -c partkit -n "__fish_partkit_using_subcommand convert" -l tool-media -
 lift\t'In a user message after the turn\'s tool results (for gateways and older models)'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l on-invalid-arguments -d 'What to do with tool-call arguments that are not valid JSON' -r -f -a "error\t'Exit 1, naming the call'
 keep\t'Keep the string as written'"
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l call-id -d 'The call id of a single tool result whose shape carries none (mcp, nemo-gym)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l name -d 'The tool name of a single tool result whose shape carries none' -r
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l strict -d 'Exit 1 instead of dropping anything the target has no place for'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'

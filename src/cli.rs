@@ -292,6 +292,12 @@ pub struct ConvertArgs {
     /// Exit 1 instead of dropping anything the target has no place for
     #[arg(long)]
     pub strict: bool,
+    /// The call id of a single tool result whose shape carries none (mcp, nemo-gym)
+    #[arg(long, value_name = "ID")]
+    pub call_id: Option<String>,
+    /// The tool name of a single tool result whose shape carries none
+    #[arg(long, value_name = "TOOL")]
+    pub name: Option<String>,
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,

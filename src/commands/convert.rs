@@ -7,7 +7,7 @@ use crate::output;
 use crate::shapes::Shape;
 
 /// Everything `convert` needs to know about one document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvertRequest {
     /// `None`: detect the shape.
     pub from: Option<Shape>,
@@ -30,7 +30,7 @@ pub fn convert_document(
 ) -> Result<ConvertedDocument, ConvertError> {
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let converted = convert::convert(&value, request.from, request.to, request.options)?;
+    let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
     let mut out = Vec::new();
     output::write_json(&mut out, &converted.value, request.pretty)
         .expect("writing JSON into memory cannot fail");

@@ -470,6 +470,8 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
                 crate::cli::InvalidArgumentsArg::Keep => OnInvalidArguments::Keep,
             },
             strict: args.strict,
+            call_id: args.call_id.clone(),
+            tool_name: args.name.clone(),
         },
         pretty: printer.is_pretty(),
     };

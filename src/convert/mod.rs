@@ -53,7 +53,7 @@ pub enum OnInvalidArguments {
 }
 
 /// How to convert.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ConvertOptions {
     /// `None`: by provenance (attached parts are an error, tool parts degrade).
     pub on_unsupported: Option<OnUnsupported>,
@@ -61,6 +61,10 @@ pub struct ConvertOptions {
     pub on_invalid_arguments: OnInvalidArguments,
     /// Any loss (a dropped setting or block) is an error.
     pub strict: bool,
+    /// The call id of a single tool result whose shape carries none (MCP, NeMo Gym).
+    pub call_id: Option<String>,
+    /// The tool name of a single tool result whose shape carries none.
+    pub tool_name: Option<String>,
 }
 
 /// Why a conversion failed (exit 1: the input was read but cannot be converted).
@@ -240,7 +244,10 @@ pub fn convert(
     if let Some(note) = guess {
         context.note(note);
     }
-    let (form, transcript) = shapes::read(source, value, &mut context)?;
+    let (form, mut transcript) = shapes::read(source, value, &mut context)?;
+    if form == Form::ToolResult {
+        prepare::identify_result(&mut transcript, &context.options);
+    }
     let transcript = prepare::for_target(transcript, &mut context)?;
     let value = shapes::write(to, &transcript, form, &mut context)?;
     Ok(Converted {

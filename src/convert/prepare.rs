@@ -8,7 +8,7 @@ use crate::part::Part;
 use crate::shapes::Shape;
 use crate::transcript::{moved_result_label, Block, Message, Role, Transcript, MEDIA_MOVED_TEXT};
 
-use super::{Context, ConvertError, ToolMedia};
+use super::{Context, ConvertError, ConvertOptions, ToolMedia};
 
 /// Prepares a transcript read from `context.source` for `context.target`.
 pub fn for_target(
@@ -149,5 +149,22 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
             end += 1;
         }
         i = end;
+    }
+}
+
+/// Gives a single tool result the call id and tool name asked for
+/// (`--call-id`, `--name`) where its own shape carried none.
+pub fn identify_result(transcript: &mut Transcript, options: &ConvertOptions) {
+    for message in &mut transcript.messages {
+        for block in &mut message.content {
+            if let Block::ToolResult(result) = block {
+                if result.call_id.is_none() {
+                    result.call_id.clone_from(&options.call_id);
+                }
+                if result.name.is_none() {
+                    result.name.clone_from(&options.tool_name);
+                }
+            }
+        }
     }
 }
