@@ -143,9 +143,13 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
             }
         }
         if !moved.is_empty() {
-            transcript
-                .messages
-                .insert(end, Message::new(Role::User, moved));
+            let mut message = Message::new(Role::User, moved);
+            // The parts still came from tools: the unsupported-part rule goes by that.
+            message.extensions.insert(
+                Shape::Canonical.name().to_string(),
+                serde_json::json!({ "$lifted": true }),
+            );
+            transcript.messages.insert(end, message);
             end += 1;
         }
         i = end;
@@ -167,4 +171,14 @@ pub fn identify_result(transcript: &mut Transcript, options: &ConvertOptions) {
             }
         }
     }
+}
+
+/// Whether a user message holds media lifted out of tool results (its parts
+/// count as coming from tools).
+pub fn is_lifted(message: &Message) -> bool {
+    message
+        .extensions
+        .get(Shape::Canonical.name())
+        .and_then(|c| c.get("$lifted"))
+        .is_some()
 }

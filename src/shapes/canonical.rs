@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::convert::{Context, ConvertError, Form};
+use crate::shapes::Shape;
 use crate::transcript::{Block, Message, ModelError, Role, Transcript};
 
 fn invalid(error: ModelError) -> ConvertError {
@@ -36,10 +37,22 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
                 },
             ))
         }
-        _ => Ok((
-            Form::Request,
-            Transcript::from_value(value).map_err(invalid)?,
-        )),
+        _ => {
+            let mut transcript = Transcript::from_value(value).map_err(invalid)?;
+            // A message list or a response written as an object says so.
+            let form = match transcript
+                .extensions
+                .get(Shape::Canonical.name())
+                .and_then(|c| c.get("$form"))
+                .and_then(Value::as_str)
+            {
+                Some("messages") => Form::Messages,
+                Some("response") => Form::Response,
+                _ => return Ok((Form::Request, transcript)),
+            };
+            transcript.extensions.remove(Shape::Canonical.name());
+            Ok((form, transcript))
+        }
     }
 }
 
@@ -64,6 +77,19 @@ pub fn write(
         Form::Messages if is_bare(transcript) => Ok(Value::Array(
             transcript.messages.iter().map(Message::to_value).collect(),
         )),
+        Form::Messages | Form::Response => {
+            let mut transcript = transcript.clone();
+            let form = if form == Form::Messages {
+                "messages"
+            } else {
+                "response"
+            };
+            transcript.extensions.insert(
+                Shape::Canonical.name().to_string(),
+                serde_json::json!({ "$form": form }),
+            );
+            Ok(transcript.to_value())
+        }
         _ => Ok(transcript.to_value()),
     }
 }

@@ -220,7 +220,12 @@ fn messages(
                 if !content.is_empty() || message.content.is_empty() {
                     let mut map = Map::new();
                     put(&mut map, "role", Value::String("user".into()));
-                    write_content(&mut map, &content, mine, Place::User, &at, context)?;
+                    let place = if crate::convert::prepare::is_lifted(message) {
+                        Place::ToolResult
+                    } else {
+                        Place::User
+                    };
+                    write_content(&mut map, &content, mine, place, &at, context)?;
                     mine.restore(&mut map);
                     out.push(Value::Object(map));
                 }
@@ -272,8 +277,18 @@ fn write_content(
     at: &str,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
+    // What this shape cannot hold goes first (with the loss warning), so that
+    // the form is chosen for what remains.
+    let mut kept: Vec<(usize, &Block)> = Vec::with_capacity(blocks.len());
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            Block::Part { .. } => kept.push((i, block)),
+            Block::Opaque(opaque) if opaque.shape == SHAPE => kept.push((i, block)),
+            other => lose_block(other, context)?,
+        }
+    }
     let form = mine.hint_str("content");
-    match (form, blocks) {
+    match (form, kept.as_slice()) {
         (Some("absent"), []) => return Ok(()),
         (Some("null"), []) => {
             put(map, "content", Value::Null);
@@ -285,10 +300,13 @@ fn write_content(
         }
         (
             None | Some("string"),
-            [Block::Part {
-                part: Part::Text(text),
-                extensions,
-            }],
+            [(
+                _,
+                Block::Part {
+                    part: Part::Text(text),
+                    extensions,
+                },
+            )],
         ) if Mine::of(extensions, SHAPE).is_empty() => {
             drop_foreign(extensions, context)?;
             put(map, "content", Value::String(text.clone()));
@@ -296,15 +314,15 @@ fn write_content(
         }
         _ => {}
     }
-    let mut parts = Vec::with_capacity(blocks.len());
-    for (i, block) in blocks.iter().enumerate() {
+    let mut parts = Vec::with_capacity(kept.len());
+    for (i, block) in kept {
         let here = format!("{at}/content/{i}");
         match block {
             Block::Part { part, extensions } => {
                 parts.push(write_part(part, extensions, place, &here, context)?)
             }
-            Block::Opaque(opaque) if opaque.shape == SHAPE => parts.push(opaque.value.clone()),
-            other => lose_block(other, context)?,
+            Block::Opaque(opaque) => parts.push(opaque.value.clone()),
+            _ => {}
         }
     }
     put(map, "content", Value::Array(parts));
@@ -450,7 +468,7 @@ fn tool_message(
     let id = result.call_id.clone().ok_or_else(|| {
         ConvertError::invalid(
             at,
-            "a tool result without a call id cannot be a tool message",
+            "a tool result without a call id cannot be a tool message (for a single tool result, pass --call-id)",
         )
     })?;
     let mut map = Map::new();
