@@ -2,6 +2,7 @@
 //! files and asserts exit code, stdout and stderr together. One module per area.
 
 mod convert_anthropic;
+mod convert_bedrock;
 mod convert_chat;
 mod convert_gemini;
 mod convert_responses;

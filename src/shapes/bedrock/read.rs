@@ -1,14 +1,490 @@
-//! Reading Bedrock Converse documents into the canonical model.
+//! Reading Bedrock Converse documents (the `converse` call's parameters, a bare
+//! message list, a response, or one `toolResult` block) into the canonical model.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
-use crate::transcript::Transcript;
+use crate::media::MediaKind;
+use crate::part::{MediaPart, Part, Source};
+use crate::shapes::Shape;
+use crate::transcript::{
+    Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
+    Transcript,
+};
 
-/// Reads a Bedrock Converse document.
-pub fn read(_value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    Err(ConvertError::invalid(
-        "",
-        format!("reading {} documents is not built yet", context.source),
-    ))
+const SHAPE: Shape = Shape::Bedrock;
+
+fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
+    ConvertError::invalid(pointer, message)
+}
+
+const REQUEST_KEYS: &[&str] = &[
+    "modelId",
+    "system",
+    "messages",
+    "toolConfig",
+    "inferenceConfig",
+];
+
+/// Reads a Converse document.
+pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    let mut transcript = Transcript::default();
+    let mut own = Own::new();
+    let form = match value {
+        Value::Array(messages) => {
+            read_messages(messages, "", &mut transcript)?;
+            Form::Messages
+        }
+        Value::Object(map) if map.contains_key("toolResult") => {
+            let result =
+                read_tool_result(map.get("toolResult").unwrap_or(&Value::Null), "/toolResult")?;
+            own.keep_unknown(map, &["toolResult"]);
+            transcript
+                .messages
+                .push(Message::new(Role::Tool, vec![Block::ToolResult(result)]));
+            Form::ToolResult
+        }
+        Value::Object(map) if map.contains_key("output") => {
+            let message = map
+                .get("output")
+                .and_then(|o| o.get("message"))
+                .ok_or_else(|| {
+                    invalid(
+                        "/output/message",
+                        "a Converse response needs output.message",
+                    )
+                })?;
+            read_messages(
+                std::slice::from_ref(message),
+                "/output/message",
+                &mut transcript,
+            )?;
+            let mut envelope = map.clone();
+            if let Some(Value::Object(output)) = envelope.get_mut("output") {
+                output.remove("message");
+            }
+            own.hint("response", Value::Object(envelope));
+            Form::Response
+        }
+        Value::Object(map) => {
+            read_request(map, &mut transcript, &mut own)?;
+            Form::Request
+        }
+        _ => {
+            return Err(invalid(
+                "",
+                "a Converse document is an object or a list of messages",
+            ))
+        }
+    };
+    own.store(&mut transcript.extensions, SHAPE);
+    Ok((form, transcript))
+}
+
+fn read_request(
+    map: &Map<String, Value>,
+    transcript: &mut Transcript,
+    own: &mut Own,
+) -> Result<(), ConvertError> {
+    own.keep_unknown(map, REQUEST_KEYS);
+    match map.get("modelId") {
+        Some(Value::String(model)) => transcript.model = Some(model.clone()),
+        Some(other) => own.keep("modelId", other),
+        None => {}
+    }
+    if let Some(system) = map.get("system") {
+        let blocks = system
+            .as_array()
+            .ok_or_else(|| invalid("/system", "system is a list of blocks"))?;
+        transcript.system = Some(
+            blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| read_block(b, &format!("/system/{i}")))
+                .collect::<Result<_, _>>()?,
+        );
+    }
+    if let Some(config) = map.get("inferenceConfig") {
+        let config = config
+            .as_object()
+            .ok_or_else(|| invalid("/inferenceConfig", "inferenceConfig is an object"))?;
+        let mut rest = config.clone();
+        transcript.max_tokens = rest.remove("maxTokens");
+        transcript.temperature = rest.remove("temperature");
+        transcript.top_p = rest.remove("topP");
+        match rest.remove("stopSequences") {
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                transcript.stop = Some(
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect(),
+                );
+            }
+            Some(other) => {
+                rest.insert("stopSequences".into(), other);
+            }
+            None => {}
+        }
+        own.hint("inferenceConfig", Value::Object(rest));
+    }
+    if let Some(config) = map.get("toolConfig") {
+        let config = config
+            .as_object()
+            .ok_or_else(|| invalid("/toolConfig", "toolConfig is an object"))?;
+        let mut rest = config.clone();
+        if let Some(tools) = rest.remove("tools") {
+            let items = tools
+                .as_array()
+                .ok_or_else(|| invalid("/toolConfig/tools", "tools is a list"))?;
+            transcript.tools = Some(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| read_tool(t, &format!("/toolConfig/tools/{i}")))
+                    .collect::<Result<_, _>>()?,
+            );
+        }
+        if let Some(choice) = rest.remove("toolChoice") {
+            match read_tool_choice(&choice) {
+                Some(choice) => transcript.tool_choice = Some(choice),
+                None => {
+                    rest.insert("toolChoice".into(), choice);
+                }
+            }
+        }
+        own.hint("toolConfig", Value::Object(rest));
+    }
+    let messages = match map.get("messages") {
+        Some(Value::Array(messages)) => messages.as_slice(),
+        Some(_) => return Err(invalid("/messages", "messages is a list")),
+        None => {
+            own.hint("messages", "absent");
+            &[]
+        }
+    };
+    read_messages(messages, "/messages", transcript)
+}
+
+fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+    let Some(spec) = tool.get("toolSpec").and_then(Value::as_object) else {
+        // A cachePoint or a systemTool: kept whole for this shape.
+        let mut extensions = Extensions::new();
+        let mut own = Own::new();
+        own.hint("tool", tool.clone());
+        own.store(&mut extensions, SHAPE);
+        return Ok(Tool {
+            name: String::new(),
+            description: None,
+            parameters: None,
+            strict: None,
+            extensions,
+        });
+    };
+    let name = spec
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/toolSpec/name"), "a toolSpec needs a name"))?;
+    let mut own = Own::new();
+    own.keep_unknown(spec, &["name", "description", "inputSchema", "strict"]);
+    let parameters = match spec.get("inputSchema") {
+        Some(Value::Object(schema)) if schema.len() == 1 && schema.contains_key("json") => {
+            schema.get("json").cloned()
+        }
+        Some(other) => {
+            own.keep("inputSchema", other);
+            None
+        }
+        None => None,
+    };
+    if let Some(Value::Object(outer)) = Some(tool) {
+        if outer.len() > 1 {
+            let extra: Map<String, Value> = outer
+                .iter()
+                .filter(|(k, _)| *k != "toolSpec")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            own.hint("outer", Value::Object(extra));
+        }
+    }
+    let mut extensions = Extensions::new();
+    own.store(&mut extensions, SHAPE);
+    Ok(Tool {
+        name: name.to_string(),
+        description: spec
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        parameters,
+        strict: spec.get("strict").and_then(Value::as_bool),
+        extensions,
+    })
+}
+
+fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+    let map = choice.as_object()?;
+    if map.len() != 1 {
+        return None;
+    }
+    let (key, inner) = map.iter().next()?;
+    let inner = inner.as_object()?;
+    match key.as_str() {
+        "auto" if inner.is_empty() => Some(ToolChoice::Auto),
+        "any" if inner.is_empty() => Some(ToolChoice::Required),
+        "tool" if inner.len() == 1 => {
+            Some(ToolChoice::Tool(inner.get("name")?.as_str()?.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// Reads messages. A user message holding `toolResult` blocks becomes a tool
+/// message with those results, and its other blocks a user message after it;
+/// the writer joins them again (Converse roles must alternate anyway).
+fn read_messages(
+    messages: &[Value],
+    base: &str,
+    transcript: &mut Transcript,
+) -> Result<(), ConvertError> {
+    for (index, message) in messages.iter().enumerate() {
+        let at = format!("{base}/{index}");
+        let map = message
+            .as_object()
+            .ok_or_else(|| invalid(&at, "a message is an object"))?;
+        let role = match map.get("role").and_then(Value::as_str) {
+            Some("user") => Role::User,
+            Some("assistant") => Role::Assistant,
+            _ => return Err(invalid(&format!("{at}/role"), "role is user or assistant")),
+        };
+        let content = map
+            .get("content")
+            .and_then(Value::as_array)
+            .ok_or_else(|| invalid(&format!("{at}/content"), "content is a list of blocks"))?;
+        let mut own = Own::new();
+        own.keep_unknown(map, &["role", "content"]);
+        let mut results = Vec::new();
+        let mut others = Vec::new();
+        let mut order = Vec::new();
+        for (i, block) in content.iter().enumerate() {
+            let here = format!("{at}/content/{i}");
+            if let (Role::User, Some(result)) = (role, block.get("toolResult")) {
+                results.push(Block::ToolResult(read_tool_result(
+                    result,
+                    &format!("{here}/toolResult"),
+                )?));
+                order.push(Value::from("r"));
+            } else {
+                others.push(read_block(block, &here)?);
+                order.push(Value::from("o"));
+            }
+        }
+        if results.is_empty() {
+            let mut message = Message::new(role, others);
+            own.store(&mut message.extensions, SHAPE);
+            transcript.messages.push(message);
+            continue;
+        }
+        let mixed = !others.is_empty();
+        let mut tool = Message::new(Role::Tool, results);
+        if mixed {
+            let mut tool_own = Own::new();
+            tool_own.hint("order", Value::Array(order));
+            tool_own.store(&mut tool.extensions, SHAPE);
+        }
+        own.store(&mut tool.extensions, SHAPE);
+        transcript.messages.push(tool);
+        if mixed {
+            let mut user = Message::new(Role::User, others);
+            let mut user_own = Own::new();
+            user_own.hint("joined", true);
+            user_own.store(&mut user.extensions, SHAPE);
+            transcript.messages.push(user);
+        }
+    }
+    Ok(())
+}
+
+fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError> {
+    let map = result
+        .as_object()
+        .ok_or_else(|| invalid(at, "toolResult is an object"))?;
+    let id = map
+        .get("toolUseId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/toolUseId"), "a toolResult needs a toolUseId"))?;
+    let mut own = Own::new();
+    own.keep_unknown(map, &["toolUseId", "content", "status"]);
+    let is_error = match map.get("status").and_then(Value::as_str) {
+        Some("error") => true,
+        Some(other) => {
+            own.hint("status", other);
+            false
+        }
+        None => false,
+    };
+    let content = map
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            invalid(
+                &format!("{at}/content"),
+                "a toolResult needs a content list",
+            )
+        })?
+        .iter()
+        .enumerate()
+        .map(|(i, b)| read_block(b, &format!("{at}/content/{i}")))
+        .collect::<Result<_, _>>()?;
+    let mut extensions = Extensions::new();
+    own.store(&mut extensions, SHAPE);
+    Ok(ToolResult {
+        call_id: Some(id.to_string()),
+        name: None,
+        is_error,
+        content,
+        extensions,
+    })
+}
+
+/// The media type of a Converse format token.
+pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
+    Some(match (block, format) {
+        ("image", "png") => "image/png",
+        ("image", "jpeg") => "image/jpeg",
+        ("image", "gif") => "image/gif",
+        ("image", "webp") => "image/webp",
+        ("document", "pdf") => "application/pdf",
+        ("document", "csv") => "text/csv",
+        ("document", "doc") => "application/msword",
+        ("document", "docx") => {
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        }
+        ("document", "xls") => "application/vnd.ms-excel",
+        ("document", "xlsx") => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        ("document", "html") => "text/html",
+        ("document", "txt") => "text/plain",
+        ("document", "md") => "text/markdown",
+        ("audio", "mp3") => "audio/mpeg",
+        ("audio", "wav") => "audio/wav",
+        ("audio", "aac") => "audio/aac",
+        ("audio", "flac") => "audio/flac",
+        ("audio", "ogg") => "audio/ogg",
+        ("audio", "m4a") => "audio/mp4",
+        ("audio", "opus") => "audio/opus",
+        ("audio", "webm") => "audio/webm",
+        ("video", "mp4") => "video/mp4",
+        ("video", "webm") => "video/webm",
+        ("video", "mov") => "video/quicktime",
+        ("video", "mkv") => "video/x-matroska",
+        ("video", "flv") => "video/x-flv",
+        ("video", "mpeg") => "video/mpeg",
+        ("video", "wmv") => "video/x-ms-wmv",
+        ("video", "three_gp") => "video/3gpp",
+        _ => return None,
+    })
+}
+
+/// Reads one content block (a union: one key per block).
+fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
+    let map = block
+        .as_object()
+        .ok_or_else(|| invalid(at, "a content block is an object"))?;
+    let opaque = || {
+        Block::Opaque(Opaque {
+            shape: SHAPE,
+            value: block.clone(),
+        })
+    };
+    if map.len() != 1 {
+        return Ok(opaque());
+    }
+    let (key, inner) = map.iter().next().expect("one key");
+    let mut own = Own::new();
+    let part = match (key.as_str(), inner) {
+        ("text", Value::String(text)) => Part::Text(text.clone()),
+        ("json", value) => {
+            own.hint("json", true);
+            Part::Text(serde_json::to_string(value).unwrap_or_default())
+        }
+        (kind @ ("image" | "document" | "audio" | "video"), Value::Object(media)) => {
+            let format = media.get("format").and_then(Value::as_str);
+            let source = media.get("source").and_then(Value::as_object);
+            let name = media.get("name").and_then(Value::as_str);
+            let mut extra = media.clone();
+            for known in ["format", "source", "name"] {
+                extra.remove(known);
+            }
+            if !extra.is_empty() {
+                own.hint("inner", Value::Object(extra));
+            }
+            let data = match (
+                source.and_then(|s| s.get("bytes")).and_then(Value::as_str),
+                source.and_then(|s| s.get("text")).and_then(Value::as_str),
+            ) {
+                (Some(bytes), _) if source.is_some_and(|s| s.len() == 1) => bytes.to_string(),
+                (None, Some(text))
+                    if kind == "document" && source.is_some_and(|s| s.len() == 1) =>
+                {
+                    own.hint("text", true);
+                    crate::b64::encode(text.as_bytes())
+                }
+                // S3 locations and content documents: only this shape has them.
+                _ => return Ok(opaque()),
+            };
+            let mime_type = match format.and_then(|f| format_type(kind, f)) {
+                Some(mime_type) => mime_type.to_string(),
+                None if own_text(&own) => "text/plain".to_string(),
+                None => return Ok(opaque()),
+            };
+            if format.is_none() {
+                own.hint("format", "absent");
+            }
+            let kind = match kind {
+                "image" => MediaKind::Image,
+                "audio" => MediaKind::Audio,
+                _ => MediaKind::File,
+            };
+            Part::Media(MediaPart {
+                kind,
+                mime_type,
+                source: Source::Data(data),
+                name: name.map(str::to_string),
+            })
+        }
+        ("toolUse", Value::Object(call)) => {
+            let id = call.get("toolUseId").and_then(Value::as_str);
+            let name = call
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| invalid(&format!("{at}/toolUse/name"), "a toolUse needs a name"))?;
+            let mut own = Own::new();
+            own.keep_unknown(call, &["toolUseId", "name", "input"]);
+            let mut extensions = Extensions::new();
+            own.store(&mut extensions, SHAPE);
+            return Ok(Block::ToolCall(ToolCall {
+                id: id.map(str::to_string),
+                name: name.to_string(),
+                arguments: Arguments::Value(
+                    call.get("input")
+                        .cloned()
+                        .unwrap_or(Value::Object(Map::new())),
+                ),
+                extensions,
+            }));
+        }
+        _ => return Ok(opaque()),
+    };
+    let mut extensions = Extensions::new();
+    own.store(&mut extensions, SHAPE);
+    Ok(Block::Part { part, extensions })
+}
+
+fn own_text(own: &Own) -> bool {
+    let mut extensions = Extensions::new();
+    own.clone().store(&mut extensions, SHAPE);
+    crate::convert::ext::Mine::of(&extensions, SHAPE)
+        .hint("text")
+        .is_some()
 }
