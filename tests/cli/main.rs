@@ -10,6 +10,7 @@ mod encode;
 mod fetch;
 mod generated;
 mod inspect;
+mod roundtrip;
 mod split;
 mod validate;
 
