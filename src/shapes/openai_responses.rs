@@ -1,4 +1,5 @@
-//! OpenAI Responses blocks.
+//! OpenAI Responses: content parts, and (in `read` and `write`) whole requests,
+//! item lists, response objects and `function_call_output` items.
 
 mod read;
 mod write;
@@ -8,14 +9,12 @@ pub use write::write;
 
 use serde_json::Value;
 
-use super::{
-    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
-    WEB_IMAGE_TYPES,
-};
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use crate::convert::{Context, ConvertError, ConvertOptions, Form};
 use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
-use crate::transcript::ToolResult;
+use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::OpenaiResponses;
 
@@ -37,7 +36,12 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     };
     match media.kind {
         MediaKind::Image => {
-            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            // A URL whose type nothing tells (`image/*`) is the server's to judge.
+            let untyped_url =
+                matches!(media.source, Source::Url(_)) && media.mime_type == "image/*";
+            if !untyped_url {
+                check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            }
             let url = match &media.source {
                 Source::Data(data) => dataurl::write(&media.mime_type, data),
                 Source::Url(url) => url.clone(),
@@ -81,21 +85,238 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     }
 }
 
-/// Writes one tool result as a `function_call_output` item: `output` is a string
-/// for a single text part, else an array of input parts.
+/// Writes one tool result as a `function_call_output` item (for `partkit
+/// split`): `output` is a string for a single text part, else an array of input
+/// parts; media stays in the array, which Responses allows.
 pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    let output = match parts.as_slice() {
-        [Part::Text(text)] => string(text),
-        [] => string(""),
-        parts => Value::Array(write_result_parts(SHAPE, parts, Place::ToolResult, notes)?),
+    let transcript = Transcript {
+        messages: vec![Message::new(
+            Role::Tool,
+            vec![Block::ToolResult(result.clone())],
+        )],
+        ..Transcript::default()
     };
-    Ok(object([
-        ("type", string("function_call_output")),
-        ("call_id", string(result.call_id.as_deref().unwrap_or(""))),
-        ("output", output),
-    ]))
+    let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
+    let value = match write(&transcript, Form::ToolResult, &mut context) {
+        Ok(value) => value,
+        Err(ConvertError::Unsupported { unsupported, .. }) => return Err(unsupported),
+        Err(other) => {
+            return Err(Unsupported {
+                part_type: "tool_result",
+                mime_type: None,
+                shape: SHAPE,
+                reason: other.to_string(),
+            })
+        }
+    };
+    for note in context.finish() {
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    Ok(value)
+}
+
+/// One item of an assistant turn, as the `$items` hint counts them: a message
+/// item holding this many blocks, a `function_call`, or an item only Responses
+/// has (an opaque block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    Message(usize),
+    Call,
+    Item,
+}
+
+/// How the blocks of an assistant turn become items.
+#[derive(Debug, Clone, PartialEq)]
+enum Span {
+    /// A message item of these blocks, with the item's hints (from `$items`).
+    Message(Vec<usize>, Option<serde_json::Map<String, Value>>),
+    Call(usize),
+    Item(usize),
+    /// A block Responses has no place for in an assistant turn.
+    Lost(usize),
+}
+
+/// Whether an opaque block of this type is a content part (inside a message)
+/// rather than an item of its own.
+fn is_content_type(kind: &str) -> bool {
+    matches!(
+        kind,
+        "input_text" | "output_text" | "input_image" | "input_file" | "input_audio" | "refusal"
+    )
+}
+
+/// Whether an item of this type answers a call (it joins a tool message)
+/// rather than being model output (it joins an assistant turn).
+fn is_tool_output_item(kind: &str) -> bool {
+    kind.ends_with("_output") || kind == "mcp_approval_response"
+}
+
+fn opaque_type(block: &Block) -> Option<&str> {
+    match block {
+        Block::Opaque(opaque) if opaque.shape == SHAPE => Some(
+            opaque
+                .value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        ),
+        _ => None,
+    }
+}
+
+/// The default split of an assistant turn: runs of parts are one message item,
+/// each call a `function_call`, each Responses-only item itself. Blocks of other
+/// shapes do not break a run (they are dropped).
+fn default_spans(blocks: &[Block]) -> Vec<Span> {
+    let mut spans = Vec::new();
+    let mut run: Vec<usize> = Vec::new();
+    let flush = |run: &mut Vec<usize>, spans: &mut Vec<Span>| {
+        if !run.is_empty() {
+            spans.push(Span::Message(std::mem::take(run), None));
+        }
+    };
+    for (i, block) in blocks.iter().enumerate() {
+        match (block, opaque_type(block)) {
+            (Block::Part { .. }, _) => run.push(i),
+            (_, Some(kind)) if is_content_type(kind) => run.push(i),
+            (_, Some(_)) => {
+                flush(&mut run, &mut spans);
+                spans.push(Span::Item(i));
+            }
+            (Block::ToolCall(_), _) => {
+                flush(&mut run, &mut spans);
+                spans.push(Span::Call(i));
+            }
+            _ => spans.push(Span::Lost(i)),
+        }
+    }
+    flush(&mut run, &mut spans);
+    spans
+}
+
+/// The default split, as `$items` entries count it.
+fn default_layout(blocks: &[Block]) -> Vec<Entry> {
+    default_spans(blocks)
+        .into_iter()
+        .filter_map(|span| match span {
+            Span::Message(blocks, _) => Some(Entry::Message(blocks.len())),
+            Span::Call(_) => Some(Entry::Call),
+            Span::Item(_) => Some(Entry::Item),
+            Span::Lost(_) => None,
+        })
+        .collect()
+}
+
+/// The split an `$items` hint describes, when it still fits the blocks.
+fn hinted_spans(hint: &Value, blocks: &[Block]) -> Option<Vec<Span>> {
+    let mut spans = Vec::new();
+    let mut next = 0usize;
+    for entry in hint.as_array()? {
+        match entry {
+            Value::Object(fields) => {
+                let n = usize::try_from(fields.get("$blocks")?.as_u64()?).ok()?;
+                if n > blocks.len() - next {
+                    return None;
+                }
+                let indices: Vec<usize> = (next..next + n).collect();
+                for &i in &indices {
+                    if !matches!(blocks.get(i)?, Block::Part { .. } | Block::Opaque(_)) {
+                        return None;
+                    }
+                }
+                let mut fields = fields.clone();
+                fields.remove("$blocks");
+                spans.push(Span::Message(indices, Some(fields)));
+                next += n;
+            }
+            Value::String(kind) if kind == "function_call" => {
+                if !matches!(blocks.get(next)?, Block::ToolCall(_)) {
+                    return None;
+                }
+                spans.push(Span::Call(next));
+                next += 1;
+            }
+            Value::String(kind) if kind == "item" => {
+                opaque_type(blocks.get(next)?)?;
+                spans.push(Span::Item(next));
+                next += 1;
+            }
+            _ => return None,
+        }
+    }
+    (next == blocks.len()).then_some(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::{Arguments, Opaque, ToolCall};
+    use serde_json::json;
+
+    fn call() -> Block {
+        Block::ToolCall(ToolCall {
+            id: Some("c".into()),
+            name: "f".into(),
+            arguments: Arguments::Value(json!({})),
+            extensions: Default::default(),
+        })
+    }
+
+    fn item(value: Value, shape: Shape) -> Block {
+        Block::Opaque(Opaque { shape, value })
+    }
+
+    #[test]
+    fn the_default_split_groups_parts_and_passes_foreign_blocks() {
+        let blocks = vec![
+            item(json!({"type": "reasoning"}), SHAPE),
+            Block::text("a"),
+            item(json!({"type": "thinking"}), Shape::Anthropic),
+            item(json!({"type": "refusal", "refusal": "no"}), SHAPE),
+            call(),
+            call(),
+        ];
+        assert_eq!(
+            default_spans(&blocks),
+            vec![
+                Span::Item(0),
+                Span::Lost(2),
+                Span::Message(vec![1, 3], None),
+                Span::Call(4),
+                Span::Call(5),
+            ]
+        );
+        assert_eq!(
+            default_layout(&blocks),
+            vec![Entry::Item, Entry::Message(2), Entry::Call, Entry::Call]
+        );
+    }
+
+    #[test]
+    fn a_hint_that_no_longer_fits_is_ignored() {
+        let blocks = vec![Block::text("a"), call()];
+        let hint = json!([{"$blocks": 1, "$id": "m"}, "function_call"]);
+        assert_eq!(
+            hinted_spans(&hint, &blocks),
+            Some(vec![
+                Span::Message(
+                    vec![0],
+                    Some(json!({"$id": "m"}).as_object().unwrap().clone())
+                ),
+                Span::Call(1)
+            ])
+        );
+        assert_eq!(
+            hinted_spans(&json!(["function_call", "item"]), &blocks),
+            None
+        );
+        assert_eq!(hinted_spans(&json!([{"$blocks": 1}]), &blocks), None);
+        assert_eq!(hinted_spans(&json!([{"$blocks": 3}]), &blocks), None);
+        assert_eq!(hinted_spans(&json!([{"$blocks": u64::MAX}]), &blocks), None);
+    }
 }
