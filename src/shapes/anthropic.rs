@@ -1,4 +1,5 @@
-//! Anthropic Messages blocks.
+//! Anthropic Messages: content blocks, and (in `read` and `write`) whole
+//! requests, message lists, responses and single `tool_result` blocks.
 
 mod read;
 mod write;
@@ -8,14 +9,12 @@ pub use write::write;
 
 use serde_json::Value;
 
-use super::{
-    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
-    WEB_IMAGE_TYPES,
-};
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::b64;
+use crate::convert::{Context, ConvertError, ConvertOptions, Form};
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
-use crate::transcript::ToolResult;
+use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::Anthropic;
 
@@ -30,7 +29,14 @@ pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
     };
     match media.kind {
         MediaKind::Image => {
-            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            // A URL image of unknown type (`image/*`): Anthropic's URL source
+            // declares no type, so there is nothing to refuse.
+            if !matches!(
+                (&media.source, media.mime_type.as_str()),
+                (Source::Url(_), "image/*")
+            ) {
+                check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
+            }
             Ok(object([
                 ("type", string("image")),
                 ("source", source_value(&media.mime_type, &media.source)),
@@ -92,31 +98,41 @@ fn source_value(mime_type: &str, source: &Source) -> Value {
     }
 }
 
-/// Writes one tool result as a `tool_result` block. Empty text parts are left
-/// out (Anthropic refuses empty text blocks); `is_error` is written when true.
+/// Writes one tool result as a `tool_result` block (for `split --to anthropic`),
+/// by the same writer as `convert`. Whitespace-only text parts (a blank label)
+/// carry nothing and are left out quietly (Anthropic refuses empty text
+/// blocks); `is_error` is written when true; a part Anthropic cannot carry came
+/// from a tool, so it degrades to the placeholder text with a note.
 pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    let parts: Vec<Part> = parts
-        .iter()
-        .filter(|p| !is_blank_text(p))
-        .cloned()
-        .collect();
-    let content = write_result_parts(SHAPE, &parts, Place::ToolResult, notes)?;
-    let mut block = object([
-        ("type", string("tool_result")),
-        (
-            "tool_use_id",
-            string(result.call_id.as_deref().unwrap_or("")),
-        ),
-        ("content", Value::Array(content)),
-    ]);
-    if let (true, Value::Object(map)) = (result.is_error, &mut block) {
-        map.insert("is_error".into(), Value::Bool(true));
+    let mut result = result.clone();
+    result
+        .content
+        .retain(|block| !block.as_part().is_some_and(is_blank_text));
+    let transcript = Transcript {
+        messages: vec![Message::new(Role::Tool, vec![Block::ToolResult(result)])],
+        ..Transcript::default()
+    };
+    let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
+    match write::write(&transcript, Form::ToolResult, &mut context) {
+        Ok(value) => {
+            for note in context.finish() {
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+            }
+            Ok(value)
+        }
+        Err(ConvertError::Unsupported { unsupported, .. }) => Err(unsupported),
+        Err(other) => Err(Unsupported {
+            part_type: "tool_result",
+            mime_type: None,
+            shape: SHAPE,
+            reason: other.to_string(),
+        }),
     }
-    Ok(block)
 }
 
 /// Whether a part is text with nothing but whitespace, which Anthropic refuses
