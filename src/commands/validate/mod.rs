@@ -3,6 +3,7 @@
 //! Each input is read document by document (JSON Lines one line at a time);
 //! files are checked in parallel, and findings come back in input order.
 
+pub mod arguments;
 pub mod document;
 pub mod rules;
 
