@@ -100,7 +100,33 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             for key in fields.keys().filter(|k| !k.starts_with('$')) {
                 names.push(format!("{shape} {key}"));
             }
+            // Fields of a part's inner object (an OpenAI image's `detail`,
+            // which the Responses writer carries over from Chat).
+            if let Some(Value::Object(inner)) = fields.get("$inner") {
+                let carried = |key: &str| {
+                    key == "detail"
+                        && shape == Shape::OpenaiChat.name()
+                        && target == Shape::OpenaiResponses
+                };
+                for key in inner.keys().filter(|k| !carried(k)) {
+                    names.push(format!("{shape} {key}"));
+                }
+            }
         }
     }
     names
+}
+
+/// A tool only another shape has (kept whole under its `$tool` hint): its
+/// description for the loss warning (`anthropic web_search_20250305 tools`).
+/// Such a tool cannot be written as a function of the target.
+pub fn foreign_whole_tool(extensions: &Extensions, target: Shape) -> Option<String> {
+    extensions
+        .iter()
+        .filter(|(shape, _)| shape.as_str() != target.name())
+        .find_map(|(shape, fields)| {
+            let kept = fields.get("$tool")?;
+            let kind = kept.get("type").and_then(Value::as_str).unwrap_or("custom");
+            Some(format!("{shape} {kind} tools"))
+        })
 }

@@ -428,7 +428,7 @@ fn openai_chat_to_anthropic() {
             "tool_choice": {"type": "any"},
             "stop_sequences": ["END"]
         }),
-        "",
+        "partkit: warning: anthropic has no place for openai-chat detail; dropped\n",
     );
 }
 

@@ -215,7 +215,8 @@ fn a_bare_item_list_round_trips_and_reads_as_canonical_messages() {
                      "content": [{"type": "text", "text": "18°C"}]}]},
                 {"role": "assistant", "content": [
                     {"type": "text", "text": "It is 18°C."},
-                    {"type": "opaque", "shape": "openai-responses", "value": {"type": "item_reference", "id": "msg_9"}}]},
+                    {"type": "opaque", "shape": "openai-responses", "value": {"type": "item_reference", "id": "msg_9"}}],
+                 "extensions": {"openai-responses": {"$items": [{"$content": "parts", "$blocks": 1}, "item"]}}},
                 {"role": "system", "content": [{"type": "text", "text": "Switch to Celsius and Fahrenheit."}],
                  "extensions": {"openai-responses": {"$type": "absent", "$content": "string", "$role": "developer"}}}
             ],
@@ -301,7 +302,7 @@ fn a_response_object_round_trips_and_reads_as_one_assistant_turn() {
             {"type": "tool_call", "id": "call_XYZ", "name": "get_chart", "arguments": {"city": "Paris"},
              "extensions": {"openai-responses": {"$id": "fc_1", "$status": "completed"}}}
         ], "extensions": {"openai-responses": {"$items": [
-            "item", {"$id": "msg_1", "$status": "completed", "$blocks": 1}, "function_call"]}}}])
+            "item", {"$id": "msg_1", "$status": "completed", "$content": "parts", "$blocks": 1}, "function_call"]}}}])
     );
 }
 
@@ -474,8 +475,7 @@ fn an_openai_chat_request_becomes_a_responses_request() {
                     {"type": "input_text", "text": "Rome: 21°C"},
                     {"type": "input_image", "image_url": png()}
                 ]},
-                {"type": "message", "role": "assistant", "content": [
-                    {"type": "output_text", "text": "Rome is warmer.", "annotations": []}]}
+                {"type": "message", "role": "assistant", "content": "Rome is warmer."}
             ],
             "tools": [
                 {"type": "function", "name": "get_chart", "description": "Render a chart.",
@@ -570,8 +570,7 @@ fn function_call_output_uses_the_input_vocabulary_for_chat_tool_parts() {
             {"type": "function_call_output", "call_id": "call_1", "output": [
                 {"type": "input_text", "text": "Screenshot:"},
                 {"type": "input_image", "image_url": png(), "detail": "high"}]},
-            {"type": "message", "role": "assistant", "content": [
-                {"type": "output_text", "text": "Got it.", "annotations": []}]}
+            {"type": "message", "role": "assistant", "content": "Got it."}
         ]),
         &[],
     );

@@ -169,11 +169,11 @@ impl Writer<'_> {
             _ => Map::new(),
         };
         if let Some(tools) = &transcript.tools {
-            let tools = tools
-                .iter()
-                .map(|t| self.tool(t))
-                .collect::<Result<Vec<_>, _>>()?;
-            put(&mut tool_config, "tools", Value::Array(tools));
+            let mut written = Vec::with_capacity(tools.len());
+            for tool in tools {
+                written.extend(self.tool(tool)?);
+            }
+            put(&mut tool_config, "tools", Value::Array(written));
         }
         if let Some(choice) = &transcript.tool_choice {
             let value = match choice {
@@ -215,12 +215,16 @@ impl Writer<'_> {
         Ok(Value::Object(map))
     }
 
-    fn tool(&mut self, tool: &Tool) -> Result<Value, ConvertError> {
+    fn tool(&mut self, tool: &Tool) -> Result<Option<Value>, ConvertError> {
         let mine = Mine::of(&tool.extensions, SHAPE);
-        drop_foreign(&tool.extensions, self.context)?;
         if let Some(raw) = mine.hint("tool") {
-            return Ok(raw.clone());
+            return Ok(Some(raw.clone()));
         }
+        if let Some(what) = crate::convert::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
+            self.context.lose(what)?;
+            return Ok(None);
+        }
+        drop_foreign(&tool.extensions, self.context)?;
         let mut spec = Map::new();
         put(&mut spec, "name", Value::String(tool.name.clone()));
         if let Some(description) = &tool.description {
@@ -248,7 +252,7 @@ impl Writer<'_> {
                 outer.insert(key.clone(), value.clone());
             }
         }
-        Ok(Value::Object(outer))
+        Ok(Some(Value::Object(outer)))
     }
 
     /// Messages with alternating roles: tool results and the user content of the

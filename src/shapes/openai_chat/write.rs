@@ -64,10 +64,11 @@ fn request(
         );
     }
     if let Some(tools) = &transcript.tools {
-        let tools = tools
-            .iter()
-            .map(|tool| write_tool(tool, context))
-            .collect::<Result<_, _>>()?;
+        let mut written = Vec::with_capacity(tools.len());
+        for tool in tools {
+            written.extend(write_tool(tool, context)?);
+        }
+        let tools = written;
         put(&mut map, "tools", Value::Array(tools));
     }
     if let Some(choice) = &transcript.tool_choice {
@@ -149,11 +150,14 @@ fn response(
     Ok(Value::Object(envelope))
 }
 
-fn write_tool(tool: &Tool, context: &mut Context) -> Result<Value, ConvertError> {
+fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, ConvertError> {
     let mine = Mine::of(&tool.extensions, SHAPE);
-    drop_foreign(&tool.extensions, context)?;
     if let Some(raw) = mine.hint("tool") {
-        return Ok(raw.clone());
+        return Ok(Some(raw.clone()));
+    }
+    if let Some(what) = crate::convert::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
+        context.lose(what)?;
+        return Ok(None);
     }
     let mut function = Map::new();
     put(&mut function, "name", Value::String(tool.name.clone()));
@@ -171,7 +175,10 @@ fn write_tool(tool: &Tool, context: &mut Context) -> Result<Value, ConvertError>
         put(&mut function, "strict", Value::Bool(strict));
     }
     mine.restore(&mut function);
-    Ok(serde_json::json!({"type": "function", "function": Value::Object(function)}))
+    drop_foreign(&tool.extensions, context)?;
+    Ok(Some(
+        serde_json::json!({"type": "function", "function": Value::Object(function)}),
+    ))
 }
 
 /// Every message, the system prompt first.
@@ -406,7 +413,15 @@ fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, Co
         .iter()
         .filter(|b| matches!(b, Block::ToolCall(_)))
         .collect();
-    if content.is_empty() && mine.hint_str("content").is_none() {
+    let writable = content.iter().any(|b| match b {
+        Block::Part { .. } => true,
+        Block::Opaque(opaque) => opaque.shape == SHAPE,
+        _ => false,
+    });
+    if !writable && mine.hint_str("content").is_none() {
+        for block in &content {
+            lose_block(block, context)?;
+        }
         // A turn of only tool calls: OpenAI writes null content.
         put(&mut map, "content", Value::Null);
     } else {

@@ -507,11 +507,18 @@ fn read_content(
             own.hint("content", "string");
             Ok(vec![Block::text(text.clone())])
         }
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .enumerate()
-            .map(|(i, part)| read_part(part, &format!("{at}/content/{i}"), place))
-            .collect(),
+        Some(Value::Array(parts)) => {
+            // The writer gives assistant history from other shapes a string;
+            // a list the input had is said, so it comes back a list.
+            if place == Place::Output {
+                own.hint("content", "parts");
+            }
+            parts
+                .iter()
+                .enumerate()
+                .map(|(i, part)| read_part(part, &format!("{at}/content/{i}"), place))
+                .collect()
+        }
         _ => Err(invalid(
             &format!("{at}/content"),
             "content must be a string or a list of parts",

@@ -4,9 +4,10 @@
 //! - the system prompt is `instructions` when it is one text part, else a
 //!   leading `system` message item (and always an item in a bare list);
 //! - messages are `{"type":"message","role":…,"content":[…]}`;
-//! - assistant text is `output_text` with `annotations: []`, in a message item
-//!   without `id` or `status` (partkit never makes up ids; the API and OpenAI's
-//!   own clients send assistant history this way);
+//! - assistant text is a message item with string content (several text parts
+//!   joined by blank lines): an assistant item with `output_text` parts is an
+//!   output item, whose `id` and `status` the SDK requires and partkit never
+//!   makes up;
 //! - message images always carry `detail` (`auto` unless the input said
 //!   otherwise); images in `function_call_output` carry it only when given;
 //! - function tools always carry `parameters` (`null` for none) and `strict`
@@ -42,16 +43,16 @@ pub fn write(
         // A list has no place for settings: a transcript that has some (a
         // canonical object marked as a list, then edited) is a request.
         Form::Messages if has_settings(transcript) => request(transcript, mine, context),
-        Form::Messages => Ok(Value::Array(items(transcript, mine, true, context)?)),
+        Form::Messages => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
         Form::Response => response(transcript, mine, context),
         Form::ToolResult => match transcript.messages.as_slice() {
             [Message { content, .. }] if transcript.system.is_none() => match content.as_slice() {
                 [Block::ToolResult(result)] => output_item(result, "", context),
-                _ => Ok(Value::Array(items(transcript, mine, true, context)?)),
+                _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
             },
             // Media lifted out of the result (`--tool-media lift`): the items
             // that deliver it.
-            _ => Ok(Value::Array(items(transcript, mine, true, context)?)),
+            _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
         },
     }
 }
@@ -115,7 +116,7 @@ fn request(
         drop_foreign(extensions, context)?;
         put(&mut map, "instructions", Value::String(text.clone()));
     }
-    let list = items(transcript, mine, instructions.is_none(), context)?;
+    let list = items(transcript, mine, instructions.is_none(), false, context)?;
     match mine.hint_str("input") {
         Some("string") if instructions.is_some() || transcript.system.is_none() => {
             match plain_text_input(transcript) {
@@ -196,7 +197,7 @@ fn response(
     if let Some(model) = &transcript.model {
         put(&mut envelope, "model", Value::String(model.clone()));
     }
-    let output = items(transcript, mine, false, context)?;
+    let output = items(transcript, mine, false, true, context)?;
     put(&mut envelope, "output", Value::Array(output));
     Ok(Value::Object(envelope))
 }
@@ -235,11 +236,13 @@ fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, Conve
     Ok(Some(Value::Object(map)))
 }
 
-/// Every message as items, the system prompt first when `with_system`.
+/// Every message as items, the system prompt first when `with_system`;
+/// `in_response` for the output items of a response object.
 fn items(
     transcript: &Transcript,
     mine: Mine<'_>,
     with_system: bool,
+    in_response: bool,
     context: &mut Context,
 ) -> Result<Vec<Value>, ConvertError> {
     let mut out = Vec::with_capacity(transcript.messages.len() + 1);
@@ -295,7 +298,9 @@ fn items(
                     )?);
                 }
             }
-            Role::Assistant => assistant_items(message, message_mine, &at, &mut out, context)?,
+            Role::Assistant => {
+                assistant_items(message, message_mine, in_response, &at, &mut out, context)?
+            }
             Role::Tool => {
                 for (i, block) in message.content.iter().enumerate() {
                     let here = format!("{at}/content/{i}");
@@ -321,6 +326,7 @@ fn items(
 fn assistant_items(
     message: &Message,
     mine: Mine<'_>,
+    in_response: bool,
     at: &str,
     out: &mut Vec<Value>,
     context: &mut Context,
@@ -343,7 +349,11 @@ fn assistant_items(
                     "assistant",
                     &content,
                     Mine::of(&extensions, SHAPE),
-                    PartPlace::Output,
+                    if in_response {
+                        PartPlace::Output
+                    } else {
+                        PartPlace::History
+                    },
                     at,
                     context,
                 )?);
@@ -370,8 +380,10 @@ fn assistant_items(
 enum PartPlace {
     /// User, system and developer messages.
     Input,
-    /// Assistant messages: text only.
+    /// Assistant messages of a response object: `output_text` parts.
     Output,
+    /// Assistant history in a request or list: a string by default.
+    History,
     /// A `function_call_output` array.
     ToolOutput,
 }
@@ -379,7 +391,7 @@ enum PartPlace {
 impl PartPlace {
     fn text_type(self) -> &'static str {
         match self {
-            PartPlace::Output => "output_text",
+            PartPlace::Output | PartPlace::History => "output_text",
             _ => "input_text",
         }
     }
@@ -409,6 +421,17 @@ fn message_item(
         "role",
         Value::String(mine.hint_str("role").unwrap_or(default_role).into()),
     );
+    // Assistant history from another shape: a string. An assistant `message`
+    // with parts is an output item, whose `id` and `status` the SDK requires
+    // and partkit never makes up; string content needs neither.
+    let all_plain_text = !blocks.is_empty()
+        && blocks.iter().all(|b| {
+            matches!(b, Block::Part { part: Part::Text(_), extensions } if Mine::of(extensions, SHAPE).is_empty())
+        });
+    let history_string = place == PartPlace::History
+        && mine.hint_str("content").is_none()
+        && mine.hint("id").is_none()
+        && all_plain_text;
     let content = match (mine.hint_str("content"), blocks) {
         (
             Some("string"),
@@ -419,6 +442,20 @@ fn message_item(
         ) if Mine::of(extensions, SHAPE).is_empty() => {
             drop_foreign(extensions, context)?;
             Value::String(text.clone())
+        }
+        _ if history_string => {
+            let mut texts = Vec::with_capacity(blocks.len());
+            for block in blocks {
+                if let Block::Part {
+                    part: Part::Text(text),
+                    extensions,
+                } = block
+                {
+                    drop_foreign(extensions, context)?;
+                    texts.push(text.as_str());
+                }
+            }
+            Value::String(texts.join("\n\n"))
         }
         _ => {
             let mut parts = Vec::with_capacity(blocks.len());
@@ -459,14 +496,13 @@ fn content_part(
         PartPlace::ToolOutput => Place::ToolResult,
         _ => Place::User,
     };
-    let mut value = context.write_part(part, shape_place, at, |p| match (place, p) {
-        (PartPlace::Output, Part::Media(media)) => Err(Unsupported::media(
-            media,
-            SHAPE,
-            "assistant messages carry only text",
-        )),
-        _ => super::write_part(p, shape_place),
-    })?;
+    let mut value =
+        context.write_part(part, shape_place, at, |p| match (place, p) {
+            (PartPlace::Output | PartPlace::History, Part::Media(media)) => Err(
+                Unsupported::media(media, SHAPE, "assistant messages carry only text"),
+            ),
+            _ => super::write_part(p, shape_place),
+        })?;
     let Value::Object(map) = &mut value else {
         return Ok(value);
     };
