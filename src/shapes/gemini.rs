@@ -1,4 +1,12 @@
-//! Gemini generateContent parts (REST, camelCase).
+//! Gemini generateContent (REST): parts, and (in `read` and `write`) whole
+//! requests, content lists, responses and single function responses.
+//!
+//! Gemini input is read in camelCase or snake_case (the official SDK sends a
+//! mix); everything partkit writes, and everything it keeps for writing Gemini
+//! again, is camelCase. What Gemini has and the canonical model does not is kept
+//! in `extensions["gemini"]`: fields under their camelCase name, fields of an
+//! inner object under a dotted path (`functionCall.willContinue`,
+//! `generationConfig.topK`, `tools.googleSearch`), and `$` form hints.
 
 mod read;
 mod write;
@@ -6,12 +14,15 @@ mod write;
 pub use read::read;
 pub use write::write;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};
+use crate::convert::{Context, ConvertOptions, Form, OnUnsupported};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
-use crate::transcript::ToolResult;
+use crate::transcript::{Block, Extensions, Message, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::Gemini;
 
@@ -131,50 +142,316 @@ fn check_type(media: &MediaPart) -> Result<(), Unsupported> {
     }
 }
 
-/// Writes one tool result as a `functionResponse` part: the text parts (joined
-/// by blank lines) under `response.output` (`response.error` for an error), the
-/// media natively in `parts`. Gemini needs the tool's name.
+/// Writes one tool result as a `functionResponse` part (for `partkit split`):
+/// the text parts joined by blank lines under `response.output`
+/// (`response.error` for an error), the media natively in `parts`; a part a
+/// function response cannot carry degrades to the placeholder text, noted once
+/// per part type. Gemini needs the tool's name.
 pub fn write_tool_result(
     result: &ToolResult,
     notes: &mut Vec<String>,
 ) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    let Some(name) = &result.name else {
-        return Err(Unsupported {
+    let transcript = Transcript {
+        messages: vec![Message::new(
+            Role::Tool,
+            vec![Block::ToolResult(result.clone())],
+        )],
+        ..Transcript::default()
+    };
+    let options = ConvertOptions {
+        on_unsupported: Some(OnUnsupported::Text),
+        ..ConvertOptions::default()
+    };
+    let mut context = Context::new(options, Shape::Canonical, SHAPE);
+    let value = write::write_split(&transcript, Form::ToolResult, &mut context).map_err(|e| {
+        Unsupported {
             part_type: "tool_result",
             mime_type: None,
             shape: SHAPE,
-            reason: "a function response needs the tool's name".into(),
-        });
-    };
-    let mut texts = Vec::new();
-    let mut media = Vec::new();
-    for part in &parts {
-        match part {
-            Part::Text(text) => texts.push(text.clone()),
-            Part::Media(_) => match write_part(part, Place::ToolResult) {
-                Ok(block) => media.push(block),
-                Err(_) => {
-                    let note = format!("{} parts from tools cannot be carried by {SHAPE}; replaced by a placeholder text", part.type_name());
-                    if !notes.contains(&note) {
-                        notes.push(note);
-                    }
-                    texts.push(crate::transcript::unsupported_placeholder(part));
-                }
-            },
+            reason: e.to_string(),
+        }
+    })?;
+    for note in context.finish() {
+        if !notes.contains(&note) {
+            notes.push(note);
         }
     }
-    let key = if result.is_error { "error" } else { "output" };
-    let mut response = Map::new();
-    response.insert(key.into(), Value::String(texts.join("\n\n")));
-    let mut call = Map::new();
-    if let Some(id) = &result.call_id {
-        call.insert("id".into(), string(id));
+    Ok(value)
+}
+
+// ---------------------------------------------------------------------------
+// Casing and kept fields
+
+/// Objects whose keys are data, not Gemini field names: never re-cased.
+const VERBATIM: &[&str] = &[
+    "args",
+    "response",
+    "parametersJsonSchema",
+    "responseJsonSchema",
+    "properties",
+    "labels",
+    "default",
+    "example",
+    "headers",
+    "partialArgs",
+];
+
+/// The camelCase spelling of a Gemini field name (`inline_data` → `inlineData`);
+/// names that are not snake_case are returned as they are.
+fn camel(key: &str) -> Cow<'_, str> {
+    let snake = key.contains('_')
+        && key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !snake {
+        return Cow::Borrowed(key);
     }
-    call.insert("name".into(), string(name));
-    call.insert("response".into(), Value::Object(response));
-    if !media.is_empty() {
-        call.insert("parts".into(), Value::Array(media));
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
     }
-    Ok(object([("functionResponse", Value::Object(call))]))
+    Cow::Owned(out)
+}
+
+/// The snake_case spelling of a camelCase field name.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A value with every Gemini field name in camelCase (data objects such as
+/// `args`, `response` and JSON Schemas are left as written).
+fn camelize(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (key, item) in map {
+                let key = camel(key).into_owned();
+                let item = if VERBATIM.contains(&key.as_str()) {
+                    item.clone()
+                } else {
+                    camelize(item)
+                };
+                out.insert(key, item);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(camelize).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A field by its camelCase name, or its snake_case one: the key as written
+/// (for pointers) and the value.
+fn field<'m>(map: &'m Map<String, Value>, name: &str) -> Option<(&'m str, &'m Value)> {
+    map.get_key_value(name)
+        .or_else(|| map.get_key_value(&snake(name)))
+        .map(|(key, value)| (key.as_str(), value))
+}
+
+/// The value of a field by its camelCase or snake_case name.
+fn get<'m>(map: &'m Map<String, Value>, name: &str) -> Option<&'m Value> {
+    field(map, name).map(|(_, value)| value)
+}
+
+/// This shape's entries in some extensions.
+fn mine(extensions: &Extensions) -> Option<&Map<String, Value>> {
+    extensions.get(SHAPE.name()).and_then(Value::as_object)
+}
+
+/// A form hint of this shape in some extensions.
+fn hint<'e>(extensions: &'e Extensions, key: &str) -> Option<&'e Value> {
+    mine(extensions)?.get(&format!("${key}"))
+}
+
+/// A string form hint of this shape.
+fn hint_str<'e>(extensions: &'e Extensions, key: &str) -> Option<&'e str> {
+    hint(extensions, key).and_then(Value::as_str)
+}
+
+/// Adds a form hint of this shape to some extensions.
+fn add_hint(extensions: &mut Extensions, key: &str, value: Value) {
+    let entry = extensions
+        .entry(SHAPE.name().to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(map) = entry {
+        map.insert(format!("${key}"), value);
+    }
+}
+
+/// Puts a kept field back at its dotted path inside `map`, creating the objects
+/// on the way; an object merges into an object already there.
+fn restore_at(map: &mut Map<String, Value>, path: &str, value: &Value) {
+    match path.split_once('.') {
+        None => match (map.get_mut(path), value) {
+            (Some(Value::Object(there)), Value::Object(fields)) => {
+                for (key, item) in fields {
+                    there.insert(key.clone(), item.clone());
+                }
+            }
+            _ => {
+                map.insert(path.to_string(), value.clone());
+            }
+        },
+        Some((head, rest)) => {
+            let entry = map
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(inner) = entry {
+                restore_at(inner, rest, value);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Schemas
+
+/// The int64 fields of Gemini's `Schema`, which proto3 JSON may spell as strings.
+const SCHEMA_COUNTS: &[&str] = &[
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+];
+
+/// A Gemini `Schema` (the OpenAPI subset of `parameters`) as JSON Schema: type
+/// names in lower case, `nullable: true` as a `"null"` type, counts as numbers,
+/// field names in camelCase. Everything else is kept as written.
+fn schema_to_json(schema: &Value) -> Value {
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::with_capacity(map.len());
+    let mut nullable = false;
+    for (key, value) in map {
+        let key = camel(key).into_owned();
+        let value = match key.as_str() {
+            "type" => match value.as_str() {
+                Some("TYPE_UNSPECIFIED") => continue,
+                Some(name) => Value::String(name.to_ascii_lowercase()),
+                None => value.clone(),
+            },
+            "nullable" => {
+                if value.as_bool() == Some(true) {
+                    nullable = true;
+                    continue;
+                }
+                if value.as_bool() == Some(false) {
+                    continue;
+                }
+                value.clone()
+            }
+            "properties" => match value {
+                Value::Object(properties) => Value::Object(
+                    properties
+                        .iter()
+                        .map(|(name, property)| (name.clone(), schema_to_json(property)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            },
+            "items" => schema_to_json(value),
+            "anyOf" => match value {
+                Value::Array(items) => Value::Array(items.iter().map(schema_to_json).collect()),
+                other => other.clone(),
+            },
+            count if SCHEMA_COUNTS.contains(&count) => {
+                match value.as_str().and_then(|text| text.parse::<u64>().ok()) {
+                    Some(number) => Value::from(number),
+                    None => value.clone(),
+                }
+            }
+            _ => value.clone(),
+        };
+        out.insert(key, value);
+    }
+    if nullable {
+        match out.get_mut("type") {
+            Some(Value::String(name)) => {
+                let name = name.clone();
+                out.insert("type".into(), serde_json::json!([name, "null"]));
+            }
+            _ => {
+                out.insert("nullable".into(), Value::Bool(true));
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn field_names_are_camel_cased_but_data_is_not() {
+        assert_eq!(camel("inline_data"), "inlineData");
+        assert_eq!(camel("parameters_json_schema"), "parametersJsonSchema");
+        assert_eq!(camel("inlineData"), "inlineData");
+        assert_eq!(camel("_private"), "_private");
+        assert_eq!(camel("HARM_CATEGORY"), "HARM_CATEGORY");
+        assert_eq!(snake("fileUri"), "file_uri");
+        assert_eq!(
+            camelize(
+                &json!({"function_call": {"name": "f", "args": {"user_id": 1}},
+                             "thought_signature": "c2ln"})
+            ),
+            json!({"functionCall": {"name": "f", "args": {"user_id": 1}},
+                   "thoughtSignature": "c2ln"})
+        );
+    }
+
+    #[test]
+    fn gemini_schemas_become_json_schemas() {
+        assert_eq!(
+            schema_to_json(&json!({
+                "type": "OBJECT",
+                "properties": {"user_id": {"type": "STRING", "nullable": true},
+                               "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "max_items": "3"}},
+                "required": ["user_id"], "propertyOrdering": ["user_id", "tags"]})),
+            json!({
+                "type": "object",
+                "properties": {"user_id": {"type": ["string", "null"]},
+                               "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3}},
+                "required": ["user_id"], "propertyOrdering": ["user_id", "tags"]})
+        );
+    }
+
+    #[test]
+    fn kept_fields_go_back_to_their_paths() {
+        let mut map = Map::new();
+        restore_at(
+            &mut map,
+            "toolConfig.functionCallingConfig.mode",
+            &json!("VALIDATED"),
+        );
+        restore_at(&mut map, "toolConfig", &json!({"retrievalConfig": {}}));
+        restore_at(&mut map, "cachedContent", &json!("c"));
+        assert_eq!(
+            Value::Object(map),
+            json!({"toolConfig": {"functionCallingConfig": {"mode": "VALIDATED"}, "retrievalConfig": {}},
+                   "cachedContent": "c"})
+        );
+    }
 }
