@@ -349,14 +349,22 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__validate)
-            opts="-q -h -V --kind --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --pretty --compact --quiet --help --version"
+            opts="-q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --kind)
-                    COMPREPLY=($(compgen -W "reply parts" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reply parts transcript" -- "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "auto canonical openai-chat openai-responses anthropic gemini bedrock mcp nemo-gym" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp nemo-gym" -- "${cur}"))
                     return 0
                     ;;
                 --format)

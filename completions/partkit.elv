@@ -74,6 +74,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
         }
         &'partkit;validate'= {
             cand --kind 'Check every document as this kind instead of recognizing it'
+            cand --from 'Read documents as transcripts of this shape (implies --kind transcript)'
+            cand --target 'Pre-flight transcripts for conversion to this shape: report what it would refuse or drop'
             cand --format 'How to print findings'
             cand --ignore 'Do not report this rule (repeatable)'
             cand --max-bytes 'Refuse a media part over this many decoded bytes (e.g. 5MB)'

@@ -79,7 +79,25 @@ complete -c partkit -n "__fish_partkit_using_subcommand split" -s q -l quiet -d 
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l kind -d 'Check every document as this kind instead of recognizing it' -r -f -a "reply\t'A tool reply with tool_output_images'
-parts\t'One canonical part or a list of them'"
+parts\t'One canonical part or a list of them'
+transcript\t'A transcript, request, response or tool result of a provider shape (or canonical)'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l from -d 'Read documents as transcripts of this shape (implies --kind transcript)' -r -f -a "auto\t'Detect the shape (and say so when it had to guess)'
+canonical\t''
+openai-chat\t''
+openai-responses\t''
+anthropic\t''
+gemini\t''
+bedrock\t''
+mcp\t''
+nemo-gym\t''"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l target -d 'Pre-flight transcripts for conversion to this shape: report what it would refuse or drop' -r -f -a "canonical\t'partkit\'s canonical transcript'
+openai-chat\t'OpenAI Chat Completions'
+openai-responses\t'OpenAI Responses'
+anthropic\t'Anthropic Messages'
+gemini\t'Gemini generateContent (REST, camelCase)'
+bedrock\t'Bedrock Converse'
+mcp\t'MCP CallToolResult (single tool results)'
+nemo-gym\t'NeMo Gym tool reply (single tool results)'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
 json\t'JSON Lines, one object per finding'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l ignore -d 'Do not report this rule (repeatable)' -r

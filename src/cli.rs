@@ -212,6 +212,12 @@ pub struct ValidateArgs {
     /// Check every document as this kind instead of recognizing it
     #[arg(long, value_enum, value_name = "KIND")]
     pub kind: Option<DocKindArg>,
+    /// Read documents as transcripts of this shape (implies --kind transcript)
+    #[arg(long, value_enum, value_name = "SHAPE")]
+    pub from: Option<FromShape>,
+    /// Pre-flight transcripts for conversion to this shape: report what it would refuse or drop
+    #[arg(long, value_enum, value_name = "SHAPE")]
+    pub target: Option<ConvertShape>,
     /// How to print findings
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
     pub format: FindingFormat,
@@ -405,6 +411,8 @@ pub enum DocKindArg {
     Reply,
     /// One canonical part or a list of them
     Parts,
+    /// A transcript, request, response or tool result of a provider shape (or canonical)
+    Transcript,
 }
 
 /// `validate --format` values.

@@ -668,10 +668,11 @@ pub const MEDIA_MOVED_TEXT: &str = "[tool returned media; see the next user mess
 
 /// The line that introduces a moved result in the following user message.
 pub fn moved_result_label(name: Option<&str>, call_id: Option<&str>) -> String {
-    let id = call_id.unwrap_or("");
-    match name {
-        Some(name) => format!("Output of tool {name} ({id}):"),
-        None => format!("Output of tool call {id}:"),
+    match (name, call_id) {
+        (Some(name), Some(id)) => format!("Output of tool {name} ({id}):"),
+        (Some(name), None) => format!("Output of tool {name}:"),
+        (None, Some(id)) => format!("Output of tool call {id}:"),
+        (None, None) => "Output of a tool call:".to_string(),
     }
 }
 

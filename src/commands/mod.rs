@@ -230,11 +230,15 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     let profile = args.profile.map(|p| p.profile());
     let options = ValidateOptions {
         check: CheckOptions {
-            kind: match args.kind {
-                Some(DocKindArg::Reply) => KindChoice::Reply,
-                Some(DocKindArg::Parts) => KindChoice::Parts,
-                None => KindChoice::Auto,
+            kind: match (args.kind, args.from.and_then(|f| f.shape())) {
+                (Some(DocKindArg::Reply), _) => KindChoice::Reply,
+                (Some(DocKindArg::Parts), _) => KindChoice::Parts,
+                (Some(DocKindArg::Transcript), shape) | (None, shape @ Some(_)) => {
+                    KindChoice::Transcript(shape)
+                }
+                (None, None) => KindChoice::Auto,
             },
+            target: args.target.map(Into::into),
             depth: if args.deep {
                 crate::check::Depth::Full
             } else {
@@ -323,7 +327,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     }
     if skipped > 0 {
         summary.push_str(&format!(
-            "; {} skipped (not a tool reply or canonical parts)",
+            "; {} skipped (not a tool reply, canonical parts or a transcript)",
             plural(skipped, "document")
         ));
     }

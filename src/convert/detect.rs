@@ -44,6 +44,10 @@ pub fn detect(value: &Value) -> Option<Detected> {
             if map.get("role").and_then(Value::as_str) == Some("tool") && has("tool_call_id") {
                 return sure(Shape::OpenaiChat);
             }
+            if has("parts") && map.get("parts").is_some_and(Value::is_array) {
+                // A lone Gemini Content.
+                return sure(Shape::Gemini);
+            }
             if has("functionResponse") || has("function_response") {
                 return sure(Shape::Gemini);
             }

@@ -769,12 +769,12 @@ fn thought_signatures_and_thoughts_are_dropped_elsewhere_with_one_warning() {
                 {"type": "text", "text": "Hello"}, {"type": "text", "text": "!"}]},
         ]),
         &warnings(&[
-            "openai-chat has no place for gemini untyped blocks, gemini thoughtSignature; dropped",
+            "openai-chat has no place for gemini thought blocks, gemini executableCode blocks, gemini thoughtSignature; dropped",
         ]),
     );
     convert(&["--to", "openai-chat", "--strict"], &contents).assert_error(
         1,
-        &["--strict: openai-chat cannot carry gemini untyped blocks"],
+        &["--strict: openai-chat cannot carry gemini thought blocks"],
     );
     assert_round_trip(&contents);
 }

@@ -505,7 +505,9 @@ fn quiet_does_not_hide_findings() {
 // The rule table
 
 /// Every rule id, each with its test below (`rule_<id>`).
-const RULE_IDS: [&str; 22] = [
+/// Every rule; the transcript rules (from `transcript-invalid` on) are tested
+/// in tests/cli/validate_transcripts.rs.
+const RULE_IDS: [&str; 41] = [
     "invalid-json",
     "reply-images-not-list",
     "reply-image-not-object",
@@ -528,6 +530,25 @@ const RULE_IDS: [&str; 22] = [
     "limit-dim",
     "limit-images",
     "limit-total-bytes",
+    "transcript-invalid",
+    "media-placement",
+    "text-empty",
+    "shape-field",
+    "shape-order",
+    "tool-id-missing",
+    "tool-id-duplicate",
+    "tool-id-pattern",
+    "tool-call-unanswered",
+    "tool-result-orphan",
+    "tool-result-duplicate",
+    "tool-result-position",
+    "tool-undeclared",
+    "tool-duplicate-name",
+    "tool-schema-invalid",
+    "tool-arguments-json",
+    "tool-arguments-not-object",
+    "tool-arguments-schema",
+    "target-unsupported",
 ];
 
 #[test]
@@ -1572,12 +1593,13 @@ fn documents_of_no_kind_are_skipped_not_failed() {
     let run = validate_paths(&[arg(dir.path())]);
     assert_clean(
         &run,
-        "2 documents, 2 images in T s: 0 errors; 6 documents skipped (not a tool reply or canonical parts)",
+        // chat.json is an OpenAI Chat transcript: checked, not skipped.
+        "3 documents, 2 images in T s: 0 errors; 5 documents skipped (not a tool reply, canonical parts or a transcript)",
     );
     let run = validate(&[], "{\"a\": 1}");
     assert_clean(
         &run,
-        "0 documents, 0 images in T s: 0 errors; 1 document skipped (not a tool reply or canonical parts)",
+        "0 documents, 0 images in T s: 0 errors; 1 document skipped (not a tool reply, canonical parts or a transcript)",
     );
 }
 
@@ -1591,7 +1613,7 @@ fn provider_content_blocks_are_skipped_not_read_as_broken_parts() {
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
     ])
     .to_string();
-    let skipped = "0 documents, 0 images in T s: 0 errors; 1 document skipped (not a tool reply or canonical parts)";
+    let skipped = "0 documents, 0 images in T s: 0 errors; 1 document skipped (not a tool reply, canonical parts or a transcript)";
     assert_clean(&validate(&[], &anthropic), skipped);
     let block =
         json!({"type": "image", "source": {"type": "url", "url": "https://x/a.png"}}).to_string();

@@ -9,6 +9,7 @@ use crate::media::{self, MediaKind};
 use crate::part::PartView;
 use crate::profile::{Cap, Profile};
 use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
+use crate::shapes::Shape;
 use crate::size::group_digits;
 
 /// A repair: replace `bytes[start..end]` of the document with `replacement`.
@@ -37,6 +38,8 @@ pub enum DocKind {
     Reply,
     /// Canonical parts (one part, or a list of them).
     Parts,
+    /// A transcript, request, response or tool result of a shape.
+    Transcript(Shape),
 }
 
 /// Which kind to check documents as.
@@ -47,6 +50,8 @@ pub enum KindChoice {
     Auto,
     Reply,
     Parts,
+    /// A transcript of the given shape (`None`: detect it).
+    Transcript(Option<Shape>),
 }
 
 /// The limits in force, from `--profile` and the explicit options.
@@ -70,6 +75,8 @@ pub struct CheckOptions {
     pub limits: Limits,
     /// Compute repairs (and go on checking past a repaired problem).
     pub fix: bool,
+    /// `--target`: pre-flight transcripts for conversion to this shape.
+    pub target: Option<Shape>,
 }
 
 /// The findings for one document.
@@ -111,7 +118,11 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     let kind = match options.kind {
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
-        KindChoice::Auto => recognize(&doc),
+        KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
+        KindChoice::Transcript(None) => {
+            recognize_transcript(&doc).or(Some(DocKind::Transcript(Shape::Canonical)))
+        }
+        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(&doc)),
     };
     let mut checker = Checker {
         options,
@@ -125,6 +136,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     match kind {
         Some(DocKind::Reply) => checker.reply(&doc),
         Some(DocKind::Parts) => checker.parts(&doc),
+        Some(DocKind::Transcript(shape)) => checker.transcript(&doc, shape),
         None => {
             return DocReport {
                 skipped: true,
@@ -176,6 +188,16 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
     }
 }
 
+/// Recognizes a transcript (request, message list, response, tool result) of
+/// any shape by the keys it has.
+fn recognize_transcript(doc: &Json<'_>) -> Option<DocKind> {
+    let value = doc.to_value();
+    crate::convert::detect::detect(&value)
+        .map(|detected| detected.shape)
+        .filter(|shape| *shape != Shape::NemoGym)
+        .map(DocKind::Transcript)
+}
+
 /// What is known of one image once it is checked, for the document's limits.
 struct ImageStat {
     pointer: String,
@@ -202,6 +224,9 @@ struct Media<'j> {
     payload: &'j str,
     /// The types `--fix` may write for a mismatch (`None`: any of the same kind).
     fix_types: Option<&'static [&'static str]>,
+    /// The declared type is a shape's format token (Bedrock's `png`), not a
+    /// media type: no alias finding, and no repair writes a media type there.
+    token: bool,
 }
 
 struct Checker<'o> {
@@ -302,6 +327,7 @@ impl Checker<'_> {
                                 normalized: entry.media_type,
                                 payload: entry.payload,
                                 fix_types: Some(nemo_gym::IMAGE_TYPES),
+                                token: false,
                             }),
                         }
                     }
@@ -317,6 +343,39 @@ impl Checker<'_> {
                 ),
             }
         }
+    }
+
+    /// A transcript: every embedded media item by the media rules, then the
+    /// shape's rules and the tool exchanges on the document read as a transcript.
+    fn transcript(&mut self, doc: &Json<'_>, shape: Shape) {
+        for found in crate::scan::find_media(doc) {
+            let crate::scan::Payload::Base64(payload) = found.payload else {
+                continue;
+            };
+            let Some(normalized) = found.declared.clone() else {
+                continue;
+            };
+            if found.kind == "data URL in text" {
+                self.text_in_string(payload, found.pointer.clone());
+                continue;
+            }
+            let declared = found.declared_raw.unwrap_or("");
+            self.media(Media {
+                pointer: found.pointer.clone(),
+                payload_in: payload,
+                type_pointer: found.pointer.clone(),
+                type_in: declared,
+                kind: MediaKind::of(&normalized),
+                declared,
+                normalized,
+                payload,
+                fix_types: None,
+                token: !declared.contains('/'),
+            });
+        }
+        let value = doc.to_value();
+        self.issues
+            .extend(super::transcript::check(&value, shape, self.options.target));
     }
 
     fn parts(&mut self, doc: &Json<'_>) {
@@ -354,6 +413,7 @@ impl Checker<'_> {
                         normalized: media.mime_type,
                         payload: data,
                         fix_types: None,
+                        token: false,
                     });
                 }
             }
@@ -426,7 +486,8 @@ impl Checker<'_> {
             match check::check_decoded(media.payload, &mut scratch, total, &declared, depth) {
                 Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
                     let fixable_to = content.filter(|sniffed| {
-                        MediaKind::of(sniffed) == media.kind
+                        !media.token
+                            && MediaKind::of(sniffed) == media.kind
                             && media
                                 .fix_types
                                 .is_none_or(|types| types.contains(&sniffed.as_str()))
@@ -494,7 +555,7 @@ impl Checker<'_> {
             return done(self, stat);
         }
         stat.flagged = false;
-        if !retyped && media.declared != declared {
+        if !retyped && !media.token && media.declared != declared {
             let patch = self.patch(
                 media.type_in,
                 &media.type_pointer,

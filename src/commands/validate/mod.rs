@@ -6,6 +6,8 @@
 pub mod arguments;
 pub mod document;
 pub mod rules;
+pub mod shape_rules;
+pub mod transcript;
 
 use std::fs;
 use std::io::{BufRead, Cursor};

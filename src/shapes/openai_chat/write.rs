@@ -504,16 +504,42 @@ fn tool_message(
 /// A block this shape has no place for.
 pub fn lose_block(block: &Block, context: &mut Context) -> Result<(), ConvertError> {
     match block {
-        Block::Opaque(opaque) => {
-            let kind = opaque
-                .value
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("untyped");
-            context.lose(format!("{} {kind} blocks", opaque.shape))
-        }
+        Block::Opaque(opaque) => context.lose(format!(
+            "{} {} blocks",
+            opaque.shape,
+            opaque_kind(&opaque.value)
+        )),
         Block::ToolCall(_) => context.lose("tool calls outside assistant messages"),
         Block::ToolResult(_) => context.lose("tool results outside tool messages"),
         Block::Part { .. } => Ok(()),
     }
+}
+
+/// What an opaque block is, for the loss warning: its `type`, or for shapes
+/// whose blocks are keyed unions (Gemini, Bedrock), `thought` or its first key
+/// that is not a modifier.
+pub fn opaque_kind(value: &Value) -> String {
+    if let Some(kind) = value.get("type").and_then(Value::as_str) {
+        return kind.to_string();
+    }
+    if value.get("thought").and_then(Value::as_bool) == Some(true) {
+        return "thought".to_string();
+    }
+    const MODIFIERS: &[&str] = &[
+        "thoughtSignature",
+        "thought_signature",
+        "thought",
+        "partMetadata",
+        "part_metadata",
+        "mediaResolution",
+        "videoMetadata",
+    ];
+    value
+        .as_object()
+        .and_then(|map| {
+            map.keys()
+                .find(|k| !MODIFIERS.contains(&k.as_str()))
+                .cloned()
+        })
+        .unwrap_or_else(|| "untyped".to_string())
 }

@@ -1,0 +1,332 @@
+//! What each provider shape allows where (research/providers.md): media only in
+//! the messages that may carry it, no empty text blocks where the API refuses
+//! them, the fields a block must have, the order of roles.
+
+use serde_json::{Map, Value};
+
+use super::document::Issue;
+use crate::shapes::Shape;
+
+fn issue(rule: &'static str, pointer: String, message: impl Into<String>) -> Issue {
+    Issue {
+        rule,
+        pointer,
+        message: message.into(),
+        patch: None,
+    }
+}
+
+/// The messages of a request, list or response, with their pointers.
+fn messages<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &'v Map<String, Value>)> {
+    let (list, base) = match value {
+        Value::Array(items) => (items, String::new()),
+        Value::Object(map) => match keys
+            .iter()
+            .find_map(|k| map.get(*k).and_then(Value::as_array).map(|l| (l, *k)))
+        {
+            Some((list, key)) => (list, format!("/{key}")),
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    list.iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.as_object().map(|m| (format!("{base}/{i}"), m)))
+        .collect()
+}
+
+fn blocks<'m>(message: &'m Map<String, Value>, key: &str) -> Vec<(usize, &'m Map<String, Value>)> {
+    message
+        .get(key)
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, b)| b.as_object().map(|b| (i, b)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn kind(block: &Map<String, Value>) -> &str {
+    block.get("type").and_then(Value::as_str).unwrap_or("")
+}
+
+fn blank_text(block: &Map<String, Value>) -> bool {
+    block
+        .get("text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.trim().is_empty())
+}
+
+/// The shape's own rules on the raw document.
+pub fn check(value: &Value, shape: Shape) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    match shape {
+        Shape::OpenaiChat => openai_chat(value, &mut issues),
+        Shape::OpenaiResponses => openai_responses(value, &mut issues),
+        Shape::Anthropic => anthropic(value, &mut issues),
+        Shape::Gemini => gemini(value, &mut issues),
+        Shape::Bedrock => bedrock(value, &mut issues),
+        _ => {}
+    }
+    issues
+}
+
+fn openai_chat(value: &Value, issues: &mut Vec<Issue>) {
+    for (at, message) in messages(value, &["messages"]) {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        for (i, block) in blocks(message, "content") {
+            let media = matches!(kind(block), "image_url" | "input_audio" | "file");
+            if media && role != "user" {
+                issues.push(issue(
+                    "media-placement",
+                    format!("{at}/content/{i}"),
+                    format!(
+                        "a {} part in a {role} message: Chat Completions carries media only in user messages (deliver tool media in a following user message)",
+                        kind(block)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn openai_responses(value: &Value, issues: &mut Vec<Issue>) {
+    for (at, item) in messages(value, &["input", "output"]) {
+        let content_key =
+            if item.get("type").and_then(Value::as_str) == Some("function_call_output") {
+                "output"
+            } else {
+                "content"
+            };
+        for (i, block) in blocks(item, content_key) {
+            let here = format!("{at}/{content_key}/{i}");
+            if kind(block) == "input_audio" {
+                issues.push(issue(
+                    "media-placement",
+                    here,
+                    "Responses input has no audio parts",
+                ));
+            } else if kind(block) == "input_image"
+                && content_key == "content"
+                && !block.contains_key("detail")
+            {
+                issues.push(issue(
+                    "shape-field",
+                    here,
+                    "an input_image in a message needs detail",
+                ));
+            }
+        }
+    }
+}
+
+fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
+    let check_blocks =
+        |at: &str, list: Vec<(usize, &Map<String, Value>)>, role: &str, issues: &mut Vec<Issue>| {
+            for (i, block) in list {
+                let here = format!("{at}/{i}");
+                match kind(block) {
+                    "text" if blank_text(block) => issues.push(issue(
+                        "text-empty",
+                        here,
+                        "Anthropic refuses text blocks without non-whitespace text",
+                    )),
+                    "audio" | "input_audio" => issues.push(issue(
+                        "media-placement",
+                        here,
+                        "Anthropic has no audio blocks",
+                    )),
+                    "image" | "document"
+                        if role == "system" || role == "assistant" && kind(block) == "image" =>
+                    {
+                        issues.push(issue(
+                            "media-placement",
+                            here,
+                            format!("a {} block in a {role} message", kind(block)),
+                        ))
+                    }
+                    "tool_result" => {
+                        for (j, inner) in blocks(block, "content") {
+                            let inner_at = format!("{here}/content/{j}");
+                            match kind(inner) {
+                                "text" if blank_text(inner) => issues.push(issue(
+                                    "text-empty",
+                                    inner_at,
+                                    "Anthropic refuses text blocks without non-whitespace text",
+                                )),
+                                "tool_use" | "tool_result" => issues.push(issue(
+                                    "shape-field",
+                                    inner_at,
+                                    "a tool_result cannot hold tool calls or results",
+                                )),
+                                "audio" | "input_audio" => issues.push(issue(
+                                    "media-placement",
+                                    inner_at,
+                                    "Anthropic has no audio blocks",
+                                )),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        };
+    if let Some(Value::Array(system)) = value.get("system") {
+        let list = system
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.as_object().map(|b| (i, b)))
+            .collect();
+        check_blocks("/system", list, "system", issues);
+    }
+    for (at, message) in messages(value, &["messages"]) {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        check_blocks(
+            &format!("{at}/content"),
+            blocks(message, "content"),
+            role,
+            issues,
+        );
+    }
+    // A response's own content.
+    if value.get("type").and_then(Value::as_str) == Some("message") {
+        if let Some(map) = value.as_object() {
+            check_blocks("/content", blocks(map, "content"), "assistant", issues);
+        }
+    }
+}
+
+fn gemini(value: &Value, issues: &mut Vec<Issue>) {
+    for (at, content) in messages(value, &["contents"]) {
+        for (i, part) in blocks(content, "parts") {
+            let here = format!("{at}/parts/{i}");
+            let response = part
+                .get("functionResponse")
+                .or_else(|| part.get("function_response"));
+            if let Some(response) = response.and_then(Value::as_object) {
+                if !response.contains_key("name") {
+                    issues.push(issue(
+                        "shape-field",
+                        format!("{here}/functionResponse"),
+                        "a functionResponse needs a name",
+                    ));
+                }
+                match response.get("response") {
+                    Some(Value::Object(_)) => {}
+                    Some(other) => issues.push(issue(
+                        "shape-field",
+                        format!("{here}/functionResponse/response"),
+                        format!(
+                            "functionResponse.response must be an object ({{\"output\": …}}), not {}",
+                            crate::part::json_kind(other)
+                        ),
+                    )),
+                    None => issues.push(issue(
+                        "shape-field",
+                        format!("{here}/functionResponse"),
+                        "a functionResponse needs a response object",
+                    )),
+                }
+            }
+            let call = part
+                .get("functionCall")
+                .or_else(|| part.get("function_call"));
+            if let Some(call) = call.and_then(Value::as_object) {
+                if call.get("args").is_some_and(|a| !a.is_object()) {
+                    issues.push(issue(
+                        "shape-field",
+                        format!("{here}/functionCall/args"),
+                        "functionCall.args must be an object",
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
+    let mut previous: Option<String> = None;
+    for (at, message) in messages(value, &["messages"]) {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if previous.as_deref() == Some(role.as_str()) {
+            issues.push(issue(
+                "shape-order",
+                format!("{at}/role"),
+                format!("two {role} messages in a row: Converse roles alternate"),
+            ));
+        }
+        previous = Some(role.clone());
+        for (i, block) in blocks(message, "content") {
+            let here = format!("{at}/content/{i}");
+            bedrock_block(block, &here, &role, issues);
+            if let Some(result) = block.get("toolResult").and_then(Value::as_object) {
+                for (j, inner) in blocks(result, "content") {
+                    let inner_at = format!("{here}/toolResult/content/{j}");
+                    if inner.contains_key("audio") {
+                        issues.push(issue(
+                            "media-placement",
+                            inner_at.clone(),
+                            "a toolResult cannot carry audio",
+                        ));
+                    }
+                    bedrock_block(inner, &inner_at, "tool", issues);
+                }
+            }
+        }
+    }
+}
+
+fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut Vec<Issue>) {
+    if let Some(Value::String(text)) = block.get("text") {
+        if text.trim().is_empty() {
+            issues.push(issue(
+                "text-empty",
+                at.to_string(),
+                "Converse refuses blank text blocks",
+            ));
+        }
+    }
+    if let Some(image) = block.get("image").and_then(Value::as_object) {
+        if role == "assistant" {
+            issues.push(issue(
+                "media-placement",
+                at.to_string(),
+                "images are allowed only in user messages",
+            ));
+        }
+        let format = image.get("format").and_then(Value::as_str).unwrap_or("");
+        if !matches!(format, "png" | "jpeg" | "gif" | "webp") {
+            issues.push(issue(
+                "shape-field",
+                format!("{at}/image/format"),
+                format!("image format {format:?} is not png, jpeg, gif or webp"),
+            ));
+        }
+    }
+    if let Some(document) = block.get("document").and_then(Value::as_object) {
+        let name = document.get("name").and_then(Value::as_str).unwrap_or("");
+        let valid = !name.is_empty()
+            && name.len() <= 200
+            && !name.contains("  ")
+            && name.chars().all(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']')
+            });
+        if !valid {
+            issues.push(issue(
+                "shape-field",
+                format!("{at}/document/name"),
+                format!(
+                    "document name {name:?} is outside Bedrock's alphabet (letters, digits, single spaces, hyphens, parentheses, brackets)"
+                ),
+            ));
+        }
+    }
+}
