@@ -1,6 +1,7 @@
 //! The one integration-test binary: it runs the real `partkit` binary on real
 //! files and asserts exit code, stdout and stderr together. One module per area.
 
+mod convert_anchors;
 mod convert_anthropic;
 mod convert_bedrock;
 mod convert_chat;
