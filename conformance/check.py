@@ -21,7 +21,9 @@ tried in full, and a key the TypedDict does not declare is an error.
 
 A part a shape cannot carry that a user attached must make partkit exit 1; such
 a conversion counts as passed when partkit refuses it, naming the part and shape.
-The last line is "N passed, M failed"; the exit code is 1 when anything failed.
+The reviewed pair conversions of the test suite (tests/fixtures/convert/matrix/
+A.to.B.json) are validated against B's types as well. The last line is
+"N passed, M failed"; the exit code is 1 when anything failed.
 """
 
 import json
@@ -267,6 +269,25 @@ def main():
                     report(True, what)
                 except Exception as error:  # noqa: BLE001
                     report(False, what, str(error).replace("\n", " ")[:400])
+
+    # Every reviewed pair conversion of the test suite (tests/cli/convert_matrix.rs).
+    for path in sorted((HERE.parent / "tests/fixtures/convert/matrix").glob("*.to.*.json")):
+        shape = path.name.split(".to.")[1][: -len(".json")]
+        if shape not in VALIDATORS:
+            continue
+        what = f"matrix {path.name}"
+        body = json.loads(path.read_text())["output"]
+        if path.name.startswith("gemini.") and isinstance(body, dict):
+            # A Gemini body names no model (it is in the URL), so a request
+            # converted from one needs the caller's model added.
+            body.setdefault("modelId" if shape == "bedrock" else "model", "test-model")
+        try:
+            VALIDATORS[shape](body)
+            report(True, what)
+        except BaseException as error:  # noqa: BLE001
+            if isinstance(error, (KeyboardInterrupt, SystemExit)):
+                raise
+            report(False, what, f"{type(error).__name__}: {error}".replace("\n", " ")[:400])
 
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -6,6 +6,7 @@ mod convert_anthropic;
 mod convert_bedrock;
 mod convert_chat;
 mod convert_gemini;
+mod convert_matrix;
 mod convert_responses;
 mod encode;
 mod fetch;
