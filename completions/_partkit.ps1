@@ -33,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
+            [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -118,6 +119,30 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'partkit;resize' {
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Most decoded bytes per image, e.g. 4MB, 5MiB [default: 5MB, or the profile''s cap]')
+            [CompletionResult]::new('--max-encoded-bytes', '--max-encoded-bytes', [CompletionResultType]::ParameterName, 'Most base64 characters per image (the unit Anthropic counts)')
+            [CompletionResult]::new('--max-dim', '--max-dim', [CompletionResultType]::ParameterName, 'Most pixels on an image''s longest side')
+            [CompletionResult]::new('--max-pixels', '--max-pixels', [CompletionResultType]::ParameterName, 'Most pixels (width x height) per image')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Take the caps and accepted image types from a provider''s profile (explicit options win)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The format of re-encoded images (images within every cap are never converted)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the result to FILE (one input)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the result to FILE (one input)')
+            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Write each result into DIR under its input''s name (the extension follows the format)')
+            [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'How each image is reported on stderr')
+            [CompletionResult]::new('--max-decode-pixels', '--max-decode-pixels', [CompletionResultType]::ParameterName, 'Refuse to decode an image of more pixels (all frames together): a decompression bomb')
+            [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace each input that changed (a temporary file renamed over it)')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read JSON inputs as JSON Lines even if they look like one document')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'partkit;convert' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The input''s shape')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The output''s shape')
@@ -155,6 +180,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
+            [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -170,6 +196,9 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             break
         }
         'partkit;help;inspect' {
+            break
+        }
+        'partkit;help;resize' {
             break
         }
         'partkit;help;convert' {

@@ -31,6 +31,9 @@ _partkit() {
             partkit,inspect)
                 cmd="partkit__subcmd__inspect"
                 ;;
+            partkit,resize)
+                cmd="partkit__subcmd__resize"
+                ;;
             partkit,split)
                 cmd="partkit__subcmd__split"
                 ;;
@@ -52,6 +55,9 @@ _partkit() {
             partkit__subcmd__help,inspect)
                 cmd="partkit__subcmd__help__subcmd__inspect"
                 ;;
+            partkit__subcmd__help,resize)
+                cmd="partkit__subcmd__help__subcmd__resize"
+                ;;
             partkit__subcmd__help,split)
                 cmd="partkit__subcmd__help__subcmd__split"
                 ;;
@@ -65,7 +71,7 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect convert generate help"
+            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect resize convert generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,7 +191,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split validate inspect convert generate help"
+            opts="encode split validate inspect resize convert generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,6 +274,20 @@ _partkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        partkit__subcmd__help__subcmd__resize)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         partkit__subcmd__help__subcmd__split)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -308,6 +328,64 @@ _partkit() {
                     return 0
                     ;;
                 --extract)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__resize)
+            opts="-o -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --pretty --compact --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-encoded-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-dim)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-pixels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "default openai anthropic gemini bedrock" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "keep png jpeg webp" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --report)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-decode-pixels)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

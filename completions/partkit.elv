@@ -30,6 +30,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
+            cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -110,6 +111,29 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;resize'= {
+            cand --max-bytes 'Most decoded bytes per image, e.g. 4MB, 5MiB [default: 5MB, or the profile''s cap]'
+            cand --max-encoded-bytes 'Most base64 characters per image (the unit Anthropic counts)'
+            cand --max-dim 'Most pixels on an image''s longest side'
+            cand --max-pixels 'Most pixels (width x height) per image'
+            cand --profile 'Take the caps and accepted image types from a provider''s profile (explicit options win)'
+            cand --format 'The format of re-encoded images (images within every cap are never converted)'
+            cand -o 'Write the result to FILE (one input)'
+            cand --output 'Write the result to FILE (one input)'
+            cand --out-dir 'Write each result into DIR under its input''s name (the extension follows the format)'
+            cand --report 'How each image is reported on stderr'
+            cand --max-decode-pixels 'Refuse to decode an image of more pixels (all frames together): a decompression bomb'
+            cand --in-place 'Replace each input that changed (a temporary file renamed over it)'
+            cand --jsonl 'Read JSON inputs as JSON Lines even if they look like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;convert'= {
             cand --from 'The input''s shape'
             cand --to 'The output''s shape'
@@ -145,6 +169,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
             cand validate 'Check tool replies and canonical parts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
+            cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -156,6 +181,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help;validate'= {
         }
         &'partkit;help;inspect'= {
+        }
+        &'partkit;help;resize'= {
         }
         &'partkit;help;convert'= {
         }

@@ -33,6 +33,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn fi
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "convert" -d 'Convert transcripts between provider shapes'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -129,6 +130,31 @@ complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l compact -d '
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-bytes -d 'Most decoded bytes per image, e.g. 4MB, 5MiB [default: 5MB, or the profile\'s cap]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-encoded-bytes -d 'Most base64 characters per image (the unit Anthropic counts)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-dim -d 'Most pixels on an image\'s longest side' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-pixels -d 'Most pixels (width x height) per image' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l profile -d 'Take the caps and accepted image types from a provider\'s profile (explicit options win)' -r -f -a "default\t'NeMo Gym / PraisonAI: png, jpeg, gif, webp; 5,000,000 bytes per image'
+openai\t'20 MB per image; 500 images and 50 MB of images per request'
+anthropic\t'5,242,880 base64 characters per image; 8000 px (2000 px past 20 images); 100 images'
+gemini\t'png, jpeg, webp, heic, heif; 100 MB inline per request'
+bedrock\t'3,932,160 bytes per image; 8000 px; 20 images'"
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l format -d 'The format of re-encoded images (images within every cap are never converted)' -r -f -a "keep\t'The input\'s format (PNG when the profile does not accept it, as for BMP and TIFF)'
+png\t'PNG (lossless; searched by scale)'
+jpeg\t'JPEG (searched by quality, then by scale)'
+webp\t'Lossy WebP (searched by quality, then by scale)'"
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -s o -l output -d 'Write the result to FILE (one input)' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l out-dir -d 'Write each result into DIR under its input\'s name (the extension follows the format)' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l report -d 'How each image is reported on stderr' -r -f -a "text\t'One line per image a person reads'
+json\t'One JSON object per image (JSON Lines)'"
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-decode-pixels -d 'Refuse to decode an image of more pixels (all frames together): a decompression bomb' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l in-place -d 'Replace each input that changed (a temporary file renamed over it)'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l jsonl -d 'Read JSON inputs as JSON Lines even if they look like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l from -d 'The input\'s shape' -r -f -a "auto\t'Detect the shape (and say so when it had to guess)'
 canonical\t''
 openai-chat\t''
@@ -167,10 +193,11 @@ complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect convert generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -104,6 +104,22 @@ pub enum Command {
             partkit inspect reply.json --extract media/"
     )]
     Inspect(InspectArgs),
+    /// Bring images under a byte cap: image files, or every image in JSON documents
+    #[command(
+        long_about = "Bring images under a byte cap (and optionally a longest side and a pixel \
+            count): image files, or every image embedded in JSON documents of any shape.\n\n\
+            An image within every cap comes back byte for byte. Any other is decoded once, \
+            searched for the largest version that fits (JPEG and WebP by quality, then by scale; \
+            PNG and GIF by scale), re-encoded without metadata and checked again. In a JSON \
+            document only the resized images (and their declared types) change. One report line \
+            per image goes to stderr. Exit 1 when an image cannot fit.",
+        after_help = "Examples:\n  \
+            partkit resize shot.png -o small.png\n  \
+            partkit resize --in-place --max-bytes 4MB shots/*.png\n  \
+            partkit resize --profile anthropic transcript.json > fitted.json\n  \
+            partkit resize --max-dim 2000 --format jpeg --out-dir small/ *.png --report json"
+    )]
+    Resize(ResizeArgs),
     /// Convert transcripts between provider shapes
     #[command(
         long_about = "Convert a transcript between provider shapes: OpenAI Chat Completions, OpenAI \
@@ -272,6 +288,82 @@ pub struct InspectArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+}
+
+/// Arguments of `partkit resize`.
+#[derive(Debug, Args)]
+pub struct ResizeArgs {
+    /// Image files or JSON / JSON Lines documents; `-` or nothing for stdin
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Most decoded bytes per image, e.g. 4MB, 5MiB [default: 5MB, or the profile's cap]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Limits")]
+    pub max_bytes: Option<u64>,
+    /// Most base64 characters per image (the unit Anthropic counts)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Limits")]
+    pub max_encoded_bytes: Option<u64>,
+    /// Most pixels on an image's longest side
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Limits")]
+    pub max_dim: Option<u32>,
+    /// Most pixels (width x height) per image
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Limits")]
+    pub max_pixels: Option<u64>,
+    /// Take the caps and accepted image types from a provider's profile (explicit options win)
+    #[arg(long, value_enum, value_name = "NAME", help_heading = "Limits")]
+    pub profile: Option<ProfileArg>,
+    /// The format of re-encoded images (images within every cap are never converted)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ImageFormatArg::Keep)]
+    pub format: ImageFormatArg,
+    /// Write the result to FILE (one input)
+    #[arg(short = 'o', long = "output", value_name = "FILE", conflicts_with_all = ["out_dir", "in_place"], help_heading = "Output")]
+    pub output: Option<PathBuf>,
+    /// Write each result into DIR under its input's name (the extension follows the format)
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with = "in_place",
+        help_heading = "Output"
+    )]
+    pub out_dir: Option<PathBuf>,
+    /// Replace each input that changed (a temporary file renamed over it)
+    #[arg(long, help_heading = "Output")]
+    pub in_place: bool,
+    /// How each image is reported on stderr
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = ReportStyleArg::Text, help_heading = "Output")]
+    pub report: ReportStyleArg,
+    /// Refuse to decode an image of more pixels (all frames together): a decompression bomb
+    #[arg(long, value_name = "N", default_value_t = 100_000_000, value_parser = clap::value_parser!(u64).range(1..), help_heading = "Limits")]
+    pub max_decode_pixels: u64,
+    /// Read JSON inputs as JSON Lines even if they look like one document
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+/// `resize --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImageFormatArg {
+    /// The input's format (PNG when the profile does not accept it, as for BMP and TIFF)
+    Keep,
+    /// PNG (lossless; searched by scale)
+    Png,
+    /// JPEG (searched by quality, then by scale)
+    Jpeg,
+    /// Lossy WebP (searched by quality, then by scale)
+    Webp,
+    /// Not an image format: the report's style is --report
+    #[value(hide = true)]
+    Json,
+    #[value(hide = true)]
+    Text,
+}
+
+/// `resize --report` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportStyleArg {
+    /// One line per image a person reads
+    Text,
+    /// One JSON object per image (JSON Lines)
+    Json,
 }
 
 /// Arguments of `partkit convert`.

@@ -38,6 +38,7 @@ pub mod output;
 pub mod part;
 pub mod pipeline;
 pub mod profile;
+pub mod resize;
 pub mod scan;
 pub mod shapes;
 pub mod size;

@@ -4,6 +4,7 @@
 pub mod convert;
 pub mod encode;
 pub mod inspect;
+pub mod resize;
 pub mod split;
 pub mod validate;
 
@@ -37,6 +38,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         Command::Split(args) => run_split(args, &printer),
         Command::Validate(args) => run_validate(args, &printer),
         Command::Inspect(args) => run_inspect(args, &printer),
+        Command::Resize(args) => run_resize(args, &printer),
         Command::Convert(args) => run_convert(args, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
@@ -438,6 +440,58 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     } else {
         ExitStatus::Failure
     })
+}
+
+fn run_resize(args: crate::cli::ResizeArgs, printer: &Printer) -> Result<ExitStatus> {
+    use crate::cli::{ImageFormatArg, ReportStyleArg};
+    use crate::resize::{DecodeLimits, Format, FormatChoice, Limits, ResizeOptions};
+    use resize::{Destination, ReportStyle, RunOptions};
+
+    let format = match args.format {
+        ImageFormatArg::Keep => FormatChoice::Keep,
+        ImageFormatArg::Png => FormatChoice::To(Format::Png),
+        ImageFormatArg::Jpeg => FormatChoice::To(Format::Jpeg),
+        ImageFormatArg::Webp => FormatChoice::To(Format::Webp),
+        ImageFormatArg::Json | ImageFormatArg::Text => {
+            return Err(Error::usage(
+                "--format names the image format (keep, png, jpeg, webp); the report's style is --report text|json",
+            ))
+        }
+    };
+    let mut limits = match args.profile {
+        Some(profile) => Limits::from_profile(profile.profile()),
+        None => Limits::default(),
+    };
+    if let Some(max) = args.max_bytes {
+        limits.max_bytes = Some(max);
+    }
+    limits.max_encoded_bytes = args.max_encoded_bytes.or(limits.max_encoded_bytes);
+    limits.max_dim = args.max_dim.or(limits.max_dim);
+    limits.max_pixels = args.max_pixels.or(limits.max_pixels);
+    let destination = match (&args.output, &args.out_dir, args.in_place) {
+        (Some(path), _, _) => Destination::File(path.clone()),
+        (_, Some(dir), _) => Destination::Dir(dir.clone()),
+        (_, _, true) => Destination::InPlace,
+        _ => Destination::Stdout,
+    };
+    let options = RunOptions {
+        inputs: args.inputs.clone(),
+        resize: ResizeOptions {
+            limits,
+            format,
+            decode: DecodeLimits {
+                max_pixels: args.max_decode_pixels,
+                max_alloc: args.max_decode_pixels.saturating_mul(8),
+            },
+        },
+        destination,
+        report: match args.report {
+            ReportStyleArg::Text => ReportStyle::Text,
+            ReportStyleArg::Json => ReportStyle::Json,
+        },
+        jsonl: args.jsonl,
+    };
+    resize::run(&options, printer)
 }
 
 fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {

@@ -1,0 +1,224 @@
+//! JPEG specifics: encoding at a fractional quality (the IJG tables scaled, so the
+//! search over quality is continuous), estimating a file's quality from its
+//! tables, and checking that a file runs to its end-of-image marker.
+
+use jpeg_encoder::{ColorType, Encoder, QuantizationTableType, SamplingFactor};
+
+use super::raster::Raster;
+
+/// The luminance table of ITU-T T.81 Annex K, natural order.
+const LUMA: [u16; 64] = [
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56,
+    14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113,
+    92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+
+/// The chrominance table of Annex K, natural order.
+const CHROMA: [u16; 64] = [
+    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99,
+    47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
+/// The IJG scaling factor (percent) for a quality in 1..=100, fractional.
+fn ijg_scale(quality: f32) -> f32 {
+    let quality = quality.clamp(1.0, 100.0);
+    if quality < 50.0 {
+        5000.0 / quality
+    } else {
+        200.0 - 2.0 * quality
+    }
+}
+
+fn scaled(table: &[u16; 64], quality: f32) -> Box<[u16; 64]> {
+    let scale = ijg_scale(quality);
+    let mut out = [1u16; 64];
+    for (o, &v) in out.iter_mut().zip(table) {
+        *o = ((f32::from(v) * scale + 50.0) / 100.0)
+            .floor()
+            .clamp(1.0, 255.0) as u16;
+    }
+    Box::new(out)
+}
+
+/// Encodes pixels (gray or RGB; alpha is composited on white) as a baseline JPEG
+/// at `quality`, 4:2:0 with averaged chroma and optimized Huffman tables. No
+/// metadata is written but the colour profile, when there is one.
+pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
+    let flat;
+    let raster = if raster.has_alpha() {
+        flat = raster.without_alpha();
+        &flat
+    } else {
+        raster
+    };
+    let (width, height) = (
+        u16::try_from(raster.width).map_err(|_| "wider than 65,535 px")?,
+        u16::try_from(raster.height).map_err(|_| "taller than 65,535 px")?,
+    );
+    let mut out = Vec::with_capacity(raster.data.len() / 8);
+    let mut encoder = Encoder::new(&mut out, 90);
+    encoder.set_quantization_tables(
+        QuantizationTableType::Custom(scaled(&LUMA, quality)),
+        QuantizationTableType::Custom(scaled(&CHROMA, quality)),
+    );
+    encoder.set_sampling_factor(SamplingFactor::F_2_2);
+    encoder.set_chroma_subsampling_method(jpeg_encoder::ChromaSubsamplingMethod::Average);
+    encoder.set_optimized_huffman_tables(true);
+    if let Some(icc) = icc {
+        // A profile too large for the segments is left out rather than failing.
+        let _ = encoder.add_icc_profile(icc);
+    }
+    let color = if raster.channels == 1 {
+        ColorType::Luma
+    } else {
+        ColorType::Rgb
+    };
+    encoder
+        .encode(&raster.data, width, height, color)
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// The quality a JPEG was saved at, estimated from its luminance table the way
+/// IJG builds tables (the average scaling of Annex K's table).
+pub fn estimate_quality(bytes: &[u8]) -> Option<f32> {
+    let mut at = 2;
+    while at + 4 <= bytes.len() {
+        if bytes[at] != 0xFF {
+            return None;
+        }
+        let marker = bytes[at + 1];
+        if marker == 0xFF {
+            at += 1;
+            continue;
+        }
+        if marker == 0xDA || marker == 0xD9 {
+            return None;
+        }
+        let length = usize::from(u16::from_be_bytes([bytes[at + 2], bytes[at + 3]]));
+        let segment = bytes.get(at + 4..at + 2 + length)?;
+        if marker == 0xDB {
+            let mut table = segment;
+            while let Some((&info, rest)) = table.split_first() {
+                let sixteen = info >> 4 == 1;
+                let size = if sixteen { 128 } else { 64 };
+                let values = rest.get(..size)?;
+                if info & 0x0F == 0 {
+                    let sum: u32 = if sixteen {
+                        values
+                            .chunks_exact(2)
+                            .map(|v| u32::from(u16::from_be_bytes([v[0], v[1]])))
+                            .sum()
+                    } else {
+                        values.iter().map(|&v| u32::from(v)).sum()
+                    };
+                    let reference: u32 = LUMA.iter().map(|&v| u32::from(v)).sum();
+                    let scale = sum as f32 * 100.0 / reference as f32;
+                    let quality = if scale <= 100.0 {
+                        (200.0 - scale) / 2.0
+                    } else {
+                        5000.0 / scale
+                    };
+                    return Some(quality.clamp(1.0, 100.0));
+                }
+                table = &rest[size..];
+            }
+        }
+        at += 2 + length;
+    }
+    None
+}
+
+/// Walks a JPEG's segments to its end-of-image marker (`FF D9`), through the
+/// entropy-coded data of each scan. The decoder fills in a scan that stops
+/// short instead of failing, so a cut file is caught here.
+pub fn runs_to_its_end(bytes: &[u8]) -> Result<(), String> {
+    let cut = || "the JPEG data ends before its end-of-image marker".to_string();
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return Err("no JPEG start-of-image marker".to_string());
+    }
+    let mut at = 2;
+    loop {
+        at += memchr::memchr(0xFF, bytes.get(at..).ok_or_else(cut)?).ok_or_else(cut)?;
+        while bytes.get(at) == Some(&0xFF) {
+            at += 1;
+        }
+        let marker = *bytes.get(at).ok_or_else(cut)?;
+        at += 1;
+        match marker {
+            0xD9 => return Ok(()),
+            0x00 | 0x01 | 0xD0..=0xD7 => continue,
+            _ => {}
+        }
+        let length = bytes.get(at..at + 2).ok_or_else(cut)?;
+        let length = usize::from(u16::from_be_bytes([length[0], length[1]]));
+        if length < 2 {
+            return Err(format!("a JPEG segment at offset {at} has length {length}"));
+        }
+        at += length;
+        if at > bytes.len() {
+            return Err(cut());
+        }
+        if marker == 0xDA {
+            loop {
+                at += memchr::memchr(0xFF, &bytes[at..]).ok_or_else(cut)?;
+                match bytes.get(at + 1) {
+                    None => return Err(cut()),
+                    Some(0x00 | 0xD0..=0xD7) => at += 2,
+                    Some(0xFF) => at += 1,
+                    Some(_) => break,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gradient(width: u32, height: u32) -> Raster {
+        let mut data = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                data.extend_from_slice(&[(x * 7) as u8, (y * 5) as u8, ((x ^ y) * 3) as u8]);
+            }
+        }
+        Raster {
+            width,
+            height,
+            channels: 3,
+            data,
+        }
+    }
+
+    #[test]
+    fn quality_round_trips_through_the_tables() {
+        let raster = gradient(64, 48);
+        for quality in [50.0, 75.0, 85.0, 92.0] {
+            let bytes = encode(&raster, quality, None).unwrap();
+            let estimate = estimate_quality(&bytes).unwrap();
+            assert!((estimate - quality).abs() < 1.5, "{quality} → {estimate}");
+            assert!(runs_to_its_end(&bytes).is_ok());
+            let decoded = image::load_from_memory(&bytes).unwrap();
+            assert_eq!((decoded.width(), decoded.height()), (64, 48));
+        }
+    }
+
+    #[test]
+    fn size_grows_with_quality() {
+        let raster = gradient(128, 96);
+        let low = encode(&raster, 60.0, None).unwrap().len();
+        let mid = encode(&raster, 75.5, None).unwrap().len();
+        let high = encode(&raster, 90.0, None).unwrap().len();
+        assert!(low < mid && mid < high, "{low} {mid} {high}");
+    }
+
+    #[test]
+    fn a_cut_file_is_caught() {
+        let bytes = encode(&gradient(64, 64), 80.0, None).unwrap();
+        assert!(runs_to_its_end(&bytes[..bytes.len() / 2]).is_err());
+        assert!(runs_to_its_end(b"not a jpeg").is_err());
+    }
+}

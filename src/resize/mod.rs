@@ -1,0 +1,390 @@
+//! Bringing images under byte, size and pixel caps (SPEC §8): the engine behind
+//! `partkit resize`, for one image's bytes ([`resize_image`]) or every image
+//! embedded in a JSON document ([`document::resize_document`]).
+//!
+//! An image within every cap, in a type the limits accept, comes back
+//! unchanged. Any other is decoded once (bounded, EXIF orientation applied),
+//! searched for the largest version that fits ([`search`]), re-encoded without
+//! metadata, and checked against every cap again before it is returned.
+//!
+//! ```
+//! use partkit::resize::{resize_image, ResizeOptions, Limits};
+//!
+//! // A 64x64 PNG, capped at 40 pixels on its longest side.
+//! let mut png = Vec::new();
+//! image::DynamicImage::new_rgb8(64, 64)
+//!     .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+//!     .unwrap();
+//! let options = ResizeOptions {
+//!     limits: Limits { max_dim: Some(40), ..Limits::default() },
+//!     ..ResizeOptions::default()
+//! };
+//! let resized = resize_image(&png, &options).unwrap();
+//! assert_eq!((resized.after.width, resized.after.height), (40, 40));
+//! assert!(resize_image(resized.bytes.as_ref().unwrap(), &options).unwrap().bytes.is_none());
+//! ```
+
+pub mod decode;
+pub mod document;
+pub mod encode;
+pub mod jpeg;
+pub mod limits;
+pub mod png;
+pub mod raster;
+pub mod search;
+
+use std::time::Instant;
+
+pub use decode::{DecodeError, DecodeLimits};
+pub use limits::Limits;
+
+use crate::media;
+use crate::size::group_digits;
+use encode::Encoding;
+use search::{Search, SearchError};
+
+/// The image formats partkit reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+    Bmp,
+    Tiff,
+}
+
+impl Format {
+    /// The format of a (normalized) media type, for the types partkit decodes.
+    pub fn from_media_type(media_type: &str) -> Option<Format> {
+        Some(match media_type {
+            "image/png" => Format::Png,
+            "image/jpeg" => Format::Jpeg,
+            "image/gif" => Format::Gif,
+            "image/webp" => Format::Webp,
+            "image/bmp" => Format::Bmp,
+            "image/tiff" => Format::Tiff,
+            _ => return None,
+        })
+    }
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Format::Png => "image/png",
+            Format::Jpeg => "image/jpeg",
+            Format::Gif => "image/gif",
+            Format::Webp => "image/webp",
+            Format::Bmp => "image/bmp",
+            Format::Tiff => "image/tiff",
+        }
+    }
+
+    /// The short name used in reports (`png`, `jpeg`).
+    pub fn name(self) -> &'static str {
+        self.media_type().trim_start_matches("image/")
+    }
+
+    /// The file extension partkit writes for it.
+    pub fn extension(self) -> &'static str {
+        media::extension_for(self.media_type()).unwrap_or("img")
+    }
+
+    fn image_format(self) -> image::ImageFormat {
+        match self {
+            Format::Png => image::ImageFormat::Png,
+            Format::Jpeg => image::ImageFormat::Jpeg,
+            Format::Gif => image::ImageFormat::Gif,
+            Format::Webp => image::ImageFormat::WebP,
+            Format::Bmp => image::ImageFormat::Bmp,
+            Format::Tiff => image::ImageFormat::Tiff,
+        }
+    }
+}
+
+/// Which format a re-encoded image is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FormatChoice {
+    /// The input's format, unless the limits do not accept it (then PNG).
+    #[default]
+    Keep,
+    /// This format, for every image that is re-encoded.
+    To(Format),
+}
+
+/// How to resize.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ResizeOptions {
+    pub limits: Limits,
+    pub format: FormatChoice,
+    pub decode: DecodeLimits,
+}
+
+/// What is known of an image before or after resizing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageFacts {
+    pub format: Format,
+    pub bytes: u64,
+    pub width: u32,
+    pub height: u32,
+    /// The JPEG or WebP quality (estimated from the tables of an input JPEG).
+    pub quality: Option<f32>,
+    pub frames: usize,
+}
+
+impl ImageFacts {
+    /// `6000x4000 jpeg q92 8,472,182 bytes`.
+    pub fn describe(&self) -> String {
+        let mut text = format!("{}x{} {}", self.width, self.height, self.format.name());
+        if let Some(q) = self.quality {
+            text.push_str(&format!(" q{q:.0}"));
+        }
+        if self.frames > 1 {
+            text.push_str(&format!(" ({} frames)", self.frames));
+        }
+        text.push_str(&format!(" {} bytes", group_digits(self.bytes)));
+        text
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::json!({
+            "format": self.format.name(),
+            "bytes": self.bytes,
+            "width": self.width,
+            "height": self.height,
+        });
+        if let Some(q) = self.quality {
+            value["quality"] = serde_json::json!((q * 10.0).round() / 10.0);
+        }
+        if self.frames > 1 {
+            value["frames"] = serde_json::json!(self.frames);
+        }
+        value
+    }
+}
+
+/// The result of resizing one image.
+#[derive(Debug, Clone)]
+pub struct Resized {
+    /// The new bytes; `None` when the image was within every cap and is unchanged.
+    pub bytes: Option<Vec<u8>>,
+    pub before: ImageFacts,
+    /// The same as `before` for an unchanged image.
+    pub after: ImageFacts,
+    /// How many encodes the search took.
+    pub encodes: u32,
+    pub seconds: f64,
+    /// What a person should know (frames dropped by a format change).
+    pub warnings: Vec<String>,
+    /// Why it had to change (`over 4,000,000 bytes`), empty when unchanged.
+    pub reasons: Vec<String>,
+}
+
+impl Resized {
+    pub fn changed(&self) -> bool {
+        self.bytes.is_some()
+    }
+}
+
+/// Why an image could not be brought under the caps.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResizeError {
+    /// The bytes are no image type partkit reads.
+    NotAnImage(Option<String>),
+    /// Refused by the decoder, or too large to decode.
+    Decode(DecodeError),
+    /// Nothing fits, even at the smallest size.
+    CannotFit {
+        width: u32,
+        height: u32,
+        bytes: u64,
+        cap: u64,
+    },
+    /// The encoder failed, or its result broke a cap (a bug, reported as such).
+    Encode(String),
+}
+
+impl std::fmt::Display for ResizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResizeError::NotAnImage(Some(kind)) => {
+                write!(f, "{kind} is not an image type partkit can resize")
+            }
+            ResizeError::NotAnImage(None) => write!(f, "not an image partkit recognizes"),
+            ResizeError::Decode(error) => write!(f, "{error}"),
+            ResizeError::CannotFit {
+                width,
+                height,
+                bytes,
+                cap,
+            } => write!(
+                f,
+                "cannot fit under {} bytes: even at {width}x{height} it is {} bytes",
+                group_digits(*cap),
+                group_digits(*bytes)
+            ),
+            ResizeError::Encode(why) => write!(f, "cannot encode: {why}"),
+        }
+    }
+}
+
+impl From<DecodeError> for ResizeError {
+    fn from(error: DecodeError) -> Self {
+        ResizeError::Decode(error)
+    }
+}
+
+impl From<SearchError> for ResizeError {
+    fn from(error: SearchError) -> Self {
+        match error {
+            SearchError::CannotFit {
+                width,
+                height,
+                bytes,
+                cap,
+            } => ResizeError::CannotFit {
+                width,
+                height,
+                bytes,
+                cap,
+            },
+            SearchError::Encode(why) => ResizeError::Encode(why),
+        }
+    }
+}
+
+/// The format of an image's bytes, sniffed from its content.
+pub fn sniff_format(bytes: &[u8]) -> Result<Format, ResizeError> {
+    let sniffed = media::sniff(bytes);
+    sniffed
+        .as_deref()
+        .and_then(Format::from_media_type)
+        .ok_or(ResizeError::NotAnImage(sniffed))
+}
+
+/// Brings one image (its file bytes) under every cap of `options`.
+pub fn resize_image(bytes: &[u8], options: &ResizeOptions) -> Result<Resized, ResizeError> {
+    let started = Instant::now();
+    let format = sniff_format(bytes)?;
+    let limits = &options.limits;
+    let (width, height) = decode::dimensions(bytes, format)?;
+    let animated = match format {
+        Format::Gif if limits.still_gif_only || !limits.accepts("image/gif", false) => {
+            decode::gif_is_animated(bytes, &options.decode)
+        }
+        Format::Webp => decode::webp_is_animated(bytes),
+        _ => false,
+    };
+    let mut reasons = limits.broken(bytes.len() as u64, width, height);
+    let accepted = limits.accepts(format.media_type(), animated);
+    if !accepted {
+        reasons.push(match limits.profile {
+            Some(profile) if animated && format == Format::Gif => {
+                format!("an animated GIF is not accepted by the {profile} profile")
+            }
+            Some(profile) => format!("{} is not accepted by the {profile} profile", format.name()),
+            None => format!("{} is not among the accepted types", format.name()),
+        });
+    }
+    let before = ImageFacts {
+        format,
+        bytes: bytes.len() as u64,
+        width,
+        height,
+        quality: (format == Format::Jpeg)
+            .then(|| jpeg::estimate_quality(bytes))
+            .flatten(),
+        frames: 1,
+    };
+    if reasons.is_empty() {
+        return Ok(Resized {
+            bytes: None,
+            after: before.clone(),
+            before,
+            encodes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            warnings: Vec::new(),
+            reasons,
+        });
+    }
+    let out_format = match options.format {
+        FormatChoice::To(to) => to,
+        FormatChoice::Keep if accepted => format,
+        FormatChoice::Keep => Format::Png,
+    };
+    let decoded = decode::decode(bytes, format, &options.decode)?;
+    let mut warnings = Vec::new();
+    let frames = decoded.frames.len();
+    let mut decoded = decoded;
+    if frames > 1 && out_format != Format::Gif {
+        decoded.frames.truncate(1);
+        warnings.push(format!(
+            "kept only the first of {frames} frames: {} has no animation",
+            out_format.name()
+        ));
+    }
+    let mut before = before;
+    before.frames = frames;
+    // The oriented size (a rotated JPEG swaps its sides).
+    (before.width, before.height) = (decoded.width(), decoded.height());
+    let lossy = match out_format {
+        Format::Jpeg => true,
+        Format::Webp => !(format == Format::Webp && decode::webp_is_lossless(bytes)),
+        _ => false,
+    };
+    let top_quality = match decoded.quality {
+        Some(q) if out_format == Format::Jpeg => q.clamp(search::MIN_QUALITY, search::MAX_QUALITY),
+        _ => 90.0,
+    };
+    let search = Search {
+        decoded: &decoded,
+        encoding: Encoding {
+            format: out_format,
+            quality: lossy.then_some(top_quality),
+        },
+        limits,
+        size_hint: (out_format == format && !lossy).then_some(bytes.len() as u64),
+        top_quality,
+    };
+    let found = search.run()?;
+    let after = ImageFacts {
+        format: out_format,
+        bytes: found.bytes.len() as u64,
+        width: found.width,
+        height: found.height,
+        quality: found.quality,
+        frames: decoded.frames.len(),
+    };
+    verify(&found.bytes, &after, limits)?;
+    Ok(Resized {
+        bytes: Some(found.bytes),
+        before,
+        after,
+        encodes: found.encodes,
+        seconds: started.elapsed().as_secs_f64(),
+        warnings,
+        reasons,
+    })
+}
+
+/// Checks a result against every cap, from its own bytes.
+fn verify(bytes: &[u8], after: &ImageFacts, limits: &Limits) -> Result<(), ResizeError> {
+    let format = sniff_format(bytes)
+        .map_err(|_| ResizeError::Encode("the result is not a recognizable image".into()))?;
+    if format != after.format {
+        return Err(ResizeError::Encode(format!(
+            "the result is {}, not {}",
+            format.name(),
+            after.format.name()
+        )));
+    }
+    let (width, height) = decode::dimensions(bytes, format)?;
+    let broken = limits.broken(bytes.len() as u64, width, height);
+    if !broken.is_empty() || (width, height) != (after.width, after.height) {
+        return Err(ResizeError::Encode(format!(
+            "the result ({width}x{height}, {} bytes) is still {}",
+            group_digits(bytes.len() as u64),
+            broken.join(", ")
+        )));
+    }
+    Ok(())
+}
