@@ -42,8 +42,12 @@ fn scaled(table: &[u16; 64], quality: f32) -> Box<[u16; 64]> {
 }
 
 /// Encodes pixels (gray or RGB; alpha is composited on white) as a baseline JPEG
-/// at `quality`, 4:2:0 with averaged chroma and optimized Huffman tables. No
+/// at `quality`, 4:2:0 with averaged chroma, in one interleaved scan. No
 /// metadata is written but the colour profile, when there is one.
+///
+/// Optimized Huffman tables would save about a tenth, but jpeg-encoder then
+/// writes one scan per component, which zune-jpeg (the `image` crate's JPEG
+/// decoder) reads wrongly; the standard tables keep every decoder right.
 pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
     let flat;
     let raster = if raster.has_alpha() {
@@ -64,7 +68,6 @@ pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u
     );
     encoder.set_sampling_factor(SamplingFactor::F_2_2);
     encoder.set_chroma_subsampling_method(jpeg_encoder::ChromaSubsamplingMethod::Average);
-    encoder.set_optimized_huffman_tables(true);
     if let Some(icc) = icc {
         // A profile too large for the segments is left out rather than failing.
         let _ = encoder.add_icc_profile(icc);

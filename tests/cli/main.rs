@@ -12,6 +12,7 @@ mod encode;
 mod fetch;
 mod generated;
 mod inspect;
+mod resize;
 mod roundtrip;
 mod split;
 mod validate;
