@@ -16,6 +16,7 @@ mod resize;
 mod roundtrip;
 mod split;
 mod validate;
+mod validate_transcripts;
 
 use std::path::{Path, PathBuf};
 

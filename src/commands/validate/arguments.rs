@@ -12,12 +12,16 @@ use serde_json::Value;
 pub struct ArgumentProblem {
     pub rule: &'static str,
     pub message: String,
+    /// For a schema that is not JSON Schema: a JSON pointer, relative to the
+    /// schema, to the value that fails the meta-schema ("" otherwise).
+    pub at: String,
 }
 
 fn problem(rule: &'static str, message: impl Into<String>) -> ArgumentProblem {
     ArgumentProblem {
         rule,
         message: message.into(),
+        at: String::new(),
     }
 }
 
@@ -51,28 +55,40 @@ pub fn accepts_no_arguments(schema: Option<&Value>) -> bool {
 pub fn check_schema(schema: &Value) -> Option<ArgumentProblem> {
     match jsonschema::meta::validate(schema) {
         Ok(()) => None,
-        Err(error) => Some(problem(
-            "tool-schema-invalid",
-            format!(
-                "the declared schema is not valid JSON Schema: {error} (at {})",
-                error.instance_path()
-            ),
-        )),
+        Err(error) => {
+            let at = error.instance_path().to_string();
+            Some(ArgumentProblem {
+                at: at.clone(),
+                ..problem(
+                    "tool-schema-invalid",
+                    format!(
+                        "the declared schema is not valid JSON Schema: {error} (at {})",
+                        if at.is_empty() { "its root" } else { &at }
+                    ),
+                )
+            })
+        }
     }
 }
 
 /// Checks one call's arguments against its tool's schema (`None`: the tool
-/// declares none). Returns every violation, one per failing schema path.
+/// declares none). `call` is the call's id, for messages. Returns every
+/// violation, one per failing schema path.
 pub fn check_arguments(
     tool: &str,
+    call: Option<&str>,
     schema: Option<&Value>,
     arguments: &Value,
 ) -> Vec<ArgumentProblem> {
+    let who = match call {
+        Some(id) => format!("call {id} ({tool})"),
+        None => format!("call of {tool}"),
+    };
     let Some(object) = arguments.as_object() else {
         return vec![problem(
             "tool-arguments-not-object",
             format!(
-                "arguments of {tool} must be a JSON object, not {}",
+                "arguments of {who} must be a JSON object, not {}",
                 crate::part::json_kind(arguments)
             ),
         )];
@@ -85,7 +101,7 @@ pub fn check_arguments(
         return vec![problem(
             "tool-arguments-schema",
             format!(
-                "{tool} declares no parameters but was called with {}",
+                "{tool} declares no parameters, but {who} passes {}",
                 names.join(", ")
             ),
         )];
@@ -115,7 +131,7 @@ pub fn check_arguments(
             };
             problem(
                 "tool-arguments-schema",
-                format!("{at} of {tool}: {error} (schema {})", error.schema_path()),
+                format!("{at} of {who}: {error} (schema {})", error.schema_path()),
             )
         })
         .collect()
@@ -127,7 +143,7 @@ mod tests {
     use serde_json::json;
 
     fn verdict(schema: Option<Value>, arguments: Value) -> Vec<&'static str> {
-        check_arguments("t", schema.as_ref(), &arguments)
+        check_arguments("t", None, schema.as_ref(), &arguments)
             .into_iter()
             .map(|p| p.rule)
             .collect()
@@ -267,10 +283,10 @@ mod tests {
                 "{schema:?}"
             );
         }
-        let message = &check_arguments("screenshot", None, &json!({"x": 1}))[0].message;
+        let message = &check_arguments("screenshot", Some("c1"), None, &json!({"x": 1}))[0].message;
         assert_eq!(
             message,
-            "screenshot declares no parameters but was called with x"
+            "screenshot declares no parameters, but call c1 (screenshot) passes x"
         );
     }
 
@@ -324,12 +340,12 @@ mod tests {
 
     #[test]
     fn messages_name_the_tool_and_the_schema_path() {
-        let problems = check_arguments("get_chart", Some(&city()), &json!({"city": 3}));
+        let problems = check_arguments("get_chart", Some("c1"), Some(&city()), &json!({"city": 3}));
         assert_eq!(problems.len(), 1);
         assert!(
             problems[0]
                 .message
-                .starts_with("arguments/city of get_chart: 3 is not of type \"string\""),
+                .starts_with("arguments/city of call c1 (get_chart): 3 is not of type \"string\""),
             "{}",
             problems[0].message
         );

@@ -53,6 +53,15 @@ fn kind(block: &Map<String, Value>) -> &str {
     block.get("type").and_then(Value::as_str).unwrap_or("")
 }
 
+/// `a` or `an`, for a word read out in English.
+pub(super) fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 fn blank_text(block: &Map<String, Value>) -> bool {
     block
         .get("text")
@@ -84,8 +93,10 @@ fn openai_chat(value: &Value, issues: &mut Vec<Issue>) {
                     "media-placement",
                     format!("{at}/content/{i}"),
                     format!(
-                        "a {} part in a {role} message: Chat Completions carries media only in user messages (deliver tool media in a following user message)",
-                        kind(block)
+                        "{} {} part in {} {role} message: Chat Completions carries media only in user messages (deliver tool media in a following user message)",
+                        article(kind(block)),
+                        kind(block),
+                        article(role),
                     ),
                 ));
             }
@@ -123,69 +134,99 @@ fn openai_responses(value: &Value, issues: &mut Vec<Issue>) {
     }
 }
 
-fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
-    let check_blocks =
-        |at: &str, list: Vec<(usize, &Map<String, Value>)>, role: &str, issues: &mut Vec<Issue>| {
-            for (i, block) in list {
-                let here = format!("{at}/{i}");
-                match kind(block) {
-                    "text" if blank_text(block) => issues.push(issue(
-                        "text-empty",
-                        here,
-                        "Anthropic refuses text blocks without non-whitespace text",
-                    )),
-                    "audio" | "input_audio" => issues.push(issue(
-                        "media-placement",
-                        here,
-                        "Anthropic has no audio blocks",
-                    )),
-                    "image" | "document"
-                        if role == "system" || role == "assistant" && kind(block) == "image" =>
-                    {
-                        issues.push(issue(
-                            "media-placement",
-                            here,
-                            format!("a {} block in a {role} message", kind(block)),
-                        ))
-                    }
-                    "tool_result" => {
-                        for (j, inner) in blocks(block, "content") {
-                            let inner_at = format!("{here}/content/{j}");
-                            match kind(inner) {
-                                "text" if blank_text(inner) => issues.push(issue(
-                                    "text-empty",
-                                    inner_at,
-                                    "Anthropic refuses text blocks without non-whitespace text",
-                                )),
-                                "tool_use" | "tool_result" => issues.push(issue(
-                                    "shape-field",
-                                    inner_at,
-                                    "a tool_result cannot hold tool calls or results",
-                                )),
-                                "audio" | "input_audio" => issues.push(issue(
-                                    "media-placement",
-                                    inner_at,
-                                    "Anthropic has no audio blocks",
-                                )),
-                                _ => {}
-                            }
+const ANTHROPIC_BLANK: &str = "Anthropic refuses text blocks without non-whitespace text";
+
+/// Anthropic blocks of a message (or the system prompt) with `role`.
+fn anthropic_blocks(
+    at: &str,
+    list: Vec<(usize, &Map<String, Value>)>,
+    role: &str,
+    issues: &mut Vec<Issue>,
+) {
+    for (i, block) in list {
+        let here = format!("{at}/{i}");
+        let block_kind = kind(block);
+        match block_kind {
+            "text" if blank_text(block) => issues.push(issue("text-empty", here, ANTHROPIC_BLANK)),
+            "audio" | "input_audio" => issues.push(issue(
+                "media-placement",
+                here,
+                "Anthropic has no audio blocks",
+            )),
+            "image" | "document"
+                if role == "system" || role == "assistant" && block_kind == "image" =>
+            {
+                let what = if block_kind == "image" {
+                    "images"
+                } else {
+                    "documents"
+                };
+                issues.push(issue(
+                    "media-placement",
+                    here,
+                    format!(
+                        "{} {block_kind} block in {} {role} message: Anthropic carries {what} only in user messages and tool results",
+                        article(block_kind),
+                        article(role),
+                    ),
+                ))
+            }
+            "tool_use" if !block.contains_key("input") => issues.push(issue(
+                "shape-field",
+                here,
+                "a tool_use block needs input (an object)",
+            )),
+            "tool_result" => {
+                for (j, inner) in blocks(block, "content") {
+                    let inner_at = format!("{here}/content/{j}");
+                    match kind(inner) {
+                        "text" if blank_text(inner) => {
+                            issues.push(issue("text-empty", inner_at, ANTHROPIC_BLANK))
                         }
+                        "tool_use" | "tool_result" => issues.push(issue(
+                            "shape-field",
+                            inner_at,
+                            "a tool_result cannot hold tool calls or results",
+                        )),
+                        "audio" | "input_audio" => issues.push(issue(
+                            "media-placement",
+                            inner_at,
+                            "Anthropic has no audio blocks",
+                        )),
+                        _ => {}
                     }
-                    _ => {}
                 }
             }
-        };
+            _ => {}
+        }
+    }
+}
+
+fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
     if let Some(Value::Array(system)) = value.get("system") {
         let list = system
             .iter()
             .enumerate()
             .filter_map(|(i, b)| b.as_object().map(|b| (i, b)))
             .collect();
-        check_blocks("/system", list, "system", issues);
+        anthropic_blocks("/system", list, "system", issues);
     }
-    for (at, message) in messages(value, &["messages"]) {
+    let list = messages(value, &["messages"]);
+    let last = list.len().saturating_sub(1);
+    for (i, (at, message)) in list.into_iter().enumerate() {
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
-        check_blocks(
+        if let Some(Value::String(text)) = message.get("content") {
+            // Only the final assistant message (a prefill) may be empty.
+            let prefill = i == last && role == "assistant" && text.is_empty();
+            if text.trim().is_empty() && !prefill {
+                issues.push(issue(
+                    "text-empty",
+                    format!("{at}/content"),
+                    "Anthropic refuses messages whose text has no non-whitespace character",
+                ));
+            }
+        }
+        anthropic_blocks(
             &format!("{at}/content"),
             blocks(message, "content"),
             role,
@@ -195,53 +236,70 @@ fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
     // A response's own content.
     if value.get("type").and_then(Value::as_str) == Some("message") {
         if let Some(map) = value.as_object() {
-            check_blocks("/content", blocks(map, "content"), "assistant", issues);
+            anthropic_blocks("/content", blocks(map, "content"), "assistant", issues);
         }
     }
 }
 
 fn gemini(value: &Value, issues: &mut Vec<Issue>) {
-    for (at, content) in messages(value, &["contents"]) {
-        for (i, part) in blocks(content, "parts") {
-            let here = format!("{at}/parts/{i}");
-            let response = part
-                .get("functionResponse")
-                .or_else(|| part.get("function_response"));
-            if let Some(response) = response.and_then(Value::as_object) {
-                if !response.contains_key("name") {
-                    issues.push(issue(
-                        "shape-field",
-                        format!("{here}/functionResponse"),
-                        "a functionResponse needs a name",
-                    ));
-                }
-                match response.get("response") {
-                    Some(Value::Object(_)) => {}
-                    Some(other) => issues.push(issue(
-                        "shape-field",
-                        format!("{here}/functionResponse/response"),
-                        format!(
-                            "functionResponse.response must be an object ({{\"output\": …}}), not {}",
-                            crate::part::json_kind(other)
-                        ),
-                    )),
-                    None => issues.push(issue(
-                        "shape-field",
-                        format!("{here}/functionResponse"),
-                        "a functionResponse needs a response object",
-                    )),
-                }
+    // Contents of a request or list, a lone Content, a response's candidates.
+    let mut contents = messages(value, &["contents"]);
+    if let Some(map) = value.as_object().filter(|m| m.contains_key("parts")) {
+        contents.push((String::new(), map));
+    }
+    if let Some(Value::Array(candidates)) = value.get("candidates") {
+        for (k, candidate) in candidates.iter().enumerate() {
+            if let Some(content) = candidate.get("content").and_then(Value::as_object) {
+                contents.push((format!("/candidates/{k}/content"), content));
             }
-            let call = part
-                .get("functionCall")
-                .or_else(|| part.get("function_call"));
-            if let Some(call) = call.and_then(Value::as_object) {
-                if call.get("args").is_some_and(|a| !a.is_object()) {
-                    issues.push(issue(
-                        "shape-field",
-                        format!("{here}/functionCall/args"),
-                        "functionCall.args must be an object",
-                    ));
+        }
+    }
+    for (at, content) in contents {
+        for (i, part) in blocks(content, "parts") {
+            let Some((key, response)) = ["functionResponse", "function_response"]
+                .iter()
+                .find_map(|key| part.get(*key).and_then(Value::as_object).map(|r| (*key, r)))
+            else {
+                continue;
+            };
+            let here = format!("{at}/parts/{i}/{key}");
+            if !response.contains_key("name") {
+                issues.push(issue(
+                    "shape-field",
+                    here.clone(),
+                    "a functionResponse needs a name",
+                ));
+            }
+            match response.get("response") {
+                Some(Value::Object(_)) => {}
+                Some(other) => issues.push(issue(
+                    "shape-field",
+                    format!("{here}/response"),
+                    format!(
+                        "functionResponse.response must be an object ({{\"output\": …}}), not {}",
+                        crate::part::json_kind(other)
+                    ),
+                )),
+                None => issues.push(issue(
+                    "shape-field",
+                    here.clone(),
+                    "a functionResponse needs a response object",
+                )),
+            }
+            if let Some(Value::Array(parts)) = response.get("parts") {
+                for (j, inner) in parts.iter().enumerate() {
+                    let blob = inner.as_object().is_some_and(|inner| {
+                        ["inlineData", "inline_data", "fileData", "file_data"]
+                            .iter()
+                            .any(|k| inner.contains_key(*k))
+                    });
+                    if !blob {
+                        issues.push(issue(
+                            "shape-field",
+                            format!("{here}/parts/{j}"),
+                            "a functionResponse part carries inlineData or fileData only (text belongs in response)",
+                        ));
+                    }
                 }
             }
         }
@@ -250,7 +308,32 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
 
 fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
     let mut previous: Option<String> = None;
-    for (at, message) in messages(value, &["messages"]) {
+    let mut list = messages(value, &["messages"]);
+    // A response's message.
+    if let Some(message) = value.pointer("/output/message").and_then(Value::as_object) {
+        list.push(("/output/message".to_string(), message));
+    }
+    if let Some(Value::Array(tools)) = value.pointer("/toolConfig/tools") {
+        if tools.is_empty() {
+            issues.push(issue(
+                "shape-field",
+                "/toolConfig/tools".to_string(),
+                "toolConfig.tools needs at least one tool (leave toolConfig out instead)",
+            ));
+        }
+        for (i, tool) in tools.iter().enumerate() {
+            if let Some(spec) = tool.get("toolSpec").and_then(Value::as_object) {
+                if !spec.contains_key("inputSchema") {
+                    issues.push(issue(
+                        "shape-field",
+                        format!("/toolConfig/tools/{i}/toolSpec"),
+                        "a toolSpec needs an inputSchema",
+                    ));
+                }
+            }
+        }
+    }
+    for (at, message) in list {
         let role = message
             .get("role")
             .and_then(Value::as_str)
@@ -267,6 +350,15 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
         for (i, block) in blocks(message, "content") {
             let here = format!("{at}/content/{i}");
             bedrock_block(block, &here, &role, issues);
+            if let Some(call) = block.get("toolUse").and_then(Value::as_object) {
+                if !call.contains_key("input") {
+                    issues.push(issue(
+                        "shape-field",
+                        format!("{here}/toolUse"),
+                        "a toolUse needs input (an object)",
+                    ));
+                }
+            }
             if let Some(result) = block.get("toolResult").and_then(Value::as_object) {
                 for (j, inner) in blocks(result, "content") {
                     let inner_at = format!("{here}/toolResult/content/{j}");
