@@ -3793,3 +3793,16 @@ fn kind_transcript_and_ignore() {
         &summary(1, 0, 2),
     );
 }
+
+#[test]
+#[ignore = "bug: when every tool is dropped (a Responses request whose only tool is web_search), `convert --to bedrock` writes `\"toolConfig\": {\"tools\": []}`, which Converse refuses (botocore: ToolConfigurationToolsList has min 1); the writer should leave toolConfig out"]
+fn a_bedrock_request_whose_tools_were_all_dropped_validates_clean() {
+    let request = responses_with_tools(
+        json!([{"type": "web_search"}]),
+        json!([responses_user("Search the web.")]),
+    );
+    let (_dir, file) = temp_file("request.json", request.to_string().as_bytes());
+    let output = converted(&file, "openai-responses", "bedrock", &[]).expect("converts");
+    let run = validate(&["--from", "bedrock"], &output);
+    assert_clean(&run, 0);
+}
