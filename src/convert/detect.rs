@@ -134,10 +134,21 @@ fn detect_messages(items: &[Value]) -> Option<Detected> {
         }
     }
     let Some(&first) = votes.first() else {
+        // Content that is a string or a list of text blocks fits Chat,
+        // Anthropic and canonical alike.
+        let text_only = |content: &Value| match content {
+            Value::String(_) => true,
+            Value::Array(blocks) => blocks.iter().all(|b| {
+                b.get("type").and_then(Value::as_str) == Some("text")
+                    && b.as_object()
+                        .is_some_and(|o| o.keys().all(|k| k == "type" || k == "text"))
+            }),
+            _ => false,
+        };
         let plain = !items.is_empty()
             && items.iter().all(|m| {
                 m.get("role").is_some_and(Value::is_string)
-                    && m.get("content").is_some_and(Value::is_string)
+                    && m.get("content").is_some_and(text_only)
             });
         return if plain {
             guessed(Shape::OpenaiChat, "plain text messages fit several shapes")
@@ -209,6 +220,10 @@ fn message_shape(item: &Value) -> Option<Shape> {
             Some("file") if block.contains_key("file") => return Some(Shape::OpenaiChat),
             Some("input_text" | "input_image" | "input_file" | "output_text") => {
                 return Some(Shape::OpenaiResponses)
+            }
+            // A canonical tool_result carries `call_id`; Anthropic's `tool_use_id`.
+            Some("tool_result") if block.contains_key("call_id") || role == Some("tool") => {
+                return Some(Shape::Canonical)
             }
             Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "document") => {
                 return Some(Shape::Anthropic)

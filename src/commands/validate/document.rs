@@ -355,8 +355,22 @@ impl Checker<'_> {
             let Some(normalized) = found.declared.clone() else {
                 continue;
             };
-            if found.kind == "data URL in text" {
-                self.text_in_string(payload, found.pointer.clone());
+            // A data URL pasted into running text, or standing alone where the
+            // shape has text (a flattened tool result): the model reads
+            // characters, not media.
+            let at_text = ["/content", "/text", "/output"]
+                .iter()
+                .any(|end| found.pointer.ends_with(end));
+            if found.kind == "data URL in text" || (found.kind == "data URL" && at_text) {
+                self.issue(
+                    "base64-in-text",
+                    found.pointer.clone(),
+                    format!(
+                        "text holds a base64 data: URL ({normalized}, {} characters): the model reads it as text, not as media",
+                        group_digits(payload.len() as u64)
+                    ),
+                    None,
+                );
                 continue;
             }
             let declared = found.declared_raw.unwrap_or("");

@@ -173,7 +173,11 @@ impl Writer<'_> {
             for tool in tools {
                 written.extend(self.tool(tool)?);
             }
-            put(&mut tool_config, "tools", Value::Array(written));
+            // Converse refuses an empty tool list: when every tool was dropped,
+            // there is no tool configuration to write.
+            if !written.is_empty() || tools.is_empty() {
+                put(&mut tool_config, "tools", Value::Array(written));
+            }
         }
         if let Some(choice) = &transcript.tool_choice {
             let value = match choice {

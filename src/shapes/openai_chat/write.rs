@@ -68,8 +68,10 @@ fn request(
         for tool in tools {
             written.extend(write_tool(tool, context)?);
         }
-        let tools = written;
-        put(&mut map, "tools", Value::Array(tools));
+        // When every tool was dropped, no tool list (an empty one is refused).
+        if !written.is_empty() || tools.is_empty() {
+            put(&mut map, "tools", Value::Array(written));
+        }
     }
     if let Some(choice) = &transcript.tool_choice {
         put(
