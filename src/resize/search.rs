@@ -24,6 +24,8 @@ const AIM: f64 = 0.985;
 const GOOD_ENOUGH: f64 = 0.96;
 /// The shortest longest side the scale search goes down to.
 const MIN_SIDE: u32 = 16;
+/// How much the size of a JPEG grows per quality point near the top (log).
+const SIZE_PER_QUALITY: f64 = 0.06;
 /// Encodes one search may spend before it settles for its best result.
 const MAX_ENCODES: u32 = 10;
 
@@ -170,32 +172,52 @@ impl Search<'_> {
             return Ok(Some(found(bytes, dims, Some(hi), state.encodes)));
         }
         let mut hi_size = bytes.len() as f64;
-        let mut lo = MIN_QUALITY;
-        let bytes = self.encode(state, frames, Some(lo))?;
-        if bytes.len() as u64 > cap {
-            state.best = Some(found(bytes, dims, Some(lo), state.encodes));
-            return Ok(None);
-        }
-        let mut lo_size = bytes.len() as f64;
-        let mut best = found(bytes, dims, Some(lo), state.encodes);
-        while state.encodes < MAX_ENCODES
-            && (best.bytes.len() as f64) < cap as f64 * GOOD_ENOUGH
-            && hi - lo > 0.2
-        {
-            // Interpolate on the log of the size, kept inside the bracket.
-            let t = (target.ln() - lo_size.ln()) / (hi_size.ln() - lo_size.ln());
-            let q = lo + (hi - lo) * (t as f32).clamp(0.1, 0.9);
+        // The smallest failing and the largest fitting quality, with sizes.
+        let mut lo: Option<(f32, f64)> = None;
+        let mut best: Option<Found> = None;
+        // Near the top of the scale a JPEG grows by about 6 % per quality point:
+        // the first guess, before two measurements give the real slope.
+        let mut guess = hi - ((hi_size / target).ln() / SIZE_PER_QUALITY) as f32;
+        let mut last = (hi, hi_size);
+        loop {
+            let q = guess.clamp(MIN_QUALITY, hi - 0.05);
             let bytes = self.encode(state, frames, Some(q))?;
             let size = bytes.len() as f64;
             if bytes.len() as u64 <= cap {
-                lo = q;
-                lo_size = size;
-                best = found(bytes, dims, Some(q), state.encodes);
+                lo = Some((q, size));
+                best = Some(found(bytes, dims, Some(q), state.encodes));
             } else {
+                if q <= MIN_QUALITY {
+                    state.best = Some(found(bytes, dims, Some(q), state.encodes));
+                    return Ok(None);
+                }
                 hi = q;
                 hi_size = size;
             }
+            let settled = best
+                .as_ref()
+                .is_some_and(|b| b.bytes.len() as f64 >= cap as f64 * GOOD_ENOUGH);
+            let narrow = lo.is_some_and(|(l, _)| hi - l <= 0.2);
+            if settled || narrow || (state.encodes >= MAX_ENCODES && best.is_some()) {
+                break;
+            }
+            guess = match lo {
+                // Inside the bracket: interpolate on the log of the size.
+                Some((l, l_size)) => {
+                    let t = (target.ln() - l_size.ln()) / (hi_size.ln() - l_size.ln());
+                    l + (hi - l) * (t as f32).clamp(0.05, 0.95)
+                }
+                // Still over the cap: follow the slope of the last two encodes.
+                None => {
+                    let slope = ((last.1 / size).ln() / f64::from(last.0 - q)).max(0.01);
+                    q - ((size / target).ln() / slope) as f32
+                }
+            };
+            last = (q, size);
         }
+        let mut best = best.ok_or(SearchError::Encode(
+            "the quality search found nothing".into(),
+        ))?;
         best.encodes = state.encodes;
         Ok(Some(best))
     }
