@@ -797,3 +797,52 @@ fn large_photo_and_screenshot_fit_a_4mb_cap() {
         assert_idempotent(&out.stdout, &["--max-bytes", "4000000"]);
     }
 }
+
+#[test]
+fn json_lines_in_place_are_all_or_nothing() {
+    // Line 1 is resized (and written to the temporary file); line 3 holds a cut
+    // image over the cap, which fails: the run stops having written part of its
+    // output, and the file is left as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("replies.jsonl");
+    let shot = screenshot_png(200, 150);
+    let big = screenshot_png(400, 300);
+    let text = format!(
+        "{{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"{}\"}}\n{{\"n\":1}}\n{{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"{}\"}}\n",
+        b64(&shot),
+        b64(&big[..big.len() * 6 / 10])
+    );
+    fs::write(&doc, &text).unwrap();
+    let cap = (shot.len() / 2).to_string();
+    let out = partkit(
+        &["resize", "--in-place", "--max-bytes", &cap, path(&doc)],
+        b"",
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("replies.jsonl:1 /: 200x150 png"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("replies.jsonl:3 /: image does not decode"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fs::read_to_string(&doc).unwrap(), text);
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn an_image_on_stdin_comes_out_on_stdout() {
+    let bytes = screenshot_png(160, 100);
+    let out = partkit(&["resize", "--max-dim", "80"], &bytes);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(dims(&out.stdout), (80, 50));
+    assert!(
+        out.stderr.contains("<stdin>: 160x100 png"),
+        "{}",
+        out.stderr
+    );
+}
