@@ -59,7 +59,7 @@ fn webp(raster: &Raster, quality: Option<f32>) -> Result<Vec<u8>, String> {
             config.lossless = 0;
             config.quality = quality;
             config.alpha_compression = 1;
-            config.method = 4;
+            config.method = 2;
         }
         None => {
             config.lossless = 1;

@@ -846,3 +846,23 @@ fn an_image_on_stdin_comes_out_on_stdout() {
         out.stderr
     );
 }
+
+#[test]
+fn a_lossy_webp_stays_a_lossy_webp() {
+    let raster = photo(320, 240);
+    let bytes = webp::Encoder::from_rgb(&raster.data, 320, 240)
+        .encode(95.0)
+        .to_vec();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("photo.webp");
+    fs::write(&input, &bytes).unwrap();
+    let cap = bytes.len() / 2;
+    let out = partkit(
+        &["resize", path(&input), "--max-bytes", &cap.to_string()],
+        b"",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(format_of(&out.stdout), image::ImageFormat::WebP);
+    assert_fits(&out.stdout, cap, (320, 240));
+    assert!(out.stderr.contains("→ 320x240 webp q"), "{}", out.stderr);
+}
