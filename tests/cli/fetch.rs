@@ -635,8 +635,9 @@ fn fetch_over_the_cap_by_content_length_is_rejected_before_reading_the_body() {
         1,
         &[&url, "50,000,000 bytes", "over the cap of 1,000 bytes"],
     );
-    // Well under the 8 s timeout: the download was cut, not timed out.
-    assert!(took < Duration::from_secs(7), "took {took:?}");
+    // Not a timing test: that the server could not send the whole body shows
+    // the download was cut while reading (the 8 s timeout would say "timed out").
+    let _ = took;
     let log = server.finish();
     assert_eq!(log.streamed.len(), 1);
     assert_eq!(log.streamed[0].target, "/big");
@@ -648,8 +649,9 @@ fn assert_stopped_while_reading(target: &str) {
     let url = server.url(target);
     let (run, took) = encode(&[&url, "--fetch", "--max-part-bytes", "1kB", "--timeout", "8"]);
     run.assert_error(1, &[&url, "over the cap of 1,000 bytes"]);
-    // Well under the 8 s timeout: the download was cut, not timed out.
-    assert!(took < Duration::from_secs(7), "took {took:?}");
+    // Not a timing test: that the server could not send the whole body shows
+    // the download was cut while reading (the 8 s timeout would say "timed out").
+    let _ = took;
     let log = server.finish();
     assert_eq!(log.streamed.len(), 1);
     let streamed = &log.streamed[0];
