@@ -91,7 +91,7 @@ pub fn decode_strict(text: &str) -> Result<Vec<u8>, Base64Error> {
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return Err(
             first_bad_byte(text.as_bytes()).unwrap_or(Base64Error::Length { len: text.len() })
         );
@@ -105,7 +105,7 @@ pub fn check_strict(text: &str, scratch: &mut Vec<u8>) -> Result<usize, Base64Er
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
-    if text.len() % 4 != 0 {
+    if !text.len().is_multiple_of(4) {
         return Err(
             first_bad_byte(text.as_bytes()).unwrap_or(Base64Error::Length { len: text.len() })
         );
@@ -153,7 +153,7 @@ pub fn decode_lenient(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
     if compact.is_empty() {
         return Err(Base64Error::Empty);
     }
-    leniency.unpadded = compact.len() % 4 != 0;
+    leniency.unpadded = !compact.len().is_multiple_of(4);
     let url_safe = compact.bytes().any(|b| b == b'-' || b == b'_');
     let standard = compact.bytes().any(|b| b == b'+' || b == b'/');
     let engine = if url_safe && !standard {
@@ -172,7 +172,7 @@ pub fn decode_lenient(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
 /// padding without decoding. `None` when the length is not a multiple of four.
 pub fn decoded_len(text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let padding = bytes

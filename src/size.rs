@@ -56,7 +56,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         fraction_value = fraction_value * 10 + u128::from(digit - b'0');
     }
     let fraction_bytes = fraction_value * multiplier;
-    if fraction_bytes % scale != 0 {
+    if !fraction_bytes.is_multiple_of(scale) {
         return Err(format!(
             "invalid size {text:?}: not a whole number of bytes"
         ));
@@ -72,7 +72,7 @@ pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

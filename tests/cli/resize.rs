@@ -92,7 +92,7 @@ fn screenshot(width: u32, height: u32) -> Raster {
             if glyph_row && x > width / 6 + 10 && x < width / 2 - 10 {
                 // Word-like runs of dark pixels.
                 let word = (x / 7 + (y / 18) * 13) % 11;
-                if word < 8 && noise.next() % 5 != 0 {
+                if word < 8 && !noise.next().is_multiple_of(5) {
                     rgb = [30, 30, 30];
                 }
             }
