@@ -4,6 +4,7 @@
 mod read;
 mod write;
 
+pub(crate) use read::{media_from_raw, unknown_type};
 pub use read::{parse_arguments, read};
 pub use write::{drop_foreign, lose_block, write};
 

@@ -594,7 +594,7 @@ pub fn unknown_type(kind: MediaKind) -> String {
 
 /// A file part whose `file_data` is raw base64 (the SDK's docstring allows it):
 /// typed by sniffing, else by the filename's extension.
-fn media_from_raw(data: &str, name: Option<&str>, own: &mut Own) -> Part {
+pub(crate) fn media_from_raw(data: &str, name: Option<&str>, own: &mut Own) -> Part {
     own.hint("file_data", "raw");
     let sniffed = crate::b64::decode_strict(data)
         .ok()

@@ -23,6 +23,7 @@ use crate::dataurl;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::openai_chat::parse_arguments;
+use crate::shapes::openai_chat::{media_from_raw, unknown_type};
 use crate::transcript::{
     Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
 };
@@ -697,38 +698,6 @@ fn media_from_url(
         source: Source::Url(url.to_string()),
         name,
     }))
-}
-
-/// The media type of media whose type nothing tells: the kind's wildcard.
-fn unknown_type(kind: MediaKind) -> String {
-    match kind {
-        MediaKind::Image => "image/*".to_string(),
-        MediaKind::Audio => "audio/*".to_string(),
-        MediaKind::File => "application/octet-stream".to_string(),
-    }
-}
-
-/// An `input_file` whose `file_data` is raw base64 rather than a data URL:
-/// typed by sniffing, else by the filename's extension; written back raw.
-fn media_from_raw(data: &str, name: Option<&str>, own: &mut Own) -> Part {
-    own.hint("file_data", "raw");
-    let sniffed = crate::b64::decode_strict(data)
-        .ok()
-        .and_then(|bytes| media::sniff(&bytes));
-    let mime_type = sniffed
-        .or_else(|| {
-            name.and_then(media::extension_of_name)
-                .as_deref()
-                .and_then(media::from_extension)
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| unknown_type(MediaKind::File));
-    Part::Media(MediaPart {
-        kind: MediaKind::File,
-        mime_type,
-        source: Source::Data(data.to_string()),
-        name: name.map(str::to_string),
-    })
 }
 
 /// A `function_call` item: `call_id` is the call's id; the item's own `id`
