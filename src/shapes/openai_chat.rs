@@ -4,7 +4,7 @@
 mod read;
 mod write;
 
-pub(crate) use read::{media_from_raw, unknown_type};
+pub(crate) use read::{media_from_raw, media_from_url};
 pub use read::{parse_arguments, read};
 pub use write::{drop_foreign, lose_block, write};
 

@@ -539,7 +539,7 @@ fn opaque(value: &Value) -> Block {
 /// A media part from a data URL or a plain URL. A data URL's header is kept as a
 /// hint when writing `data:<type>;base64,` would not give it back (parameters,
 /// an alias); a data URL that is not base64 stays a URL.
-fn media_from_url(
+pub(crate) fn media_from_url(
     url: &str,
     kind: MediaKind,
     name: Option<&str>,

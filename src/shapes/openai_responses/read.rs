@@ -20,10 +20,10 @@ use super::{is_tool_output_item, Entry, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::dataurl;
-use crate::media::{self, MediaKind};
-use crate::part::{MediaPart, Part, Source};
+use crate::media::MediaKind;
+use crate::part::Part;
 use crate::shapes::openai_chat::parse_arguments;
-use crate::shapes::openai_chat::{media_from_raw, unknown_type};
+use crate::shapes::openai_chat::{media_from_raw, media_from_url};
 use crate::transcript::{
     Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
 };
@@ -650,54 +650,6 @@ fn opaque(value: &Value) -> Block {
         shape: SHAPE,
         value: value.clone(),
     })
-}
-
-/// A media part from a data URL or a plain URL. A data URL's header is kept as
-/// the `$data_url` hint when writing `data:<type>;base64,` would not give it
-/// back (parameters, an alias); a data URL that is not base64 stays a URL.
-fn media_from_url(
-    url: &str,
-    kind: MediaKind,
-    name: Option<&str>,
-    at: &str,
-    own: &mut Own,
-) -> Result<Part, ConvertError> {
-    let name = name.map(str::to_string);
-    if dataurl::is_data_url(url) {
-        let parsed = dataurl::parse(url).map_err(|e| invalid(at, e.to_string()))?;
-        if let (true, Some(mime_type)) = (parsed.base64, parsed.media_type.clone()) {
-            let header = &url[..url.len() - parsed.payload.len() - 1];
-            if header != format!("data:{mime_type};base64") {
-                own.hint("data_url", header);
-            }
-            return Ok(Part::Media(MediaPart {
-                kind,
-                mime_type,
-                source: Source::Data(parsed.payload.to_string()),
-                name,
-            }));
-        }
-        let mime_type = parsed
-            .media_type
-            .unwrap_or_else(|| "text/plain".to_string());
-        return Ok(Part::Media(MediaPart {
-            kind,
-            mime_type,
-            source: Source::Url(url.to_string()),
-            name,
-        }));
-    }
-    let mime_type = media::extension_of_url(url)
-        .as_deref()
-        .and_then(media::from_extension)
-        .map(str::to_string)
-        .unwrap_or_else(|| unknown_type(kind));
-    Ok(Part::Media(MediaPart {
-        kind,
-        mime_type,
-        source: Source::Url(url.to_string()),
-        name,
-    }))
 }
 
 /// A `function_call` item: `call_id` is the call's id; the item's own `id`
