@@ -217,6 +217,12 @@ pub struct SplitArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub on_error: OnErrorArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// Arguments of `partkit validate`.
@@ -268,6 +274,10 @@ pub struct ValidateArgs {
     /// Read inputs as JSON Lines even if they look like one document
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// Arguments of `partkit inspect`.
@@ -288,6 +298,12 @@ pub struct InspectArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub on_error: OnErrorArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// Arguments of `partkit resize`.
@@ -337,6 +353,12 @@ pub struct ResizeArgs {
     /// Read JSON inputs as JSON Lines even if they look like one document
     #[arg(long)]
     pub jsonl: bool,
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub on_error: OnErrorArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// `resize --format` values.
@@ -399,6 +421,19 @@ pub struct ConvertArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+    /// Read documents as this kind instead of recognizing it
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<ConvertKindArg>,
+    /// Print only the converted value (of the one --at pointer, or a rollout's conversation),
+    /// not the document around it
+    #[arg(long, help_heading = "Output")]
+    pub bare: bool,
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub on_error: OnErrorArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// `convert --from` values.
@@ -505,6 +540,65 @@ pub enum DocKindArg {
     Parts,
     /// A transcript, request, response or tool result of a provider shape (or canonical)
     Transcript,
+    /// A NeMo Gym rollout line (responses_create_params + response + reward and ids)
+    Rollout,
+}
+
+/// `convert --kind` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConvertKindArg {
+    /// A transcript, request, response or tool result (never read as a rollout)
+    Transcript,
+    /// A NeMo Gym rollout line: its conversation is converted
+    Rollout,
+}
+
+/// `--at-missing` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AtMissingArg {
+    /// The document fails, naming the pointer
+    Error,
+    /// The pointer is passed over; a document without any is passed through unchanged
+    Skip,
+}
+
+/// `--on-error` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnErrorArg {
+    /// Leave the failed document out (error on stderr with file and line; exit 1)
+    Skip,
+    /// Write `null` in its place, so output line N is input line N (error on stderr; exit 0)
+    Null,
+    /// Stop at the first failed document (exit 1; nothing after it is printed)
+    Stop,
+}
+
+/// `--at`: sub-documents.
+#[derive(Debug, Args)]
+pub struct AtArgs {
+    /// Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest
+    /// of the document back byte for byte (repeatable)
+    #[arg(long = "at", value_name = "POINTER", help_heading = "Pipelines")]
+    pub at: Vec<String>,
+    /// What a document without a value at an --at pointer gets
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = AtMissingArg::Error, help_heading = "Pipelines")]
+    pub at_missing: AtMissingArg,
+}
+
+/// `--on-error`: what a failed document becomes.
+#[derive(Debug, Args)]
+pub struct OnErrorArgs {
+    /// What a document that fails becomes in the output
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = OnErrorArg::Skip, help_heading = "Pipelines")]
+    pub on_error: OnErrorArg,
+}
+
+/// `-j/--threads`: the workers.
+#[derive(Debug, Args)]
+pub struct ThreadsArgs {
+    /// Worker threads [default: RAYON_NUM_THREADS, else one per core]
+    #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Pipelines")]
+    pub threads: Option<u16>,
 }
 
 /// `validate --format` values.

@@ -22,6 +22,7 @@
 //! assert_eq!(encoded.blocks[1]["source"]["media_type"], "image/gif");
 //! ```
 
+pub mod accounting;
 pub mod b64;
 pub mod check;
 pub mod cli;
@@ -42,6 +43,7 @@ pub mod resize;
 pub mod scan;
 pub mod shapes;
 pub mod size;
+pub mod subdoc;
 pub mod transcript;
 
 pub use error::{Error, ExitStatus, Result};

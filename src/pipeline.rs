@@ -10,6 +10,7 @@ use std::sync::mpsc;
 
 use rayon::prelude::*;
 
+use crate::accounting::Flow;
 use crate::error::Result;
 use crate::io::Documents;
 
@@ -27,12 +28,14 @@ struct Batch {
 }
 
 /// Runs `work` on every document of `documents` (in parallel) and passes each
-/// result, with the document's line, to `sink` in input order.
+/// result, with the document's line, to `sink` in input order. The run ends
+/// early when `sink` says [`Flow::Stop`] (nothing after that document reaches
+/// it) or fails.
 pub fn for_each_document<R, W, S>(documents: &mut Documents, work: W, mut sink: S) -> Result<()>
 where
     R: Send,
     W: Fn(usize, &[u8]) -> R + Sync,
-    S: FnMut(usize, R) -> Result<()>,
+    S: FnMut(usize, R) -> Result<Flow>,
 {
     let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(1);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
@@ -48,6 +51,7 @@ where
             }
         });
         let mut outcome = Ok(());
+        let mut stopped = false;
         for batch in full_rx {
             let batch = match batch {
                 Ok(batch) => batch,
@@ -67,12 +71,19 @@ where
                     .collect()
             };
             for ((line, _), result) in batch.documents.iter().zip(results) {
-                if let Err(error) = sink(*line, result) {
-                    outcome = Err(error);
-                    break;
+                match sink(*line, result) {
+                    Ok(Flow::Continue) => {}
+                    Ok(Flow::Stop) => {
+                        stopped = true;
+                        break;
+                    }
+                    Err(error) => {
+                        outcome = Err(error);
+                        break;
+                    }
                 }
             }
-            if outcome.is_err() {
+            if outcome.is_err() || stopped {
                 break;
             }
             // A batch that held one huge document gives its memory back.

@@ -61,12 +61,37 @@ impl Item {
 /// Finds and examines every media item of one document. `Err` carries the
 /// reason a document is not JSON.
 pub fn inspect_document(bytes: &[u8], line: usize, extract: bool) -> Result<Vec<Item>, String> {
-    let doc = json::parse(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+    inspect_at(bytes, line, extract, &crate::subdoc::At::default())
+}
+
+/// [`inspect_document`] of the values at the `--at` pointers (the whole
+/// document when there are none); pointers stay full pointers from the root.
+pub fn inspect_at(
+    bytes: &[u8],
+    line: usize,
+    extract: bool,
+    at: &crate::subdoc::At,
+) -> Result<Vec<Item>, String> {
+    let ranges = if at.is_active() {
+        at.locate(bytes).map_err(|e| e.to_string())?
+    } else {
+        vec![crate::subdoc::Located {
+            pointer: String::new(),
+            range: 0..bytes.len(),
+        }]
+    };
     let mut scratch = Vec::new();
-    Ok(scan::find_media(&doc)
-        .into_iter()
-        .map(|found| examine(found, line, extract, &mut scratch))
-        .collect())
+    let mut items = Vec::new();
+    for value in ranges {
+        let doc =
+            json::parse(&bytes[value.range.clone()]).map_err(|e| format!("invalid JSON: {e}"))?;
+        items.extend(scan::find_media(&doc).into_iter().map(|found| {
+            let mut item = examine(found, line, extract, &mut scratch);
+            item.pointer = crate::subdoc::join(&value.pointer, &item.pointer);
+            item
+        }));
+    }
+    Ok(items)
 }
 
 fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec<u8>) -> Item {

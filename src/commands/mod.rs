@@ -4,6 +4,7 @@
 pub mod convert;
 pub mod encode;
 pub mod inspect;
+pub mod lines;
 pub mod resize;
 pub mod split;
 pub mod validate;
@@ -14,10 +15,15 @@ use std::time::Duration;
 
 use clap::ArgMatches;
 
-use crate::cli::{Cli, Command, ConvertArgs, EncodeArgs, InspectArgs, SplitArgs, ValidateArgs};
+use crate::accounting::{Flow, OnError};
+use crate::cli::{
+    AtArgs, Cli, Command, ConvertArgs, EncodeArgs, InspectArgs, OnErrorArgs, SplitArgs,
+    ThreadsArgs, ValidateArgs,
+};
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
+use crate::subdoc::{At, AtMissing};
 
 /// Runs a parsed command line. `matches` is needed where the order of
 /// different options matters (`encode -t`).
@@ -46,6 +52,34 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
             }
             Ok(ExitStatus::Success)
         }
+    }
+}
+
+/// The `--at` pointers, checked.
+fn at_of(args: &AtArgs) -> Result<At> {
+    let missing = match args.at_missing {
+        crate::cli::AtMissingArg::Error => AtMissing::Error,
+        crate::cli::AtMissingArg::Skip => AtMissing::Skip,
+    };
+    At::new(&args.at, missing).map_err(|e| Error::usage(e.to_string()))
+}
+
+fn on_error_of(args: &OnErrorArgs) -> OnError {
+    match args.on_error {
+        crate::cli::OnErrorArg::Skip => OnError::Skip,
+        crate::cli::OnErrorArg::Null => OnError::Null,
+        crate::cli::OnErrorArg::Stop => OnError::Stop,
+    }
+}
+
+/// Sizes the worker pool for `-j N`; without it rayon reads
+/// `RAYON_NUM_THREADS`, else starts one worker per core.
+fn set_threads(args: &ThreadsArgs) {
+    if let Some(threads) = args.threads {
+        // A second run in one process (a library caller) keeps the first pool.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(threads))
+            .build_global();
     }
 }
 
@@ -109,7 +143,7 @@ fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOpti
 }
 
 fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
-    use crate::io::{Documents, Input, Layout};
+    use crate::io::{Input, Layout};
     use split::{ImageWriter, SplitOptions, SplitOutput};
 
     if args.to == Some(crate::cli::ResultShape::Gemini) && args.name.is_none() {
@@ -117,19 +151,17 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
             "--to gemini needs --name: a Gemini function response names its tool",
         ));
     }
+    let at = at_of(&args.at)?;
+    set_threads(&args.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
-    let label = input.label();
     let layout = if args.jsonl {
         Layout::JsonLines
     } else {
         Layout::Auto
     };
-    let mut documents = Documents::open(&input, layout)?;
-    if !documents.detect()? {
-        return Err(Error::rejected(format!(
-            "{label}: no JSON document to split"
-        )));
-    }
+    let Some(mut documents) = lines::open_documents(&input, layout)? else {
+        return Ok(ExitStatus::Success);
+    };
     let json_lines = documents.is_json_lines();
     let output = match (args.rest, args.to) {
         (true, _) => SplitOutput::Rest,
@@ -144,50 +176,43 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
         output,
         keep_bytes: args.images_dir.is_some(),
         pretty: printer.is_pretty(),
+        at,
     };
     let mut writer = match &args.images_dir {
         Some(dir) => Some(ImageWriter::new(dir, args.force, json_lines)?),
         None => None,
     };
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut rejected = 0usize;
+    let mut run = lines::Lines::new(
+        &input,
+        &documents,
+        on_error_of(&args.on_error),
+        true,
+        printer,
+    );
     let mut notes: Vec<String> = Vec::new();
     crate::pipeline::for_each_document(
         &mut documents,
         |_, bytes| split::split_document(bytes, &options),
-        |line, result| {
-            match result {
-                Ok(document) => {
-                    if let Some(writer) = writer.as_mut() {
-                        if !json_lines {
-                            writer.check_free(&document.images)?;
-                        }
-                        writer.write(&document.images)?;
+        |line, result| match result {
+            Ok(document) => {
+                if let Some(writer) = writer.as_mut() {
+                    if !json_lines {
+                        writer.check_free(&document.images)?;
                     }
-                    for note in document.notes {
-                        if !notes.contains(&note) {
-                            printer.warn(&note);
-                            notes.push(note);
-                        }
+                    writer.write(&document.images)?;
+                }
+                for note in document.notes {
+                    if !notes.contains(&note) {
+                        printer.warn(&note);
+                        notes.push(note);
                     }
-                    out.write_all(&document.output).map_err(stdout_error)?;
-                    out.write_all(b"\n").map_err(stdout_error)?;
                 }
-                Err(error) => {
-                    rejected += 1;
-                    out.flush().map_err(stdout_error)?;
-                    printer.error(&format!("{label}:{line}: {error}"));
-                }
+                run.write(&document.output)
             }
-            Ok(())
+            Err(error) => run.fail(line, &error.to_string()),
         },
     )?;
-    out.flush().map_err(stdout_error)?;
-    Ok(if rejected == 0 {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    })
+    run.finish(None)
 }
 
 fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -235,6 +260,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
             kind: match (args.kind, args.from.and_then(|f| f.shape())) {
                 (Some(DocKindArg::Reply), _) => KindChoice::Reply,
                 (Some(DocKindArg::Parts), _) => KindChoice::Parts,
+                (Some(DocKindArg::Rollout), _) => KindChoice::Rollout,
                 (Some(DocKindArg::Transcript), shape) | (None, shape @ Some(_)) => {
                     KindChoice::Transcript(shape)
                 }
@@ -253,6 +279,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
                 max_images: args.max_images.or(profile.and_then(|p| p.max_images)),
             },
             fix: args.fix,
+            at: at_of(&args.at)?,
         },
         layout: if args.jsonl {
             Layout::JsonLines
@@ -261,6 +288,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
         },
         ignore: args.ignore.clone(),
     };
+    set_threads(&args.threads);
     if args.fix && (args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-")) {
         return Err(Error::usage("--fix writes files back; it cannot fix stdin"));
     }
@@ -351,21 +379,20 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
 
 fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::cli::FindingFormat;
-    use crate::io::{Documents, Input, Layout};
+    use crate::io::{Input, Layout};
 
+    let at = at_of(&args.at)?;
+    let policy = lines::no_null(on_error_of(&args.on_error), "inspect")?;
+    set_threads(&args.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
-    let label = input.label();
     let layout = if args.jsonl {
         Layout::JsonLines
     } else {
         Layout::Auto
     };
-    let mut documents = Documents::open(&input, layout)?;
-    if !documents.detect()? {
-        return Err(Error::rejected(format!(
-            "{label}: no JSON document to inspect"
-        )));
-    }
+    let Some(mut documents) = lines::open_documents(&input, layout)? else {
+        return Ok(ExitStatus::Success);
+    };
     let json_lines = documents.is_json_lines();
     let mut writer = match &args.extract {
         Some(dir) => Some(split::ImageWriter::new(dir, args.force, json_lines)?),
@@ -374,21 +401,16 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     let extract = writer.is_some();
     let mut items = Vec::new();
     let mut files: Vec<Option<String>> = Vec::new();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut rejected = 0usize;
+    let mut run = lines::Lines::new(&input, &documents, policy, true, printer);
     crate::pipeline::for_each_document(
         &mut documents,
-        |line, bytes| inspect::inspect_document(bytes, line, extract),
+        |line, bytes| inspect::inspect_at(bytes, line, extract, &at),
         |line, result| {
             let found = match result {
                 Ok(found) => found,
-                Err(error) => {
-                    rejected += 1;
-                    out.flush().map_err(stdout_error)?;
-                    printer.error(&format!("{label}:{line}: {error}"));
-                    return Ok(());
-                }
+                Err(error) => return run.fail(line, &error),
             };
+            run.tally.read_only();
             let mut paths: Vec<Option<String>> = vec![None; found.len()];
             if let Some(writer) = writer.as_mut() {
                 let extracted: Vec<(usize, split::ExtractedImage)> = found
@@ -413,7 +435,9 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
             match args.format {
                 FindingFormat::Json => {
                     for (item, path) in found.iter().zip(&paths) {
-                        writeln!(out, "{}", item.to_json(path.as_deref())).map_err(stdout_error)?;
+                        let mut line = item.to_json(path.as_deref()).to_string();
+                        line.push('\n');
+                        run.write_raw(line.as_bytes())?;
                     }
                 }
                 FindingFormat::Text => {
@@ -421,25 +445,21 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
                     files.extend(paths);
                 }
             }
-            Ok(())
+            Ok(Flow::Continue)
         },
     )?;
+    let count = items.len();
     if args.format == FindingFormat::Text {
         if items.is_empty() {
-            if rejected == 0 {
-                printer.note(&format!("{label}: no media found"));
+            if run.tally.failed == 0 {
+                printer.note(&format!("{}: no media found", run.label));
             }
         } else {
-            out.write_all(inspect::table(&items, json_lines, &files).as_bytes())
-                .map_err(stdout_error)?;
+            run.write_raw(inspect::table(&items, json_lines, &files).as_bytes())?;
         }
     }
-    out.flush().map_err(stdout_error)?;
-    Ok(if rejected == 0 {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    })
+    let _ = count;
+    run.finish(Some("media items listed"))
 }
 
 fn run_resize(args: crate::cli::ResizeArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -490,27 +510,33 @@ fn run_resize(args: crate::cli::ResizeArgs, printer: &Printer) -> Result<ExitSta
             ReportStyleArg::Json => ReportStyle::Json,
         },
         jsonl: args.jsonl,
+        at: at_of(&args.at)?,
+        on_error: on_error_of(&args.on_error),
     };
+    set_threads(&args.threads);
     resize::run(&options, printer)
 }
 
 fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
-    use crate::io::{Documents, Input, Layout};
+    use crate::io::{Input, Layout};
 
+    let at = at_of(&args.at)?;
+    if args.bare && at.pointers().len() > 1 {
+        return Err(Error::usage(
+            "--bare prints one converted value per document: give one --at pointer",
+        ));
+    }
+    set_threads(&args.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
-    let label = input.label();
     let layout = if args.jsonl {
         Layout::JsonLines
     } else {
         Layout::Auto
     };
-    let mut documents = Documents::open(&input, layout)?;
-    if !documents.detect()? {
-        return Err(Error::rejected(format!(
-            "{label}: no JSON document to convert"
-        )));
-    }
+    let Some(mut documents) = lines::open_documents(&input, layout)? else {
+        return Ok(ExitStatus::Success);
+    };
     let request = convert::ConvertRequest {
         from: args.from.shape(),
         to: args.to.into(),
@@ -532,44 +558,37 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
             tool_name: args.name.clone(),
         },
         pretty: printer.is_pretty(),
+        at,
+        rollout: match args.kind {
+            None => convert::RolloutChoice::Recognize,
+            Some(crate::cli::ConvertKindArg::Rollout) => convert::RolloutChoice::Always,
+            Some(crate::cli::ConvertKindArg::Transcript) => convert::RolloutChoice::Never,
+        },
+        bare: args.bare,
     };
-    let json_lines = documents.is_json_lines();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut rejected = 0usize;
+    let mut run = lines::Lines::new(
+        &input,
+        &documents,
+        on_error_of(&args.on_error),
+        false,
+        printer,
+    );
     let mut said: Vec<String> = Vec::new();
     crate::pipeline::for_each_document(
         &mut documents,
         |_, bytes| convert::convert_document(bytes, &request),
-        |line, result| {
-            match result {
-                Ok(document) => {
-                    for note in document.notes {
-                        if !said.contains(&note) {
-                            printer.warn(&note);
-                            said.push(note);
-                        }
+        |line, result| match result {
+            Ok(document) => {
+                for note in document.notes {
+                    if !said.contains(&note) {
+                        printer.warn(&note);
+                        said.push(note);
                     }
-                    out.write_all(&document.output).map_err(stdout_error)?;
-                    out.write_all(b"\n").map_err(stdout_error)?;
                 }
-                Err(error) => {
-                    rejected += 1;
-                    out.flush().map_err(stdout_error)?;
-                    let at = if json_lines {
-                        format!("{label}:{line}")
-                    } else {
-                        label.clone()
-                    };
-                    printer.error(&format!("{at}: {error}"));
-                }
+                run.write(&document.output)
             }
-            Ok(())
+            Err(error) => run.fail(line, &error.to_string()),
         },
     )?;
-    out.flush().map_err(stdout_error)?;
-    Ok(if rejected == 0 {
-        ExitStatus::Success
-    } else {
-        ExitStatus::Failure
-    })
+    run.finish(None)
 }

@@ -15,9 +15,12 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-pub use crate::resize::document::{resize_document, DocumentImage, ResizedDocument};
+pub use crate::resize::document::{
+    resize_document, resize_document_at, DocumentImage, ResizedDocument,
+};
 pub use crate::resize::{resize_image, ResizeError, ResizeOptions, Resized};
 
+use crate::accounting::{OnError, Tally};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::{write_atomic, Input};
 use crate::output::Printer;
@@ -56,6 +59,10 @@ pub struct RunOptions {
     pub report: ReportStyle,
     /// Read JSON inputs as JSON Lines.
     pub jsonl: bool,
+    /// Resize only the images inside the values at these pointers.
+    pub at: crate::subdoc::At,
+    /// What a JSON document that fails becomes.
+    pub on_error: crate::accounting::OnError,
 }
 
 /// How many JSON Lines documents are resized together.
@@ -160,6 +167,11 @@ fn check_arguments(inputs: &[Input], options: &RunOptions) -> Result<()> {
         Destination::Dir(_) if stdin > 0 => {
             return Err(Error::usage(
                 "--out-dir names results after their inputs; use -o FILE for stdin",
+            ))
+        }
+        Destination::InPlace if options.on_error == OnError::Null => {
+            return Err(Error::usage(
+                "--in-place with --on-error null would write null over lines of the input; write to -o or --out-dir instead",
             ))
         }
         Destination::InPlace if stdin > 0 => {
@@ -591,20 +603,38 @@ fn run_json(
     let mut pending = Vec::new();
     let first = lines.next_line(&mut pending).map_err(read_error)?;
     let Some(first_line) = first else {
-        return Err(Error::rejected(format!(
-            "{label}: no JSON document to resize"
-        )));
+        // No document at all (an empty partition of a job): nothing to do.
+        if options.destination != Destination::InPlace {
+            out.commit()?;
+        }
+        return Ok(ExitStatus::Success);
     };
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
     let mut gap = Vec::new();
     let single =
         !options.jsonl && (!complete || !lines.skip_blank(&mut gap).map_err(read_error)?);
     let mut changed = false;
+    let mut tally = Tally::new(options.on_error);
+    // A failed document, reported already: its stand-in as --on-error says.
+    let fail = |tally: &mut Tally, tail: &[u8], out: &mut Out| -> Result<ExitStatus> {
+        let mut stand_in = Vec::new();
+        tally
+            .failed(Some(&mut stand_in))
+            .map_err(write_error(Path::new("<memory>")))?;
+        if !stand_in.is_empty() {
+            // `null` keeps the line's own line break.
+            out.write(&stand_in[..stand_in.len() - 1])?;
+            out.write(tail)?;
+            return Ok(ExitStatus::Success);
+        }
+        Ok(ExitStatus::Failure)
+    };
     let mut handle = |line: usize,
                       doc: &[u8],
                       tail: &[u8],
-                      result: std::result::Result<ResizedDocument, serde_json::Error>,
+                      result: std::result::Result<ResizedDocument, String>,
                       out: &mut Out,
+                      tally: &mut Tally,
                       report: &mut dyn FnMut(Line)|
      -> Result<ExitStatus> {
         documents += 1;
@@ -617,8 +647,8 @@ fn run_json(
                     line: at_line,
                     pointer: None,
                 };
-                report(Line::Error(format!("{}: invalid JSON: {error}", at.text())));
-                return Ok(ExitStatus::Failure);
+                report(Line::Error(format!("{}: {error}", at.text())));
+                return fail(tally, tail, out);
             }
         };
         let mut failed = false;
@@ -636,7 +666,7 @@ fn run_json(
             report_image(options.report, &at, &image.result, None, true, report);
         }
         if failed {
-            return Ok(ExitStatus::Failure);
+            return fail(tally, tail, out);
         }
         match &resized_doc.output {
             Some(new) => {
@@ -646,6 +676,7 @@ fn run_json(
             None => out.write(doc)?,
         }
         out.write(tail)?;
+        tally.wrote();
         Ok(ExitStatus::Success)
     };
     if single {
@@ -653,8 +684,10 @@ fn run_json(
         bytes.extend_from_slice(&gap);
         reader_rest(&mut lines, &mut bytes).map_err(read_error)?;
         progress(bytes.len() as u64);
-        let result = resize_document(&bytes, &options.resize);
-        let doc_status = handle(first_line, &bytes, b"", result, &mut out, report)?;
+        let result = resize_document_at(&bytes, &options.at, &options.resize);
+        let doc_status = handle(
+            first_line, &bytes, b"", result, &mut out, &mut tally, report,
+        )?;
         status = worse(status, doc_status);
         if target.is_none() && !bytes.ends_with(b"\n") && doc_status == ExitStatus::Success {
             out.write(b"\n")?;
@@ -666,7 +699,7 @@ fn run_json(
         }
         let mut batch_bytes = batch.iter().map(|(_, raw)| raw.len()).sum();
         let mut done = false;
-        while !done {
+        while !done && !tally.stopped {
             while batch.len() < BATCH_LINES && batch_bytes < BATCH_BYTES {
                 let mut raw = Vec::new();
                 match lines.next_raw(&mut raw).map_err(read_error)? {
@@ -680,23 +713,26 @@ fn run_json(
                     }
                 }
             }
-            let results: Vec<Option<std::result::Result<ResizedDocument, serde_json::Error>>> =
-                batch
-                    .par_iter()
-                    .map(|(_, raw)| {
-                        let doc = content(raw);
-                        (!doc.iter().all(u8::is_ascii_whitespace))
-                            .then(|| resize_document(doc, &options.resize))
-                    })
-                    .collect();
+            let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
+                .par_iter()
+                .map(|(_, raw)| {
+                    let doc = content(raw);
+                    (!doc.iter().all(u8::is_ascii_whitespace))
+                        .then(|| resize_document_at(doc, &options.at, &options.resize))
+                })
+                .collect();
             for ((line, raw), result) in batch.iter().zip(results) {
+                if tally.stopped {
+                    break;
+                }
                 progress(raw.len() as u64);
                 let doc = content(raw);
                 match result {
                     None => out.write(raw)?,
                     Some(result) => {
                         let tail = &raw[doc.len()..];
-                        let doc_status = handle(*line, doc, tail, result, &mut out, report)?;
+                        let doc_status =
+                            handle(*line, doc, tail, result, &mut out, &mut tally, report)?;
                         status = worse(status, doc_status);
                     }
                 }
@@ -710,6 +746,9 @@ fn run_json(
         if !in_place_unchanged {
             out.commit()?;
         }
+    }
+    if !single {
+        report(Line::Note(format!("{label}: {}", tally.summary(None))));
     }
     if options.report == ReportStyle::Text && status == ExitStatus::Success {
         let what = if documents == 1 {

@@ -39,6 +39,9 @@ pub struct SplitOptions {
     pub keep_bytes: bool,
     /// Pretty-print the output.
     pub pretty: bool,
+    /// Split the replies at these pointers instead of the whole document, each
+    /// replaced by its output in the document.
+    pub at: crate::subdoc::At,
 }
 
 /// One image taken out of a reply.
@@ -199,6 +202,10 @@ pub enum ReplyError {
     Images(EntryProblem),
     /// The target shape cannot deliver this result.
     Unsupported(String),
+    /// The document has no value at an `--at` pointer.
+    Missing(String),
+    /// A reply at an `--at` pointer could not be split.
+    At(String, Box<ReplyError>),
 }
 
 impl std::fmt::Display for ReplyError {
@@ -207,6 +214,11 @@ impl std::fmt::Display for ReplyError {
             ReplyError::Syntax(why) => write!(f, "invalid JSON: {why}"),
             ReplyError::Images(problem) => problem.fmt(f),
             ReplyError::Unsupported(why) => f.write_str(why),
+            ReplyError::Missing(pointer) => write!(
+                f,
+                "{pointer}: no such value in this document (--at-missing skip passes it over)"
+            ),
+            ReplyError::At(pointer, inner) => write!(f, "{pointer}: {inner}"),
         }
     }
 }
@@ -231,8 +243,43 @@ pub struct SplitDocument {
     pub notes: Vec<String>,
 }
 
-/// Splits one JSON document and serializes the requested output.
+/// Splits one JSON document (or the replies at its `--at` pointers) and
+/// serializes the requested output.
 pub fn split_document(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, ReplyError> {
+    if !options.at.is_active() {
+        return split_one(bytes, options);
+    }
+    let located = options.at.locate(bytes).map_err(|error| match error {
+        crate::subdoc::LocateError::InvalidJson(why) => ReplyError::Syntax(why),
+        crate::subdoc::LocateError::Missing(pointer) => ReplyError::Missing(pointer),
+    })?;
+    let inner = SplitOptions {
+        pretty: false,
+        ..options.clone()
+    };
+    let mut document = SplitDocument {
+        output: Vec::new(),
+        images: Vec::new(),
+        notes: Vec::new(),
+    };
+    let mut replacements = Vec::with_capacity(located.len());
+    for value in located {
+        let split = split_one(&bytes[value.range.clone()], &inner)
+            .map_err(|e| ReplyError::At(value.pointer.clone(), Box::new(e)))?;
+        document.images.extend(split.images);
+        for note in split.notes {
+            if !document.notes.contains(&note) {
+                document.notes.push(note);
+            }
+        }
+        replacements.push((value.range, split.output));
+    }
+    document.output = crate::subdoc::splice(bytes, &mut replacements);
+    Ok(document)
+}
+
+/// Splits one reply.
+fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
     let split = split_reply(reply, options.keep_bytes).map_err(ReplyError::Images)?;
     let mut notes = Vec::new();

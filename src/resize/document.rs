@@ -120,6 +120,37 @@ pub fn resize_document(
     Ok(ResizedDocument { output, images })
 }
 
+/// [`resize_document`] of the values at the `--at` pointers (the whole
+/// document when there are none): only those values can change, and image
+/// pointers are full pointers from the document's root. `Err` says why the
+/// document is not JSON or lacks a value.
+pub fn resize_document_at(
+    bytes: &[u8],
+    at: &crate::subdoc::At,
+    options: &ResizeOptions,
+) -> Result<ResizedDocument, String> {
+    if !at.is_active() {
+        return resize_document(bytes, options).map_err(|e| format!("invalid JSON: {e}"));
+    }
+    let located = at.locate(bytes).map_err(|e| e.to_string())?;
+    let mut images = Vec::new();
+    let mut replacements = Vec::new();
+    for value in located {
+        let part = resize_document(&bytes[value.range.clone()], options)
+            .map_err(|e| format!("{}: invalid JSON: {e}", value.pointer))?;
+        images.extend(part.images.into_iter().map(|mut image| {
+            image.pointer = crate::subdoc::join(&value.pointer, &image.pointer);
+            image
+        }));
+        if let Some(output) = part.output {
+            replacements.push((value.range, output));
+        }
+    }
+    let output =
+        (!replacements.is_empty()).then(|| crate::subdoc::splice(bytes, &mut replacements));
+    Ok(ResizedDocument { output, images })
+}
+
 /// Decodes one payload and resizes it when it is an image; `None` for a
 /// payload that is not an image (and is left alone).
 fn look_at(item: &Item<'_>, options: &ResizeOptions) -> Option<(DocumentImage, Option<Vec<u8>>)> {

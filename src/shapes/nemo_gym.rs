@@ -1,6 +1,7 @@
 //! NeMo Gym tool replies: `tool_output_images` entries (`ToolOutputImage`).
 
 mod read;
+pub mod rollout;
 mod write;
 
 pub use read::read;

@@ -11,6 +11,7 @@ use crate::profile::{Cap, Profile};
 use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
 use crate::shapes::Shape;
 use crate::size::group_digits;
+use crate::subdoc::At;
 
 /// A repair: replace `bytes[start..end]` of the document with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,8 @@ pub enum DocKind {
     Parts,
     /// A transcript, request, response or tool result of a shape.
     Transcript(Shape),
+    /// A NeMo Gym rollout (its conversation checked as an OpenAI Responses request).
+    Rollout,
 }
 
 /// Which kind to check documents as.
@@ -52,6 +55,8 @@ pub enum KindChoice {
     Parts,
     /// A transcript of the given shape (`None`: detect it).
     Transcript(Option<Shape>),
+    /// A NeMo Gym rollout line.
+    Rollout,
 }
 
 /// The limits in force, from `--profile` and the explicit options.
@@ -77,6 +82,8 @@ pub struct CheckOptions {
     pub fix: bool,
     /// `--target`: pre-flight transcripts for conversion to this shape.
     pub target: Option<Shape>,
+    /// `--at`: check the values at these pointers instead of whole documents.
+    pub at: At,
 }
 
 /// The findings for one document.
@@ -115,7 +122,19 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
             }
         }
     };
+    // A rollout is recognized before anything else: its request would
+    // otherwise pass for a transcript of some shape, or for none.
+    let rollout = match options.kind {
+        KindChoice::Rollout => true,
+        KindChoice::Auto => nemo_gym::rollout::is_rollout(&doc),
+        _ => false,
+    };
+    if rollout {
+        drop(doc);
+        return super::scope::check_rollout(bytes, options);
+    }
     let kind = match options.kind {
+        KindChoice::Rollout => unreachable!("handled above"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
@@ -137,7 +156,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
         Some(DocKind::Reply) => checker.reply(&doc),
         Some(DocKind::Parts) => checker.parts(&doc),
         Some(DocKind::Transcript(shape)) => checker.transcript(&doc, shape),
-        None => {
+        Some(DocKind::Rollout) | None => {
             return DocReport {
                 skipped: true,
                 ..DocReport::default()

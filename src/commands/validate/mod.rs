@@ -6,6 +6,7 @@
 pub mod arguments;
 pub mod document;
 pub mod rules;
+pub mod scope;
 pub mod shape_rules;
 pub mod transcript;
 
@@ -194,10 +195,10 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     let mut report = InputReport::default();
     let outcome = crate::pipeline::for_each_document(
         &mut documents,
-        |_, bytes| check_document(bytes, &options.check),
+        |_, bytes| scope::check(bytes, &options.check),
         |line, doc| {
             record(&mut report, &label, line, doc, options, false);
-            Ok(())
+            Ok(crate::accounting::Flow::Continue)
         },
     );
     if let Err(error) = outcome {
@@ -248,7 +249,7 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
         } else {
             bytes.len()
         };
-        let doc = check_document(&bytes[start..end], &options.check);
+        let doc = scope::check(&bytes[start..end], &options.check);
         for issue in &doc.issues {
             if let (Some(patch), false) = (&issue.patch, ignored(issue.rule, options)) {
                 patches.push(Patch {

@@ -44,6 +44,7 @@ use Severity::{Error, Warning};
 /// Every rule, in the order `--list-rules` prints them.
 pub const RULES: &[Rule] = &[
     rule("invalid-json", Error, false, "the document (or JSON Lines line) is not valid JSON"),
+    rule("at-missing", Error, false, "the document has no value at an --at pointer (--at-missing skip passes such documents over)"),
     rule("reply-images-not-list", Error, false, "tool_output_images is neither a list nor null"),
     rule("reply-image-not-object", Error, false, "a tool_output_images entry is not an object"),
     rule("reply-image-unknown-key", Error, false, "an entry has a key other than image_url and label"),

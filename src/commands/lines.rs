@@ -1,0 +1,114 @@
+//! The output side of a run over documents that writes one result per
+//! document (`convert`, `split`, `inspect`): results in input order on stdout,
+//! a failed document reported with its location and replaced as `--on-error`
+//! says, and the count of lines in, out and failed at the end of JSON Lines.
+
+use std::io::{self, BufWriter, StdoutLock, Write};
+use std::path::PathBuf;
+
+use crate::accounting::{Flow, OnError, Tally};
+use crate::error::{Error, ExitStatus, Result};
+use crate::io::{Documents, Input, Layout};
+use crate::output::Printer;
+
+/// A run's stdout, its count, and how it names places in messages.
+pub struct Lines<'p> {
+    pub label: String,
+    pub json_lines: bool,
+    /// Whether a single document's messages carry its line too (`<stdin>:1:`).
+    line_always: bool,
+    pub tally: Tally,
+    pub out: BufWriter<StdoutLock<'static>>,
+    printer: &'p Printer,
+}
+
+fn stdout_error(source: io::Error) -> Error {
+    Error::Write {
+        path: PathBuf::from("<stdout>"),
+        source,
+    }
+}
+
+/// Opens `input`'s documents. An input with none (no bytes, or only white
+/// space) is zero documents: `None`, and the command prints nothing.
+pub fn open_documents(input: &Input, layout: Layout) -> Result<Option<Documents>> {
+    let mut documents = Documents::open(input, layout)?;
+    Ok(documents.detect()?.then_some(documents))
+}
+
+impl<'p> Lines<'p> {
+    pub fn new(
+        input: &Input,
+        documents: &Documents,
+        policy: OnError,
+        line_always: bool,
+        printer: &'p Printer,
+    ) -> Lines<'p> {
+        Lines {
+            label: input.label(),
+            json_lines: documents.is_json_lines(),
+            line_always,
+            tally: Tally::new(policy),
+            out: BufWriter::new(io::stdout().lock()),
+            printer,
+        }
+    }
+
+    /// `file:line` for JSON Lines (and where asked), `file` for one document.
+    pub fn place(&self, line: usize) -> String {
+        if self.json_lines || self.line_always {
+            format!("{}:{line}", self.label)
+        } else {
+            self.label.clone()
+        }
+    }
+
+    /// Writes one document's result and a line break.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<Flow> {
+        self.out.write_all(bytes).map_err(stdout_error)?;
+        self.out.write_all(b"\n").map_err(stdout_error)?;
+        self.tally.wrote();
+        Ok(Flow::Continue)
+    }
+
+    /// Writes raw output (not one document's result; no count).
+    pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        self.out.write_all(bytes).map_err(stdout_error)
+    }
+
+    /// A document that failed: the error on stderr (after what came before it
+    /// on stdout), then its stand-in as the policy says.
+    pub fn fail(&mut self, line: usize, message: &str) -> Result<Flow> {
+        self.out.flush().map_err(stdout_error)?;
+        self.printer
+            .error(&format!("{}: {message}", self.place(line)));
+        let flow = self
+            .tally
+            .failed(Some(&mut self.out))
+            .map_err(stdout_error)?;
+        Ok(flow)
+    }
+
+    /// Ends the run: flushes stdout, prints the count for JSON Lines (with
+    /// `written` naming the output when it is not one line per document), and
+    /// says how the run ends.
+    pub fn finish(mut self, written: Option<&str>) -> Result<ExitStatus> {
+        self.out.flush().map_err(stdout_error)?;
+        if self.json_lines {
+            self.printer
+                .note(&format!("{}: {}", self.label, self.tally.summary(written)));
+        }
+        Ok(self.tally.status())
+    }
+}
+
+/// The policy for a command whose output is not one line per document, where
+/// a `null` stand-in has no place.
+pub fn no_null(policy: OnError, command: &str) -> Result<OnError> {
+    if policy == OnError::Null {
+        return Err(Error::usage(format!(
+            "{command} prints media items, not one line per document: --on-error takes skip or stop here"
+        )));
+    }
+    Ok(policy)
+}

@@ -1,0 +1,98 @@
+//! What part of a document is checked: the values at `--at` pointers, and the
+//! conversation of a NeMo Gym rollout. Either way the checks run on the part
+//! alone and their findings (and repairs) are moved back into the document's
+//! own coordinates: full pointers from its root, byte ranges of its text.
+
+use super::document::{check_document, CheckOptions, DocKind, DocReport, Issue, KindChoice};
+use crate::shapes::nemo_gym::rollout::Conversation;
+use crate::shapes::Shape;
+use crate::subdoc::{join, LocateError};
+
+/// Checks one document: the whole of it, or the values at the `--at` pointers.
+pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
+    if !options.at.is_active() {
+        return check_document(bytes, options);
+    }
+    let located = match options.at.locate(bytes) {
+        Ok(located) => located,
+        Err(error) => {
+            let (rule, pointer) = match &error {
+                LocateError::InvalidJson(_) => ("invalid-json", String::new()),
+                LocateError::Missing(pointer) => ("at-missing", pointer.clone()),
+            };
+            let message = match &error {
+                LocateError::InvalidJson(message) => message.clone(),
+                LocateError::Missing(_) => {
+                    "no such value in this document (--at-missing skip passes it over)".into()
+                }
+            };
+            return DocReport {
+                issues: vec![Issue {
+                    rule,
+                    pointer,
+                    message,
+                    patch: None,
+                }],
+                ..DocReport::default()
+            };
+        }
+    };
+    let mut report = DocReport {
+        skipped: true,
+        ..DocReport::default()
+    };
+    for value in located {
+        let part = check_document(&bytes[value.range.clone()], options);
+        if part.skipped {
+            continue;
+        }
+        report.skipped = false;
+        report.kind = report.kind.or(part.kind);
+        report.images += part.images;
+        report
+            .issues
+            .extend(part.issues.into_iter().map(|mut issue| {
+                issue.pointer = join(&value.pointer, &issue.pointer);
+                if let Some(patch) = issue.patch.as_mut() {
+                    patch.start += value.range.start;
+                    patch.end += value.range.start;
+                }
+                issue
+            }));
+    }
+    report
+}
+
+/// Checks a NeMo Gym rollout line: its conversation (the request's input and
+/// the response's output, with the request's tools) as one OpenAI Responses
+/// request, with every rule that applies to one.
+pub fn check_rollout(bytes: &[u8], options: &CheckOptions) -> DocReport {
+    let Some(conversation) = Conversation::of(bytes) else {
+        return DocReport {
+            kind: Some(DocKind::Rollout),
+            issues: vec![Issue {
+                rule: "transcript-invalid",
+                pointer: String::new(),
+                message: "not a NeMo Gym rollout: no responses_create_params object".into(),
+                patch: None,
+            }],
+            ..DocReport::default()
+        };
+    };
+    let inner = CheckOptions {
+        kind: KindChoice::Transcript(Some(Shape::OpenaiResponses)),
+        ..options.clone()
+    };
+    let mut report = check_document(&conversation.bytes, &inner);
+    report.kind = Some(DocKind::Rollout);
+    for issue in &mut report.issues {
+        issue.pointer = conversation.line_pointer(&issue.pointer);
+        issue.patch = issue.patch.take().and_then(|mut patch| {
+            let range = conversation.line_range(patch.start..patch.end)?;
+            patch.start = range.start;
+            patch.end = range.end;
+            Some(patch)
+        });
+    }
+    report
+}

@@ -1,0 +1,292 @@
+//! NeMo Gym rollouts: one JSON Lines line per episode,
+//! `{"responses_create_params": {…Responses request…}, "response": {…Responses
+//! response…}, "reward": 1.0, …ids and the environment's own fields…}`.
+//!
+//! The conversation of a rollout is the request's input followed by the
+//! response's output items (NeMo Gym's agents put the tool outputs they ran
+//! there too), with the request's tools and settings: one OpenAI Responses
+//! request. It is built from the line's own bytes — the request with the
+//! output items copied verbatim to the end of its input — so that a finding
+//! or a repair inside it maps back to the exact place in the line.
+
+use std::ops::Range;
+
+use crate::json::{self, Json};
+
+/// The key holding the request.
+pub const REQUEST_KEY: &str = "responses_create_params";
+/// The key holding the response.
+pub const RESPONSE_KEY: &str = "response";
+
+const REQUEST_POINTER: &str = "/responses_create_params";
+const OUTPUT_POINTER: &str = "/response/output";
+
+/// Whether a document is a rollout: an object whose `responses_create_params`
+/// is an object. (Task files, without `response`, are rollouts not yet run.)
+pub fn is_rollout(doc: &Json<'_>) -> bool {
+    matches!(doc, Json::Object(_)) && matches!(doc.get(REQUEST_KEY), Some(Json::Object(_)))
+}
+
+/// [`is_rollout`] for a `serde_json` value.
+pub fn is_rollout_value(value: &serde_json::Value) -> bool {
+    value
+        .get(REQUEST_KEY)
+        .is_some_and(serde_json::Value::is_object)
+}
+
+/// Bytes of the conversation copied from the line: `len` bytes at `from` in
+/// the conversation came from `to` in the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Segment {
+    from: usize,
+    len: usize,
+    to: usize,
+}
+
+/// Where the items of the conversation's `input` came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum InputOrigin {
+    /// The request's input list had this many items; later ones are output items.
+    List(usize),
+    /// The request's input was a string, wrapped as item 0 (a user message).
+    Text,
+}
+
+/// A rollout's conversation as one Responses request, and how its bytes and
+/// pointers map back to the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversation {
+    pub bytes: Vec<u8>,
+    /// Where `responses_create_params` lies in the line.
+    pub request: Range<usize>,
+    segments: Vec<Segment>,
+    origin: InputOrigin,
+}
+
+impl Conversation {
+    /// Builds the conversation of the rollout `line` (which must parse as a
+    /// rollout: see [`is_rollout`]).
+    pub fn of(line: &[u8]) -> Option<Conversation> {
+        let (req_start, req_end) = json::raw_span(line, REQUEST_POINTER)?;
+        let request = req_start..req_end;
+        let whole = |segments| Conversation {
+            bytes: line[request.clone()].to_vec(),
+            request: request.clone(),
+            segments,
+            origin: InputOrigin::List(usize::MAX),
+        };
+        let verbatim = vec![Segment {
+            from: 0,
+            len: req_end - req_start,
+            to: req_start,
+        }];
+        let Some(output) = json::raw_span(line, OUTPUT_POINTER)
+            .filter(|(s, _)| line[*s] == b'[')
+            .map(|(s, e)| inner(line, s, e))
+            .filter(|inner| !inner.is_empty())
+        else {
+            return Some(whole(verbatim));
+        };
+        let Some((in_start, in_end)) = json::raw_span(line, &format!("{REQUEST_POINTER}/input"))
+        else {
+            return Some(whole(verbatim));
+        };
+        let mut bytes = Vec::with_capacity(req_end - req_start + output.len() + 32);
+        let mut segments = Vec::new();
+        let mut copy = |bytes: &mut Vec<u8>, range: Range<usize>| {
+            segments.push(Segment {
+                from: bytes.len(),
+                len: range.len(),
+                to: range.start,
+            });
+            bytes.extend_from_slice(&line[range]);
+        };
+        let origin = match line[in_start] {
+            b'[' => {
+                let items = inner(line, in_start, in_end);
+                let count =
+                    serde_json::from_slice::<Vec<serde::de::IgnoredAny>>(&line[in_start..in_end])
+                        .ok()?
+                        .len();
+                // Everything up to the input's closing bracket, the output
+                // items, then the rest of the request.
+                copy(&mut bytes, req_start..in_end - 1);
+                if !items.is_empty() {
+                    bytes.push(b',');
+                }
+                copy(&mut bytes, output.clone());
+                copy(&mut bytes, in_end - 1..req_end);
+                InputOrigin::List(count)
+            }
+            b'"' => {
+                copy(&mut bytes, req_start..in_start);
+                bytes.extend_from_slice(br#"[{"role":"user","content":"#);
+                copy(&mut bytes, in_start..in_end);
+                bytes.extend_from_slice(b"},");
+                copy(&mut bytes, output.clone());
+                bytes.push(b']');
+                copy(&mut bytes, in_end..req_end);
+                InputOrigin::Text
+            }
+            _ => return Some(whole(verbatim)),
+        };
+        Some(Conversation {
+            bytes,
+            request,
+            segments,
+            origin,
+        })
+    }
+
+    /// The line's offset of byte `at` of the conversation, when that byte was
+    /// copied from the line.
+    pub fn line_offset(&self, at: usize) -> Option<usize> {
+        self.segments
+            .iter()
+            .find(|s| (s.from..s.from + s.len).contains(&at))
+            .map(|s| s.to + (at - s.from))
+    }
+
+    /// The line's range of a range of the conversation (both ends copied from
+    /// one stretch of the line).
+    pub fn line_range(&self, range: Range<usize>) -> Option<Range<usize>> {
+        let start = self.line_offset(range.start)?;
+        if range.is_empty() {
+            return Some(start..start);
+        }
+        let last = self.line_offset(range.end - 1)?;
+        (last + 1 - start == range.len()).then_some(start..last + 1)
+    }
+
+    /// The pointer into the line of a pointer into the conversation.
+    pub fn line_pointer(&self, pointer: &str) -> String {
+        let mut tokens = pointer.strip_prefix('/').map(|p| p.splitn(3, '/'));
+        let (first, index, rest) = match tokens.as_mut() {
+            Some(tokens) => (tokens.next(), tokens.next(), tokens.next()),
+            None => (None, None, None),
+        };
+        let index = index.and_then(|i| i.parse::<usize>().ok());
+        let rest = rest.map(|r| format!("/{r}")).unwrap_or_default();
+        match (first, index, &self.origin) {
+            (Some("input"), Some(i), InputOrigin::List(count)) if i >= *count => {
+                format!("{OUTPUT_POINTER}/{}{rest}", i - count)
+            }
+            (Some("input"), Some(0), InputOrigin::Text) => {
+                // Inside the wrapper: the string itself is the request's input.
+                format!("{REQUEST_POINTER}/input")
+            }
+            (Some("input"), Some(i), InputOrigin::Text) => {
+                format!("{OUTPUT_POINTER}/{}{rest}", i - 1)
+            }
+            _ => format!("{REQUEST_POINTER}{pointer}"),
+        }
+    }
+}
+
+/// The bytes between the brackets of the array at `start..end`, without the
+/// white space around them.
+fn inner(line: &[u8], start: usize, end: usize) -> Range<usize> {
+    let mut from = start + 1;
+    let mut to = end - 1;
+    while from < to && line[from].is_ascii_whitespace() {
+        from += 1;
+    }
+    while to > from && line[to - 1].is_ascii_whitespace() {
+        to -= 1;
+    }
+    from..to
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    const LINE: &str = r#"{"responses_create_params": {"input": [{"role":"user","content":"hi"} ], "tools": []}, "response": {"id": "r", "output": [ {"type":"function_call","call_id":"c","name":"f","arguments":"{}"}, {"type":"function_call_output","call_id":"c","output":"ok"}]}, "reward": 1.0}"#;
+
+    #[test]
+    fn the_conversation_is_the_input_then_the_output() {
+        let conversation = Conversation::of(LINE.as_bytes()).unwrap();
+        let value: Value = serde_json::from_slice(&conversation.bytes).unwrap();
+        let types: Vec<&str> = value["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.get("type").and_then(Value::as_str).unwrap_or("message"))
+            .collect();
+        assert_eq!(types, ["message", "function_call", "function_call_output"]);
+        assert_eq!(value["tools"], json!([]));
+        assert_eq!(
+            conversation.line_pointer("/input/0/content"),
+            "/responses_create_params/input/0/content"
+        );
+        assert_eq!(
+            conversation.line_pointer("/input/2/output"),
+            "/response/output/1/output"
+        );
+        assert_eq!(
+            conversation.line_pointer("/tools"),
+            "/responses_create_params/tools"
+        );
+        assert_eq!(conversation.line_pointer(""), "/responses_create_params");
+    }
+
+    #[test]
+    fn copied_bytes_map_back_to_the_line() {
+        let conversation = Conversation::of(LINE.as_bytes()).unwrap();
+        for needle in ["\"hi\"", "\"ok\"", "\"tools\": []"] {
+            let at = find(&conversation.bytes, needle.as_bytes());
+            let range = conversation.line_range(at..at + needle.len()).unwrap();
+            assert_eq!(&LINE.as_bytes()[range], needle.as_bytes());
+        }
+    }
+
+    #[test]
+    fn a_string_input_becomes_a_user_message() {
+        let line = r#"{"responses_create_params": {"input": "hello"}, "response": {"output": [{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hey"}]}]}}"#;
+        let conversation = Conversation::of(line.as_bytes()).unwrap();
+        let value: Value = serde_json::from_slice(&conversation.bytes).unwrap();
+        assert_eq!(
+            value["input"][0],
+            json!({"role": "user", "content": "hello"})
+        );
+        assert_eq!(value["input"][1]["role"], "assistant");
+        assert_eq!(
+            conversation.line_pointer("/input/0/content"),
+            "/responses_create_params/input"
+        );
+        assert_eq!(
+            conversation.line_pointer("/input/1/content/0"),
+            "/response/output/0/content/0"
+        );
+    }
+
+    #[test]
+    fn without_output_the_conversation_is_the_request() {
+        for line in [
+            r#"{"responses_create_params": {"input": []}}"#,
+            r#"{"responses_create_params": {"input": []}, "response": null}"#,
+            r#"{"responses_create_params": {"input": [1]}, "response": {"output": [ ]}}"#,
+        ] {
+            let conversation = Conversation::of(line.as_bytes()).unwrap();
+            let request = &line.as_bytes()[conversation.request.clone()];
+            assert_eq!(conversation.bytes, request);
+            assert_eq!(
+                conversation.line_pointer("/input/0"),
+                "/responses_create_params/input/0"
+            );
+        }
+        let empty_input =
+            r#"{"responses_create_params": {"input": []}, "response": {"output": [2]}}"#;
+        let conversation = Conversation::of(empty_input.as_bytes()).unwrap();
+        assert_eq!(conversation.bytes, br#"{"input": [2]}"#);
+        assert_eq!(conversation.line_pointer("/input/0"), "/response/output/0");
+    }
+
+    fn find(haystack: &[u8], needle: &[u8]) -> usize {
+        haystack
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .unwrap()
+    }
+}
