@@ -402,6 +402,7 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut items = Vec::new();
     let mut files: Vec<Option<String>> = Vec::new();
     let mut run = lines::Lines::new(&input, &documents, policy, true, printer);
+    let mut listed = 0usize;
     crate::pipeline::for_each_document(
         &mut documents,
         |line, bytes| inspect::inspect_at(bytes, line, extract, &at),
@@ -411,6 +412,7 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
                 Err(error) => return run.fail(line, &error),
             };
             run.tally.read_only();
+            listed += found.len();
             let mut paths: Vec<Option<String>> = vec![None; found.len()];
             if let Some(writer) = writer.as_mut() {
                 let extracted: Vec<(usize, split::ExtractedImage)> = found
@@ -448,7 +450,6 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
             Ok(Flow::Continue)
         },
     )?;
-    let count = items.len();
     if args.format == FindingFormat::Text {
         if items.is_empty() {
             if run.tally.failed == 0 {
@@ -458,8 +459,12 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
             run.write_raw(inspect::table(&items, json_lines, &files).as_bytes())?;
         }
     }
-    let _ = count;
-    run.finish(Some("media items listed"))
+    let listed = format!(
+        "{} media item{} listed",
+        crate::size::group_digits(listed as u64),
+        if listed == 1 { "" } else { "s" }
+    );
+    run.finish(Some(&listed))
 }
 
 fn run_resize(args: crate::cli::ResizeArgs, printer: &Printer) -> Result<ExitStatus> {

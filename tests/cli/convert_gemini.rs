@@ -1044,7 +1044,8 @@ fn json_lines_convert_one_document_a_line_and_name_the_bad_line() {
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert_eq!(
         run.stderr,
-        "partkit: error: <stdin>:2: /contents/0/parts/0/functionCall/name: a functionCall needs a name\n"
+        "partkit: error: <stdin>:2: /contents/0/parts/0/functionCall/name: a functionCall needs a name\n\
+         partkit: <stdin>: 3 lines in, 2 out, 1 failed\n"
     );
     assert_eq!(
         run.json_lines(),

@@ -47,6 +47,16 @@ impl Run {
             .collect()
     }
 
+    /// stderr without the count that ends a run over JSON Lines
+    /// (`partkit: <input>: 3 lines in, 3 out, 0 failed`).
+    pub fn stderr_without_summary(&self) -> String {
+        self.stderr
+            .lines()
+            .filter(|l| !is_summary(l))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
     /// Asserts a failure: the exit code, nothing on stdout, and exactly one stderr
     /// line that starts `partkit: error: ` and contains every fragment.
     pub fn assert_error(&self, code: i32, fragments: &[&str]) {
@@ -72,6 +82,15 @@ impl Run {
             );
         }
     }
+}
+
+/// Whether a stderr line is the count that ends a run over JSON Lines.
+pub fn is_summary(line: &str) -> bool {
+    line.starts_with("partkit: ")
+        && !line.starts_with("partkit: error: ")
+        && !line.starts_with("partkit: warning: ")
+        && line.contains(" in, ")
+        && line.ends_with(" failed")
 }
 
 /// The path of a committed fixture.

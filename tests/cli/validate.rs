@@ -507,8 +507,9 @@ fn quiet_does_not_hide_findings() {
 /// Every rule id, each with its test below (`rule_<id>`).
 /// Every rule; the transcript rules (from `transcript-invalid` on) are tested
 /// in tests/cli/validate_transcripts.rs.
-const RULE_IDS: [&str; 41] = [
+const RULE_IDS: [&str; 42] = [
     "invalid-json",
+    "at-missing", // tested in pipelines.rs
     "reply-images-not-list",
     "reply-image-not-object",
     "reply-image-unknown-key",

@@ -143,6 +143,7 @@ fn request(
             Value::Array(messages(&transcript.messages, context)?),
         );
     }
+    let mut tool_count = 0;
     if let Some(tools) = &transcript.tools {
         let mut list = Vec::with_capacity(tools.len());
         for tool in tools {
@@ -150,9 +151,25 @@ fn request(
                 list.push(tool);
             }
         }
+        tool_count = list.len();
         put(&mut map, "tools", Value::Array(list));
     }
-    if let Some(choice) = &transcript.tool_choice {
+    // Anthropic refuses a tool_choice without tools. `auto` with no tools
+    // says nothing, so it goes quietly; any other choice is a loss.
+    let choice = match &transcript.tool_choice {
+        Some(ToolChoice::Auto) if tool_count == 0 => None,
+        Some(choice) if tool_count == 0 => {
+            let what = match choice {
+                ToolChoice::Tool(name) => format!("tool {name}"),
+                ToolChoice::Required => "required".into(),
+                _ => "none".into(),
+            };
+            context.lose(format!("tool_choice ({what}) without tools"))?;
+            None
+        }
+        choice => choice.as_ref(),
+    };
+    if let Some(choice) = choice {
         let value = match choice {
             ToolChoice::Auto => serde_json::json!({"type": "auto"}),
             ToolChoice::Required => serde_json::json!({"type": "any"}),
