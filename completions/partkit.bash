@@ -85,7 +85,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__convert)
-            opts="-q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --kind --bare --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -116,6 +116,30 @@ _partkit() {
                     return 0
                     ;;
                 --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "transcript rollout" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-missing)
+                    COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-error)
+                    COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -317,7 +341,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__inspect)
-            opts="-q -h -V --format --extract --force --jsonl --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --format --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -331,6 +355,26 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-missing)
+                    COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-error)
+                    COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -339,7 +383,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__resize)
-            opts="-o -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --pretty --compact --quiet --help --version"
+            opts="-o -j -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,6 +433,26 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-missing)
+                    COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-error)
+                    COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -397,7 +461,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__split)
-            opts="-q -h -V --rest --to --call-id --name --images-dir --force --jsonl --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --rest --to --call-id --name --images-dir --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -419,6 +483,26 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-missing)
+                    COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-error)
+                    COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -427,14 +511,14 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__validate)
-            opts="-q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --kind)
-                    COMPREPLY=($(compgen -W "reply parts transcript" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "reply parts transcript rollout" -- "${cur}"))
                     return 0
                     ;;
                 --from)
@@ -467,6 +551,22 @@ _partkit() {
                     ;;
                 --profile)
                     COMPREPLY=($(compgen -W "default openai anthropic gemini bedrock" -- "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at-missing)
+                    COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

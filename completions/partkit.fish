@@ -71,6 +71,13 @@ mcp\t'A CallToolResult'"
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l call-id -d 'The id of the tool call this reply answers (with --to)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l name -d 'The tool\'s name (with --to; gemini needs it)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l images-dir -d 'Also write each image into DIR as NNN.<ext> or NNN-<label>.<ext>' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
+skip\t'The pointer is passed over; a document without any is passed through unchanged'"
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l on-error -d 'What a document that fails becomes in the output' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
+null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
+stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
+complete -c partkit -n "__fish_partkit_using_subcommand split" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l rest -d 'Print only the rest of the reply (the JSON the model gets as tool output)'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l force -d 'Overwrite existing files in --images-dir'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
@@ -81,7 +88,8 @@ complete -c partkit -n "__fish_partkit_using_subcommand split" -s h -l help -d '
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l kind -d 'Check every document as this kind instead of recognizing it' -r -f -a "reply\t'A tool reply with tool_output_images'
 parts\t'One canonical part or a list of them'
-transcript\t'A transcript, request, response or tool result of a provider shape (or canonical)'"
+transcript\t'A transcript, request, response or tool result of a provider shape (or canonical)'
+rollout\t'A NeMo Gym rollout line (responses_create_params + response + reward and ids)'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l from -d 'Read documents as transcripts of this shape (implies --kind transcript)' -r -f -a "auto\t'Detect the shape (and say so when it had to guess)'
 canonical\t''
 openai-chat\t''
@@ -110,6 +118,10 @@ openai\t'20 MB per image; 500 images and 50 MB of images per request'
 anthropic\t'5,242,880 base64 characters per image; 8000 px (2000 px past 20 images); 100 images'
 gemini\t'png, jpeg, webp, heic, heif; 100 MB inline per request'
 bedrock\t'3,932,160 bytes per image; 8000 px; 20 images'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
+skip\t'The pointer is passed over; a document without any is passed through unchanged'"
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l list-rules -d 'Print the rules (id, severity, fixable, what it checks) and exit'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deny-warnings -d 'Fail on warnings too'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deep -d 'Decode every image fully (catches truncated images)'
@@ -123,6 +135,13 @@ complete -c partkit -n "__fish_partkit_using_subcommand validate" -s V -l versio
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l format -d 'How to print the items' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
 json\t'JSON Lines, one object per finding'"
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l extract -d 'Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
+skip\t'The pointer is passed over; a document without any is passed through unchanged'"
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l on-error -d 'What a document that fails becomes in the output' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
+null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
+stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l force -d 'Overwrite existing files in --extract'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -148,6 +167,13 @@ complete -c partkit -n "__fish_partkit_using_subcommand resize" -l out-dir -d 'W
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l report -d 'How each image is reported on stderr' -r -f -a "text\t'One line per image a person reads'
 json\t'One JSON object per image (JSON Lines)'"
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-decode-pixels -d 'Refuse to decode an image of more pixels (all frames together): a decompression bomb' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
+skip\t'The pointer is passed over; a document without any is passed through unchanged'"
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l on-error -d 'What a document that fails becomes in the output' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
+null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
+stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l in-place -d 'Replace each input that changed (a temporary file renamed over it)'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l jsonl -d 'Read JSON inputs as JSON Lines even if they look like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -180,8 +206,18 @@ complete -c partkit -n "__fish_partkit_using_subcommand convert" -l on-invalid-a
 keep\t'Keep the string as written'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l call-id -d 'The call id of a single tool result whose shape carries none (mcp, nemo-gym)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l name -d 'The tool name of a single tool result whose shape carries none' -r
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l kind -d 'Read documents as this kind instead of recognizing it' -r -f -a "transcript\t'A transcript, request, response or tool result (never read as a rollout)'
+rollout\t'A NeMo Gym rollout line: its conversation is converted'"
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
+skip\t'The pointer is passed over; a document without any is passed through unchanged'"
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l on-error -d 'What a document that fails becomes in the output' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
+null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
+stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l strict -d 'Exit 1 instead of dropping anything the target has no place for'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l bare -d 'Print only the converted value (of the one --at pointer, or a rollout\'s conversation), not the document around it'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s q -l quiet -d 'Silence warnings'

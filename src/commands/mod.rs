@@ -72,15 +72,16 @@ fn on_error_of(args: &OnErrorArgs) -> OnError {
     }
 }
 
-/// Sizes the worker pool for `-j N`; without it rayon reads
-/// `RAYON_NUM_THREADS`, else starts one worker per core.
+/// Starts the worker pool: `-j N` workers, else as many as
+/// `RAYON_NUM_THREADS` says, else one per core. (Started now rather than at
+/// the first parallel step, so that a run's threads are known from its start.)
 fn set_threads(args: &ThreadsArgs) {
+    let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = args.threads {
-        // A second run in one process (a library caller) keeps the first pool.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(usize::from(threads))
-            .build_global();
+        builder = builder.num_threads(usize::from(threads));
     }
+    // A second run in one process (a library caller) keeps the first pool.
+    let _ = builder.build_global();
 }
 
 fn stdout_error(source: io::Error) -> Error {

@@ -97,7 +97,12 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             continue;
         }
         if let Some(fields) = fields.as_object() {
-            for key in fields.keys().filter(|k| !k.starts_with('$')) {
+            // A field set to null says nothing, so dropping it loses nothing
+            // (NeMo Gym writes every unset Responses field as null).
+            for (key, _) in fields
+                .iter()
+                .filter(|(k, v)| !k.starts_with('$') && !v.is_null())
+            {
                 names.push(format!("{shape} {key}"));
             }
             // Fields of a part's inner object (an OpenAI image's `detail`,
@@ -108,7 +113,7 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
                         && shape == Shape::OpenaiChat.name()
                         && target == Shape::OpenaiResponses
                 };
-                for key in inner.keys().filter(|k| !carried(k)) {
+                for (key, _) in inner.iter().filter(|(k, v)| !carried(k) && !v.is_null()) {
                     names.push(format!("{shape} {key}"));
                 }
             }

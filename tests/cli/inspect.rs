@@ -1602,11 +1602,17 @@ fn empty_input_is_zero_documents() {
     // An empty partition of a job is normal: nothing printed, exit 0.
     for input in ["", "\n\n", "   \n"] {
         let run = inspect(&[], input);
-        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+        assert_eq!(
+            (run.code, run.stdout.as_str(), run.stderr.as_str()),
+            (0, "", "")
+        );
     }
     let (_dir, file) = temp_file("empty.json", b"");
     let run = run(&["inspect", arg(&file)]);
-    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", "")
+    );
 }
 
 #[test]

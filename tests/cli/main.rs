@@ -12,7 +12,9 @@ mod encode;
 mod fetch;
 mod generated;
 mod inspect;
+mod pipelines;
 mod resize;
+mod rollouts;
 mod roundtrip;
 mod split;
 mod validate;
@@ -90,7 +92,7 @@ pub fn is_summary(line: &str) -> bool {
         && !line.starts_with("partkit: error: ")
         && !line.starts_with("partkit: warning: ")
         && line.contains(" in, ")
-        && line.ends_with(" failed")
+        && line.contains(" failed")
 }
 
 /// The path of a committed fixture.
@@ -117,6 +119,26 @@ pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// Canonical base64 of a committed fixture.
+pub fn fixture_b64(name: &str) -> String {
+    use base64::Engine;
+    let bytes = std::fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"));
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// A file in a fresh temporary directory (kept alive by the returned guard).
+pub fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join(name);
+    std::fs::write(&file, contents).expect("write temp file");
+    (dir, file)
+}
+
+/// A path as typed on the command line.
+pub fn path_arg(path: &Path) -> &str {
+    path.to_str().expect("test paths are UTF-8")
 }
 
 /// Runs `partkit` with `args` and empty stdin.

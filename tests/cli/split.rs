@@ -1768,7 +1768,10 @@ fn directory_as_input_is_exit_2() {
 fn empty_input_is_zero_documents() {
     for input in ["", "\n  \n"] {
         let run = split(&[], input);
-        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+        assert_eq!(
+            (run.code, run.stdout.as_str(), run.stderr.as_str()),
+            (0, "", "")
+        );
     }
 }
 

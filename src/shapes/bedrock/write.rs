@@ -173,21 +173,28 @@ impl Writer<'_> {
             for tool in tools {
                 written.extend(self.tool(tool)?);
             }
-            // Converse refuses an empty tool list: when every tool was dropped,
-            // there is no tool configuration to write.
-            if !written.is_empty() || tools.is_empty() {
+            // Converse refuses an empty tool list: with no tool (none declared,
+            // or every one dropped) there is no tool configuration to write.
+            if !written.is_empty() {
                 put(&mut tool_config, "tools", Value::Array(written));
             }
         }
+        let no_tools = !tool_config.contains_key("tools");
         if let Some(choice) = &transcript.tool_choice {
             let value = match choice {
-                ToolChoice::Auto => Some(serde_json::json!({"auto": {}})),
-                ToolChoice::Required => Some(serde_json::json!({"any": {}})),
-                ToolChoice::Tool(name) => Some(serde_json::json!({"tool": {"name": name}})),
                 ToolChoice::None => {
                     self.context.lose("tool choice none")?;
                     None
                 }
+                // A choice needs tools; `auto` without any says nothing.
+                ToolChoice::Auto if no_tools => None,
+                _ if no_tools => {
+                    self.context.lose("a tool choice without tools")?;
+                    None
+                }
+                ToolChoice::Auto => Some(serde_json::json!({"auto": {}})),
+                ToolChoice::Required => Some(serde_json::json!({"any": {}})),
+                ToolChoice::Tool(name) => Some(serde_json::json!({"tool": {"name": name}})),
             };
             if let Some(value) = value {
                 put(&mut tool_config, "toolChoice", value);
