@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--max-part-bytes', '--max-part-bytes', [CompletionResultType]::ParameterName, 'Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a download after this many seconds')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print the parts as blocks of this shape')
+            [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat a disagreement between content and declared type as an error')
             [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Download http(s) URLs and inline their bytes instead of keeping URL parts')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Print one part per line instead of a JSON array')

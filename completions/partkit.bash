@@ -151,7 +151,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__encode)
-            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --pretty --compact --quiet --help --version"
+            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --on-error --pretty --compact --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +187,10 @@ _partkit() {
                     ;;
                 --to)
                     COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp tool-output-image" -- "${cur}"))
+                    return 0
+                    ;;
+                --on-error)
+                    COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
                     return 0
                     ;;
                 *)

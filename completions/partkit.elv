@@ -44,6 +44,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --max-part-bytes 'Refuse a part larger than this many decoded bytes (e.g. 5MB, 5MiB)'
             cand --timeout 'Give up on a download after this many seconds'
             cand --to 'Print the parts as blocks of this shape'
+            cand --on-error 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)'
             cand --strict 'Treat a disagreement between content and declared type as an error'
             cand --fetch 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
             cand --jsonl 'Print one part per line instead of a JSON array'

@@ -53,6 +53,9 @@ gemini\t'Gemini parts (camelCase)'
 bedrock\t'Bedrock Converse content blocks'
 mcp\t'MCP content blocks'
 tool-output-image\t'NeMo Gym ToolOutputImage entries (images only)'"
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l on-error -d 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
+null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
+stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l strict -d 'Treat a disagreement between content and declared type as an error'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l fetch -d 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l jsonl -d 'Print one part per line instead of a JSON array'

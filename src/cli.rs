@@ -182,6 +182,16 @@ pub struct EncodeArgs {
     /// Print one part per line instead of a JSON array
     #[arg(long, help_heading = "Output")]
     pub jsonl: bool,
+    /// With --jsonl: what a source that fails becomes (without it, any failure fails the run
+    /// and nothing is printed)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "POLICY",
+        requires = "jsonl",
+        help_heading = "Pipelines"
+    )]
+    pub on_error: Option<OnErrorArg>,
 }
 
 /// Arguments of `partkit split`.

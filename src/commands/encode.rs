@@ -147,6 +147,37 @@ pub struct Encoded {
     pub warnings: Vec<String>,
 }
 
+/// One source's block, or why it failed (`encode --jsonl --on-error`).
+pub type SourceResult = std::result::Result<Option<Value>, Error>;
+
+/// Encodes each source on its own: its block (`None` for an empty text part
+/// Anthropic would refuse, left out with a warning), or its error, so that a
+/// caller can account for every source. Fails as a whole only for options
+/// that cannot work together.
+pub fn encode_each(options: &EncodeOptions) -> Result<(Vec<SourceResult>, Vec<String>)> {
+    check_options(options)?;
+    let mut warnings = Vec::new();
+    let mut results = Vec::with_capacity(options.sources.len());
+    for source in &options.sources {
+        let result = encode_source(source, options, &mut warnings).and_then(|part| {
+            if options.to == Shape::Anthropic && shapes::anthropic::is_blank_text(&part) {
+                warnings.push(
+                    "dropped an empty text part: anthropic rejects text blocks without non-whitespace text"
+                        .to_string(),
+                );
+                return Ok(None);
+            }
+            shapes::write_part(options.to, &part, Place::User)
+                .map(Some)
+                .map_err(|unsupported| {
+                    Error::rejected(format!("{}: {unsupported}", source.label()))
+                })
+        });
+        results.push(result);
+    }
+    Ok((results, warnings))
+}
+
 /// Turns every source into a part and writes the parts as blocks of the target
 /// shape. Nothing is returned unless every source succeeds.
 pub fn encode(options: &EncodeOptions) -> Result<Encoded> {

@@ -93,6 +93,10 @@ fn stdout_error(source: io::Error) -> Error {
 
 fn run_encode(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<ExitStatus> {
     let options = encode_options(&args, matches);
+    if let Some(policy) = args.on_error {
+        let policy = on_error_of(&OnErrorArgs { on_error: policy });
+        return run_encode_each(&options, policy, printer);
+    }
     let encoded = encode::encode(&options)?;
     for warning in &encoded.warnings {
         printer.warn(warning);
@@ -110,6 +114,47 @@ fn run_encode(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Resu
     }
     out.flush().map_err(stdout_error)?;
     Ok(ExitStatus::Success)
+}
+
+/// `encode --jsonl --on-error`: one line per source, a failed one reported
+/// and replaced as the policy says.
+fn run_encode_each(
+    options: &encode::EncodeOptions,
+    policy: OnError,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let (results, warnings) = encode::encode_each(options)?;
+    for warning in &warnings {
+        printer.warn(warning);
+    }
+    let mut tally = crate::accounting::Tally::new(policy);
+    let mut worst_code = 0;
+    let mut out = BufWriter::new(io::stdout().lock());
+    for result in results {
+        match result {
+            Ok(None) => tally.read_only(),
+            Ok(Some(block)) => {
+                crate::output::write_json(&mut out, &block, false).map_err(stdout_error)?;
+                out.write_all(b"\n").map_err(stdout_error)?;
+                tally.wrote();
+            }
+            Err(error) => {
+                out.flush().map_err(stdout_error)?;
+                worst_code = worst_code.max(error.exit_code());
+                printer.error(&format!("{:#}", anyhow::Error::from(error)));
+                if tally.failed(Some(&mut out)).map_err(stdout_error)? == Flow::Stop {
+                    break;
+                }
+            }
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(match tally.status() {
+        // An unreadable source is exit 2, as without --on-error, unless a
+        // null marks it.
+        ExitStatus::Failure if worst_code == 2 => ExitStatus::Error,
+        status => status,
+    })
 }
 
 /// Puts sources and `-t` texts back in command-line order.

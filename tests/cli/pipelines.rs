@@ -634,3 +634,40 @@ fn help_documents_the_pipeline_options() {
         assert!(help.stdout.contains("--at <POINTER>"), "{command}");
     }
 }
+
+#[test]
+fn encode_jsonl_accounts_for_every_source() {
+    let png = super::fixture("tiny.png").display().to_string();
+    let gif = super::fixture("tiny.gif").display().to_string();
+    let run_args = |policy: &str| {
+        run(&[
+            "encode",
+            "--jsonl",
+            "--on-error",
+            policy,
+            &png,
+            "missing.png",
+            &gif,
+        ])
+    };
+    let null = run_args("null");
+    assert_eq!(null.code, 0, "{}", null.stderr);
+    let lines: Vec<&str> = null.stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "null");
+    assert!(lines[2].contains("image/gif"));
+    assert!(null.stderr.contains("missing.png"), "{}", null.stderr);
+    let skip = run_args("skip");
+    assert_eq!(
+        (skip.code, skip.stdout.lines().count()),
+        (2, 2),
+        "an unreadable file is exit 2"
+    );
+    let stop = run_args("stop");
+    assert_eq!((stop.code, stop.stdout.lines().count()), (2, 1));
+    // Without --on-error one failure fails the run and nothing is printed.
+    let all = run(&["encode", "--jsonl", &png, "missing.png"]);
+    assert_eq!((all.code, all.stdout.as_str()), (2, ""));
+    // --on-error needs --jsonl: a JSON array has no line to hold a null.
+    assert_eq!(run(&["encode", "--on-error", "null", &png]).code, 2);
+}

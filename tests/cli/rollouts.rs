@@ -98,10 +98,7 @@ fn findings_in_a_rollout_point_into_the_request_or_the_response() {
         "{found:?}"
     );
     assert!(
-        found.contains(&expect(
-            "tool-arguments-schema",
-            "/response/output/0"
-        )),
+        found.contains(&expect("tool-arguments-schema", "/response/output/0")),
         "{found:?}"
     );
     assert!(
