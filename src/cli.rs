@@ -228,11 +228,7 @@ pub struct SplitArgs {
     #[arg(long)]
     pub jsonl: bool,
     #[command(flatten)]
-    pub at: AtArgs,
-    #[command(flatten)]
-    pub on_error: OnErrorArgs,
-    #[command(flatten)]
-    pub threads: ThreadsArgs,
+    pub pipeline: PipelineArgs,
 }
 
 /// Arguments of `partkit validate`.
@@ -309,11 +305,7 @@ pub struct InspectArgs {
     #[arg(long)]
     pub jsonl: bool,
     #[command(flatten)]
-    pub at: AtArgs,
-    #[command(flatten)]
-    pub on_error: OnErrorArgs,
-    #[command(flatten)]
-    pub threads: ThreadsArgs,
+    pub pipeline: PipelineArgs,
 }
 
 /// Arguments of `partkit resize`.
@@ -364,11 +356,7 @@ pub struct ResizeArgs {
     #[arg(long)]
     pub jsonl: bool,
     #[command(flatten)]
-    pub at: AtArgs,
-    #[command(flatten)]
-    pub on_error: OnErrorArgs,
-    #[command(flatten)]
-    pub threads: ThreadsArgs,
+    pub pipeline: PipelineArgs,
 }
 
 /// `resize --format` values.
@@ -439,11 +427,7 @@ pub struct ConvertArgs {
     #[arg(long, help_heading = "Output")]
     pub bare: bool,
     #[command(flatten)]
-    pub at: AtArgs,
-    #[command(flatten)]
-    pub on_error: OnErrorArgs,
-    #[command(flatten)]
-    pub threads: ThreadsArgs,
+    pub pipeline: PipelineArgs,
 }
 
 /// `convert --from` values.
@@ -601,6 +585,17 @@ pub struct OnErrorArgs {
     /// What a document that fails becomes in the output
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = OnErrorArg::Skip, help_heading = "Pipelines")]
     pub on_error: OnErrorArg,
+}
+
+/// The options of a subcommand that runs over many documents.
+#[derive(Debug, Args)]
+pub struct PipelineArgs {
+    #[command(flatten)]
+    pub at: AtArgs,
+    #[command(flatten)]
+    pub on_error: OnErrorArgs,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
 }
 
 /// `-j/--threads`: the workers.

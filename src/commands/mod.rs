@@ -197,8 +197,8 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
             "--to gemini needs --name: a Gemini function response names its tool",
         ));
     }
-    let at = at_of(&args.at)?;
-    set_threads(&args.threads);
+    let at = at_of(&args.pipeline.at)?;
+    set_threads(&args.pipeline.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
     let layout = if args.jsonl {
         Layout::JsonLines
@@ -231,7 +231,7 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut run = lines::Lines::new(
         &input,
         &documents,
-        on_error_of(&args.on_error),
+        on_error_of(&args.pipeline.on_error),
         true,
         printer,
     );
@@ -427,9 +427,9 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::cli::FindingFormat;
     use crate::io::{Input, Layout};
 
-    let at = at_of(&args.at)?;
-    let policy = lines::no_null(on_error_of(&args.on_error), "inspect")?;
-    set_threads(&args.threads);
+    let at = at_of(&args.pipeline.at)?;
+    let policy = lines::no_null(on_error_of(&args.pipeline.on_error), "inspect")?;
+    set_threads(&args.pipeline.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
     let layout = if args.jsonl {
         Layout::JsonLines
@@ -561,10 +561,10 @@ fn run_resize(args: crate::cli::ResizeArgs, printer: &Printer) -> Result<ExitSta
             ReportStyleArg::Json => ReportStyle::Json,
         },
         jsonl: args.jsonl,
-        at: at_of(&args.at)?,
-        on_error: on_error_of(&args.on_error),
+        at: at_of(&args.pipeline.at)?,
+        on_error: on_error_of(&args.pipeline.on_error),
     };
-    set_threads(&args.threads);
+    set_threads(&args.pipeline.threads);
     resize::run(&options, printer)
 }
 
@@ -572,13 +572,13 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
     use crate::io::{Input, Layout};
 
-    let at = at_of(&args.at)?;
+    let at = at_of(&args.pipeline.at)?;
     if args.bare && at.pointers().len() > 1 {
         return Err(Error::usage(
             "--bare prints one converted value per document: give one --at pointer",
         ));
     }
-    set_threads(&args.threads);
+    set_threads(&args.pipeline.threads);
     let input = Input::from_arg(args.input.clone().unwrap_or_else(|| PathBuf::from("-")));
     let layout = if args.jsonl {
         Layout::JsonLines
@@ -620,7 +620,7 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut run = lines::Lines::new(
         &input,
         &documents,
-        on_error_of(&args.on_error),
+        on_error_of(&args.pipeline.on_error),
         false,
         printer,
     );

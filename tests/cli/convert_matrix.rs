@@ -13,14 +13,7 @@ use serde_json::{json, Value};
 
 use super::run_with_stdin;
 
-const SHAPES: [&str; 6] = [
-    "canonical",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-];
+const SHAPES: [&str; 6] = super::TRANSCRIPT_SHAPES;
 
 fn matrix_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/convert/matrix")

@@ -24,6 +24,16 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// The shapes that hold whole transcripts (every one `convert` writes one in).
+pub const TRANSCRIPT_SHAPES: [&str; 6] = [
+    "canonical",
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+];
+
 /// What one run of the binary produced.
 #[derive(Debug)]
 pub struct Run {

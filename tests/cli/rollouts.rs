@@ -312,14 +312,7 @@ fn convert_bare_prints_the_conversation_alone() {
 
 #[test]
 fn every_target_keeps_every_image_and_call_and_validates_clean() {
-    for target in [
-        "canonical",
-        "openai-chat",
-        "openai-responses",
-        "anthropic",
-        "gemini",
-        "bedrock",
-    ] {
+    for target in super::TRANSCRIPT_SHAPES {
         let run = run(&["convert", "--to", target, "--bare", "-q", &rollouts_path()]);
         assert_eq!(run.code, 0, "{target}: {}", run.stderr);
         assert_eq!(run.stdout.lines().count(), 4, "{target}");
