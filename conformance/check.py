@@ -22,7 +22,8 @@ tried in full, and a key the TypedDict does not declare is an error.
 A part a shape cannot carry that a user attached must make partkit exit 1; such
 a conversion counts as passed when partkit refuses it, naming the part and shape.
 The reviewed pair conversions of the test suite (tests/fixtures/convert/matrix/
-A.to.B.json) are validated against B's types as well. The last line is
+A.to.B.json) are validated against B's types as well, and so is the conversation of
+every NeMo Gym rollout in tests/fixtures/rollouts/ converted to each shape. The last line is
 "N passed, M failed"; the exit code is 1 when anything failed.
 """
 
@@ -288,6 +289,36 @@ def main():
             if isinstance(error, (KeyboardInterrupt, SystemExit)):
                 raise
             report(False, what, f"{type(error).__name__}: {error}".replace("\n", " ")[:400])
+
+    # The conversations of NeMo Gym rollouts (tests/cli/rollouts.rs), bare.
+    # A rollout's request names no model (NeMo Gym sets it when it sends), and
+    # Anthropic's max_tokens is never made up: the caller adds both.
+    rollouts = (HERE.parent / "tests/fixtures/rollouts/rollouts.jsonl").read_text()
+    for shape, validate in VALIDATORS.items():
+        # To openai-responses the conversation comes back as NeMo Gym wrote it,
+        # nulls included (`"text": null`, `"logprobs": null`, a reasoning item's
+        # `"content": null`), which the SDK's TypedDicts do not allow though the
+        # recorded servers took them: same-shape output reproduces its input.
+        if shape in ("mcp", "openai-responses"):
+            continue
+        done = run_partkit(partkit, ["--to", shape, "--bare", "--compact", "--quiet"], rollouts)
+        if done.returncode != 0:
+            report(False, f"rollouts -> {shape}", f"partkit exit {done.returncode}: {done.stderr.strip()}")
+            continue
+        for number, line in enumerate(done.stdout.splitlines(), 1):
+            what = f"rollouts.jsonl:{number} -> {shape}"
+            body = json.loads(line)
+            if shape != "gemini":
+                body["modelId" if shape == "bedrock" else "model"] = "test-model"
+            if shape == "anthropic":
+                body.setdefault("max_tokens", 1024)
+            try:
+                validate(body)
+                report(True, what)
+            except BaseException as error:  # noqa: BLE001
+                if isinstance(error, (KeyboardInterrupt, SystemExit)):
+                    raise
+                report(False, what, f"{type(error).__name__}: {error}".replace("\n", " ")[:400])
 
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
