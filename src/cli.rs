@@ -80,7 +80,9 @@ pub enum Command {
             recordings.\n\n\
             Directories are walked for *.json and *.jsonl files (honouring .gitignore). Each JSON \
             document (or JSON Lines line) is recognized as a tool reply (an object with \
-            tool_output_images) or canonical parts; other documents are counted as skipped. \
+            tool_output_images), canonical parts, a transcript of any shape convert reads, or a \
+            NeMo Gym rollout (its conversation checked as an OpenAI Responses request); other \
+            documents are counted as skipped. --at POINTER checks the value at a pointer instead. \
             Findings print one per line as `path:line: error[rule-id] /json/pointer: message`; \
             the summary goes to stderr. Exit 0 when clean, 1 on findings, 2 when a path cannot be read.",
         after_help = "Examples:\n  \
@@ -128,11 +130,17 @@ pub enum Command {
             The input is a request body, a bare message list, a provider response (read as one \
             assistant turn) or a single tool result; the output has the same form in the target \
             shape. Tool-call ids, arguments and media survive; what the target has no place for \
-            is dropped with one warning naming it (--strict: exit 1).",
+            is dropped with one warning naming it (--strict: exit 1).\n\n\
+            A NeMo Gym rollout line comes back with responses_create_params replaced by its \
+            converted conversation (the request's input, then the response's output) and every \
+            other field as it was; --bare prints the conversation alone. --at POINTER converts the \
+            value at a pointer of each document and leaves the rest of it byte for byte.",
         after_help = "Examples:\n  \
             partkit convert --from openai-chat --to anthropic request.json\n  \
             partkit convert --to canonical recording.jsonl\n  \
-            partkit convert --to openai-chat --on-unsupported text transcript.json"
+            partkit convert --to openai-chat --on-unsupported text transcript.json\n  \
+            partkit convert --to anthropic rollouts.jsonl\n  \
+            partkit convert --at /request --to gemini --on-error null -j 1 records.jsonl"
     )]
     Convert(ConvertArgs),
     /// Write completions and man pages (for maintainers)
