@@ -244,7 +244,19 @@ pub fn convert(
     if let Some(note) = guess {
         context.note(note);
     }
-    let (form, mut transcript) = shapes::read(source, value, &mut context)?;
+    let (mut form, mut transcript) = shapes::read(source, value, &mut context)?;
+    // A response is one assistant turn in every shape but its own; one whose
+    // output also holds tool results (NeMo Gym's agents write them there) is
+    // written as the message list it is, so that nothing is lost.
+    if form == Form::Response
+        && ![source, Shape::Canonical].contains(&to)
+        && transcript.messages.len() > 1
+    {
+        form = Form::Messages;
+        context.note(format!(
+            "the {source} response holds more than one turn (tool results after the calls): written as a message list"
+        ));
+    }
     if form == Form::ToolResult {
         prepare::identify_result(&mut transcript, &context.options);
     }

@@ -401,3 +401,33 @@ fn a_recorded_nemo_gym_request_in_a_rollout_validates_clean_and_converts() {
         );
     }
 }
+
+#[test]
+fn a_response_whose_output_holds_tool_outputs_keeps_them_in_every_shape() {
+    // NeMo Gym's agents append the outputs of the calls they ran to the
+    // response's output; another shape's response has no place for them, so
+    // the turns are written as a message list (with a warning).
+    let response = r#"{"object":"response","id":"resp_1","model":"m","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"click","arguments":"{\"x\": 1}","status":"completed"},{"type":"function_call_output","call_id":"call_1","output":"ok"}]}"#;
+    for (target, result) in [
+        ("openai-chat", "tool_call_id"),
+        ("anthropic", "tool_result"),
+        ("gemini", "functionResponse"),
+        ("bedrock", "toolResult"),
+    ] {
+        let run = run_with_stdin(&["convert", "--to", target], response.as_bytes());
+        assert_eq!(run.code, 0, "{target}: {}", run.stderr);
+        assert!(run.stdout.contains(result), "{target}: {}", run.stdout);
+        assert!(run.stdout.contains("\"ok\""), "{target}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("written as a message list"),
+            "{target}: {}",
+            run.stderr
+        );
+    }
+    // Back to Responses, and through canonical, it stays a response.
+    let same = run_with_stdin(
+        &["convert", "--to", "openai-responses"],
+        response.as_bytes(),
+    );
+    assert_eq!(same.json()["output"][1]["type"], "function_call_output");
+}
