@@ -7,8 +7,10 @@
 - each malformed input line's slot is exactly `null`;
 - every other line is byte-identical to its input outside the value of
   responses_create_params (key order, number spelling and all);
-- that value is an Anthropic Messages request holding every image, tool call
-  and tool result the Responses request held (counted against the manifest).
+- that value is an Anthropic Messages request holding every image (as a
+  base64 PNG source), tool call and tool result the Responses request held,
+  and a system prompt exactly when it had a system message (counted against
+  the manifest).
 
 Exits 1 with the first mismatch; prints one summary line otherwise.
 """
@@ -40,12 +42,27 @@ def value_end(text, start):
 
 
 def blocks(value, kind):
-    """How many blocks of `kind` a value holds, at any depth."""
+    """The blocks of `kind` a value holds, at any depth (tool results' content too)."""
     if isinstance(value, dict):
-        return (value.get("type") == kind) + sum(blocks(v, kind) for v in value.values())
+        found = [value] if value.get("type") == kind else []
+        return found + [b for v in value.values() for b in blocks(v, kind)]
     if isinstance(value, list):
-        return sum(blocks(v, kind) for v in value)
-    return 0
+        return [b for v in value for b in blocks(v, kind)]
+    return []
+
+
+def read_lines(path):
+    """The file's lines, split at \\n alone.
+
+    str.splitlines() also splits at U+2028, U+0085 and other separators that a
+    JSON string may hold raw, which would cut one rollout into several lines.
+    """
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def fail(message):
@@ -55,12 +72,10 @@ def fail(message):
 
 def main():
     input_path, output_dir, manifest_path = sys.argv[1:4]
-    with open(input_path, encoding="utf-8") as f:
-        inputs = f.read().splitlines()
+    inputs = read_lines(input_path)
     outputs = []
     for name in sorted(n for n in os.listdir(output_dir) if n.startswith("part-")):
-        with open(os.path.join(output_dir, name), encoding="utf-8") as f:
-            outputs.extend(f.read().splitlines())
+        outputs.extend(read_lines(os.path.join(output_dir, name)))
     with open(manifest_path, encoding="utf-8") as f:
         manifest = json.load(f)
 
@@ -81,17 +96,27 @@ def main():
         if out[end:] != rest_in:
             fail("line %d: the fields after responses_create_params changed" % number)
         request = json.loads(out[len(KEY):end])
-        if not isinstance(request.get("messages"), list) or "system" not in request:
-            fail("line %d: not an Anthropic request with a system prompt" % number)
+        if not isinstance(request.get("messages"), list):
+            fail("line %d: not an Anthropic request (no messages list)" % number)
+        if ("system" in request) != counts["system"]:
+            fail("line %d: system is %s, the request %s a system message" % (
+                number, "present" if "system" in request else "missing",
+                "had" if counts["system"] else "had no"))
         if any("input_schema" not in tool for tool in request.get("tools", [])):
             fail("line %d: a tool without input_schema" % number)
+        images = blocks(request, "image")
+        # The data: URLs must have become inline base64 sources, sniffed as PNG.
+        if any(image.get("source", {}).get("type") != "base64"
+               or image["source"].get("media_type") != "image/png" for image in images):
+            fail("line %d: an image that is not a base64 image/png source" % number)
         got = {
-            "images": blocks(request, "image"),
-            "calls": blocks(request, "tool_use"),
-            "outputs": blocks(request, "tool_result"),
+            "images": len(images),
+            "calls": len(blocks(request, "tool_use")),
+            "outputs": len(blocks(request, "tool_result")),
         }
-        if got != counts:
-            fail("line %d: kept %s of %s" % (number, got, counts))
+        want = {key: counts[key] for key in got}
+        if got != want:
+            fail("line %d: kept %s of %s" % (number, got, want))
         for key in totals:
             totals[key] += got[key]
     print(

@@ -42,6 +42,8 @@ def main():
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        # No progress bar in the log that .ci/spark.sh shows when the job fails.
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     sc = spark.sparkContext

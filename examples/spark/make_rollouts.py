@@ -9,9 +9,13 @@ order: responses_create_params (an OpenAI Responses request with every unset
 field written as null), response (a Responses response whose output holds the
 model's calls and the tool outputs the agent ran), reward, the environment's
 own fields, _ng_task_index and _ng_rollout_index. Images are real PNGs.
+Lines are written as UTF-8 (not \\u-escaped) and some instructions hold
+quotes, backslashes, a tab, non-ASCII text and U+2028, so the check's
+byte-for-byte comparison and its line splitting meet what real files hold.
 
 The manifest says which lines are malformed and, per line, how many images,
-function calls and function call outputs its request's input holds: what a
+function calls and function call outputs its request's input holds (some
+tool outputs carry a screenshot) and whether it has a system message: what a
 conversion of responses_create_params must keep.
 """
 
@@ -42,6 +46,17 @@ SYSTEM = (
     "You are a visual assistant. The image has pixel coordinates starting at (0, 0) in the "
     "top-left corner. Use the click tool to click on the center of the specified colored circle."
 )
+
+# What the user asks for; all but the first need escaping in JSON or are not ASCII.
+TASKS = [
+    "Click on the %s circle.",
+    "Click on the \"%s\" circle.",
+    "Click the %s circle in C:\\shapes\\board.png.",
+    "Click on the %s circle.\tThen stop.",
+    "Klicke auf den Kreis \u201e%s\u201c.",
+    "\u70b9\u51fb %s \u5706\u5708\u3002",
+    "Click on the %s circle.\u2028(One line, with a line separator in it.)",
+]
 
 
 def png(width, height, rgb):
@@ -97,9 +112,16 @@ def call(call_id, x, y):
     }
 
 
-def call_output(call_id, x, y):
+def call_output(call_id, x, y, screenshot=None):
+    output = json.dumps({"x": x, "y": y}, separators=(",", ":"))
+    if screenshot:
+        # A tool that answers with the screen after the click.
+        output = [
+            {"text": output, "type": "input_text"},
+            {"detail": "auto", "type": "input_image", "image_url": "data:image/png;base64," + screenshot},
+        ]
     return {
-        "call_id": call_id, "output": json.dumps({"x": x, "y": y}, separators=(",", ":")),
+        "call_id": call_id, "output": output,
         "type": "function_call_output", "id": None, "status": None,
     }
 
@@ -108,19 +130,20 @@ def rollout(rng, index, images):
     """One rollout line and what its request's input holds."""
     colour = rng.choice(["red", "blue", "cyan", "orange", "yellow"])
     image = rng.choice(images)
-    items = [
-        {"content": SYSTEM, "role": "system", "type": "message"},
-        {"content": [
-            {"detail": "auto", "type": "input_image", "image_url": "data:image/png;base64," + image},
-            {"text": "Click on the %s circle." % colour, "type": "input_text"},
-        ], "role": "user", "type": "message"},
-    ]
-    counts = {"images": 1, "calls": 0, "outputs": 0}
+    system = rng.random() < 0.9
+    items = [{"content": SYSTEM, "role": "system", "type": "message"}] if system else []
+    items.append({"content": [
+        {"detail": "auto", "type": "input_image", "image_url": "data:image/png;base64," + image},
+        {"text": rng.choice(TASKS) % colour, "type": "input_text"},
+    ], "role": "user", "type": "message"})
+    counts = {"images": 1, "calls": 0, "outputs": 0, "system": system}
     # Some rollouts carry earlier turns: a call, its output, the model's remark.
     for turn in range(rng.choice([0, 0, 1, 2])):
         call_id = "call_%d_%d" % (index, turn)
         x, y = rng.randrange(400), rng.randrange(400)
-        items += [call(call_id, x, y), call_output(call_id, x, y), {
+        screenshot = rng.choice(images) if rng.random() < 0.3 else None
+        counts["images"] += screenshot is not None
+        items += [call(call_id, x, y), call_output(call_id, x, y, screenshot), {
             "id": "msg_%d_%d" % (index, turn),
             "content": [{"annotations": [], "text": "Clicked; trying again.", "type": "output_text"}],
             "role": "assistant", "status": "completed", "type": "message",
@@ -146,7 +169,7 @@ def rollout(rng, index, images):
         "clicked_x": x, "clicked_y": y, "hit": rng.random() < 0.5,
         "_ng_task_index": index // 4, "_ng_rollout_index": index % 4,
     }
-    return json.dumps(line, separators=(",", ":")), counts
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":")), counts
 
 
 def main():
