@@ -366,7 +366,15 @@ fn stream_big(
     let mut block = vec![0u8; 64 * 1024];
     block[..png().len()].copy_from_slice(png());
     while streamed.written < BIG_STREAMED {
-        if stop.load(Ordering::SeqCst) || Instant::now() >= deadline {
+        if Instant::now() >= deadline {
+            return streamed;
+        }
+        if stop.load(Ordering::SeqCst) {
+            // The test is over, so its partkit has exited; on a busy machine
+            // this thread may not have written since. Writing on finds out
+            // whether the client is gone (the first writes may still be
+            // buffered; after the peer's reset they fail).
+            streamed.client_left = client_gone(stream, &block);
             return streamed;
         }
         let sent = if chunked {
@@ -388,6 +396,22 @@ fn stream_big(
         let _ = stream.write_all(b"0\r\n\r\n");
     }
     streamed
+}
+
+/// Whether writes to `stream` fail within a bounded number of tries and a
+/// second: the peer has closed the connection.
+fn client_gone(stream: &mut TcpStream, block: &[u8]) -> bool {
+    let until = Instant::now() + Duration::from_secs(1);
+    for _ in 0..256 {
+        if stream.write_all(block).is_err() {
+            return true;
+        }
+        if Instant::now() >= until {
+            break;
+        }
+        thread::sleep(Duration::from_millis(2));
+    }
+    false
 }
 
 /// Declares `SLOW_DECLARED` bytes and sends one every `SLOW_TICK`: each read is
