@@ -280,3 +280,14 @@ fn bedrock_to_chat_keeps_ids_json_results_and_errors_as_text() {
         "partkit: warning: openai-chat has no place for the error flag of tool results (errors are plain text in tool messages); dropped\n"
     );
 }
+
+#[test]
+fn an_empty_tool_description_is_left_out() {
+    // boto3's Converse validator refuses a description of length 0.
+    let chat = r#"{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"get_time","description":"","parameters":{"type":"object","properties":{}}}}]}"#;
+    let run = super::run_with_stdin(&["convert", "--to", "bedrock", "-q"], chat.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let spec = &run.json()["toolConfig"]["tools"][0]["toolSpec"];
+    assert_eq!(spec["name"], "get_time");
+    assert!(spec.get("description").is_none(), "{spec}");
+}

@@ -1056,3 +1056,39 @@ fn json_lines_convert_one_document_a_line_and_name_the_bad_line() {
         ]
     );
 }
+
+#[test]
+fn url_safe_base64_is_legal_in_gemini_and_standard_everywhere_else() {
+    // google-genai sends inlineData URL-safe; Gemini reads either alphabet,
+    // padded or not (protobuf's JSON mapping).
+    let standard = "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAIklEQVR42jXGsQ0AMAzDMCWX25crQ9GFIAIC+vV105KZEjxGyA/7g1f7rwAAAABJRU5ErkJggg==";
+    let url_safe = standard.replace('+', "-").replace('/', "_");
+    for data in [url_safe.clone(), url_safe.trim_end_matches('=').to_string()] {
+        let body = json!({"contents": [{"role": "user", "parts": [
+            {"text": "What is in this image?"},
+            {"inlineData": {"mimeType": "image/png", "data": data}}]}]});
+        let text = body.to_string();
+        let check = run_with_stdin(&["validate"], text.as_bytes());
+        assert_eq!(
+            (check.code, check.stdout.as_str()),
+            (0, ""),
+            "{}",
+            check.stderr
+        );
+        for target in ["anthropic", "openai-chat", "bedrock", "canonical", "gemini"] {
+            let run = run_with_stdin(&["convert", "--to", target, "-q"], text.as_bytes());
+            assert_eq!(run.code, 0, "{target}: {}", run.stderr);
+            assert!(run.stdout.contains(standard), "{target}: {}", run.stdout);
+            assert!(
+                !run.stdout.contains(url_safe.trim_end_matches('=')),
+                "{target}"
+            );
+        }
+    }
+    // Elsewhere URL-safe base64 is still not canonical.
+    let anthropic = json!({"messages": [{"role": "user", "content": [{"type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": url_safe}}]}]});
+    let run = run_with_stdin(&["validate"], anthropic.to_string().as_bytes());
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("base64-noncanonical"), "{}", run.stdout);
+}

@@ -146,6 +146,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     let mut checker = Checker {
         options,
         bytes,
+        url_safe_base64: false,
         scratch: SCRATCH.with(|cell| cell.take()),
         issues: Vec::new(),
         images: Vec::new(),
@@ -258,6 +259,8 @@ struct Checker<'o> {
     /// Image parts that point at a URL: not checked, but images the document holds.
     url_images: usize,
     inline_bytes: u64,
+    /// URL-safe and unpadded base64 are legal here (a Gemini document).
+    url_safe_base64: bool,
 }
 
 impl Checker<'_> {
@@ -367,6 +370,7 @@ impl Checker<'_> {
     /// A transcript: every embedded media item by the media rules, then the
     /// shape's rules and the tool exchanges on the document read as a transcript.
     fn transcript(&mut self, doc: &Json<'_>, shape: Shape) {
+        self.url_safe_base64 = shape == Shape::Gemini;
         for found in crate::scan::find_media(doc) {
             let crate::scan::Payload::Base64(payload) = found.payload else {
                 continue;
@@ -486,17 +490,26 @@ impl Checker<'_> {
                 lenient: true,
             }) => {
                 let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
-                let canonical = b64::encode(&bytes);
-                let patch = self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
-                let fixed = patch.is_some();
-                self.issue(
-                    "base64-noncanonical",
-                    media.pointer.clone(),
-                    format!("not canonical base64 ({}): {error}", how.describe()),
-                    patch,
-                );
-                scratch = bytes;
-                fixed.then_some(scratch.len() as u64)
+                if self.url_safe_base64 && !how.whitespace {
+                    // Either alphabet, padded or not, is legal where Gemini
+                    // reads it (protobuf's JSON mapping; SPEC §0); partkit's
+                    // writers re-encode it for every other shape.
+                    scratch = bytes;
+                    Some(scratch.len() as u64)
+                } else {
+                    let canonical = b64::encode(&bytes);
+                    let patch =
+                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
+                    let fixed = patch.is_some();
+                    self.issue(
+                        "base64-noncanonical",
+                        media.pointer.clone(),
+                        format!("not canonical base64 ({}): {error}", how.describe()),
+                        patch,
+                    );
+                    scratch = bytes;
+                    fixed.then_some(scratch.len() as u64)
+                }
             }
             Err(problem) => {
                 let rule = match problem {

@@ -238,7 +238,9 @@ impl Writer<'_> {
         drop_foreign(&tool.extensions, self.context)?;
         let mut spec = Map::new();
         put(&mut spec, "name", Value::String(tool.name.clone()));
-        if let Some(description) = &tool.description {
+        // boto3 refuses an empty description (its minimum length is 1): an
+        // empty one says nothing, so none is sent.
+        if let Some(description) = tool.description.as_ref().filter(|d| !d.is_empty()) {
             put(&mut spec, "description", Value::String(description.clone()));
         }
         let schema = tool

@@ -416,7 +416,7 @@ fn read_media(
         let data = get(blob, "data")
             .and_then(Value::as_str)
             .ok_or_else(|| invalid(&format!("{at}/data"), "inlineData needs data (base64)"))?;
-        ("data", Source::Data(data.to_string()))
+        ("data", Source::Data(standard_base64(data)))
     } else {
         let uri = get(blob, "fileUri")
             .and_then(Value::as_str)
@@ -878,4 +878,22 @@ fn read_response(
         Value::Object(envelope),
     );
     Ok((Form::Response, transcript))
+}
+
+/// Gemini reads base64 as protobuf's JSON mapping does: either alphabet,
+/// padded or not (google-genai sends URL-safe). Every other shape, and the
+/// canonical part, needs the standard padded form, so such a payload is
+/// re-encoded; any other payload is kept as it is for the checks downstream.
+fn standard_base64(data: &str) -> String {
+    // Most payloads are standard already: only look closer at one that is not.
+    let maybe_other = !data.len().is_multiple_of(4) || data.bytes().any(|b| b == b'-' || b == b'_');
+    if !maybe_other {
+        return data.to_string();
+    }
+    if let Ok((bytes, how)) = crate::b64::decode_lenient(data) {
+        if !how.whitespace && !how.is_canonical() {
+            return crate::b64::encode(&bytes);
+        }
+    }
+    data.to_string()
 }
