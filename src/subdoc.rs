@@ -40,6 +40,9 @@ pub enum PointerError {
     Overlap(String, String),
 }
 
+/// What is said of a document without a value at an `--at` pointer.
+pub const MISSING: &str = "no such value in this document (--at-missing skip passes it over)";
+
 /// Why the sub-documents of one document cannot be found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LocateError {
@@ -53,10 +56,7 @@ impl fmt::Display for LocateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LocateError::InvalidJson(message) => write!(f, "invalid JSON: {message}"),
-            LocateError::Missing(pointer) => write!(
-                f,
-                "{pointer}: no such value in this document (--at-missing skip passes it over)"
-            ),
+            LocateError::Missing(pointer) => write!(f, "{pointer}: {MISSING}"),
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::output;
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
 use crate::shapes::Shape;
-use crate::subdoc::{join, splice, At, LocateError};
+use crate::subdoc::{join, splice, At, LocateError, MISSING};
 
 /// Whether documents are read as NeMo Gym rollouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,21 +37,6 @@ pub struct ConvertRequest {
     pub bare: bool,
 }
 
-impl ConvertRequest {
-    /// A request for whole documents, recognizing rollouts.
-    pub fn new(from: Option<Shape>, to: Shape, options: ConvertOptions, pretty: bool) -> Self {
-        ConvertRequest {
-            from,
-            to,
-            options,
-            pretty,
-            at: At::default(),
-            rollout: RolloutChoice::default(),
-            bare: false,
-        }
-    }
-}
-
 /// One converted document: its serialized output and the notes for stderr.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvertedDocument {
@@ -71,10 +56,7 @@ pub fn convert_document(
         LocateError::InvalidJson(message) => {
             ConvertError::invalid("", format!("invalid JSON: {message}"))
         }
-        LocateError::Missing(pointer) => ConvertError::invalid(
-            pointer,
-            "no such value in this document (--at-missing skip passes it over)",
-        ),
+        LocateError::Missing(pointer) => ConvertError::invalid(pointer, MISSING),
     })?;
     let mut notes = Vec::new();
     let mut replacements = Vec::with_capacity(located.len());
@@ -108,16 +90,17 @@ fn convert_value(
     request: &ConvertRequest,
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
-    let value: Value = serde_json::from_slice(bytes)
-        .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
+    // Told from the text: a rollout is then parsed once, as its conversation.
     let is_rollout = match request.rollout {
         RolloutChoice::Always => true,
-        RolloutChoice::Recognize => rollout::is_rollout_value(&value),
+        RolloutChoice::Recognize => rollout::is_rollout_text(bytes),
         RolloutChoice::Never => false,
     };
     if is_rollout {
         return convert_rollout(bytes, request, pretty);
     }
+    let value: Value = serde_json::from_slice(bytes)
+        .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
     let mut out = Vec::new();
     output::write_json(&mut out, &converted.value, pretty)
@@ -136,6 +119,10 @@ fn convert_rollout(
     request: &ConvertRequest,
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
+    // The line is written back around the conversation: all of it must be
+    // JSON (a check that allocates nothing).
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let conversation = Conversation::of(bytes).ok_or_else(|| {
         ConvertError::invalid(
             "",

@@ -37,6 +37,7 @@ pub fn open_documents(input: &Input, layout: Layout) -> Result<Option<Documents>
 }
 
 impl<'p> Lines<'p> {
+    /// The output of a run over `input`'s documents.
     pub fn new(
         input: &Input,
         documents: &Documents,
@@ -44,9 +45,27 @@ impl<'p> Lines<'p> {
         line_always: bool,
         printer: &'p Printer,
     ) -> Lines<'p> {
+        Lines::named(
+            input.label(),
+            documents.is_json_lines(),
+            policy,
+            line_always,
+            printer,
+        )
+    }
+
+    /// The output of a run over items that are not an input's documents (the
+    /// sources of `encode`), named `label`.
+    pub fn named(
+        label: String,
+        json_lines: bool,
+        policy: OnError,
+        line_always: bool,
+        printer: &'p Printer,
+    ) -> Lines<'p> {
         Lines {
-            label: input.label(),
-            json_lines: documents.is_json_lines(),
+            label,
+            json_lines,
             line_always,
             tally: Tally::new(policy),
             out: BufWriter::new(io::stdout().lock()),
@@ -79,14 +98,15 @@ impl<'p> Lines<'p> {
     /// A document that failed: the error on stderr (after what came before it
     /// on stdout), then its stand-in as the policy says.
     pub fn fail(&mut self, line: usize, message: &str) -> Result<Flow> {
+        let message = format!("{}: {message}", self.place(line));
+        self.fail_saying(&message)
+    }
+
+    /// [`Lines::fail`] with a message that names its place itself.
+    pub fn fail_saying(&mut self, message: &str) -> Result<Flow> {
         self.out.flush().map_err(stdout_error)?;
-        self.printer
-            .error(&format!("{}: {message}", self.place(line)));
-        let flow = self
-            .tally
-            .failed(Some(&mut self.out))
-            .map_err(stdout_error)?;
-        Ok(flow)
+        self.printer.error(message);
+        self.tally.failed(Some(&mut self.out)).map_err(stdout_error)
     }
 
     /// Ends the run: flushes stdout, prints the count for JSON Lines (with

@@ -127,29 +127,31 @@ fn run_encode_each(
     for warning in &warnings {
         printer.warn(warning);
     }
-    let mut tally = crate::accounting::Tally::new(policy);
+    // One line per source, not JSON Lines read: no count at the end.
+    let mut run = lines::Lines::named(String::new(), false, policy, false, printer);
     let mut worst_code = 0;
-    let mut out = BufWriter::new(io::stdout().lock());
     for result in results {
-        match result {
-            Ok(None) => tally.read_only(),
+        let flow = match result {
+            Ok(None) => {
+                run.tally.read_only();
+                Flow::Continue
+            }
             Ok(Some(block)) => {
-                crate::output::write_json(&mut out, &block, false).map_err(stdout_error)?;
-                out.write_all(b"\n").map_err(stdout_error)?;
-                tally.wrote();
+                let mut line = Vec::new();
+                crate::output::write_json(&mut line, &block, false)
+                    .expect("writing JSON into memory cannot fail");
+                run.write(&line)?
             }
             Err(error) => {
-                out.flush().map_err(stdout_error)?;
                 worst_code = worst_code.max(error.exit_code());
-                printer.error(&format!("{:#}", anyhow::Error::from(error)));
-                if tally.failed(Some(&mut out)).map_err(stdout_error)? == Flow::Stop {
-                    break;
-                }
+                run.fail_saying(&format!("{:#}", anyhow::Error::from(error)))?
             }
+        };
+        if flow == Flow::Stop {
+            break;
         }
     }
-    out.flush().map_err(stdout_error)?;
-    Ok(match tally.status() {
+    Ok(match run.finish(None)? {
         // An unreadable source is exit 2, as without --on-error, unless a
         // null marks it.
         ExitStatus::Failure if worst_code == 2 => ExitStatus::Error,

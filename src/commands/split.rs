@@ -214,10 +214,7 @@ impl std::fmt::Display for ReplyError {
             ReplyError::Syntax(why) => write!(f, "invalid JSON: {why}"),
             ReplyError::Images(problem) => problem.fmt(f),
             ReplyError::Unsupported(why) => f.write_str(why),
-            ReplyError::Missing(pointer) => write!(
-                f,
-                "{pointer}: no such value in this document (--at-missing skip passes it over)"
-            ),
+            ReplyError::Missing(pointer) => write!(f, "{pointer}: {}", crate::subdoc::MISSING),
             ReplyError::At(pointer, inner) => write!(f, "{pointer}: {inner}"),
         }
     }

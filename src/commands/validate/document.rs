@@ -106,6 +106,18 @@ thread_local! {
 
 /// Checks one document.
 pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
+    // A rollout is recognized before anything else (its request would
+    // otherwise pass for a transcript of some shape, or for none), from the
+    // text: it is then parsed once, as its conversation. One that is not JSON
+    // is reported as any document is, below.
+    let rollout = match options.kind {
+        KindChoice::Rollout => true,
+        KindChoice::Auto => nemo_gym::rollout::is_rollout_text(bytes),
+        _ => false,
+    };
+    if rollout && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        return super::scope::check_rollout(bytes, options);
+    }
     let doc = match json::parse(bytes) {
         Ok(doc) => doc,
         Err(error) => {
@@ -122,18 +134,8 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
             }
         }
     };
-    // A rollout is recognized before anything else: its request would
-    // otherwise pass for a transcript of some shape, or for none.
-    let rollout = match options.kind {
-        KindChoice::Rollout => true,
-        KindChoice::Auto => nemo_gym::rollout::is_rollout(&doc),
-        _ => false,
-    };
-    if rollout {
-        drop(doc);
-        return super::scope::check_rollout(bytes, options);
-    }
     let kind = match options.kind {
+        // Returned above, or (not JSON) at the parse.
         KindChoice::Rollout => unreachable!("handled above"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),

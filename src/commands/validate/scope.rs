@@ -6,7 +6,7 @@
 use super::document::{check_document, CheckOptions, DocKind, DocReport, Issue, KindChoice};
 use crate::shapes::nemo_gym::rollout::Conversation;
 use crate::shapes::Shape;
-use crate::subdoc::{join, LocateError};
+use crate::subdoc::{join, LocateError, MISSING};
 
 /// Checks one document: the whole of it, or the values at the `--at` pointers.
 pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
@@ -22,9 +22,7 @@ pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
             };
             let message = match &error {
                 LocateError::InvalidJson(message) => message.clone(),
-                LocateError::Missing(_) => {
-                    "no such value in this document (--at-missing skip passes it over)".into()
-                }
+                LocateError::Missing(_) => MISSING.into(),
             };
             return DocReport {
                 issues: vec![Issue {

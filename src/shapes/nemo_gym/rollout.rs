@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::json::{self, Json};
+use crate::json;
 
 /// The key holding the request.
 pub const REQUEST_KEY: &str = "responses_create_params";
@@ -21,17 +21,11 @@ pub const RESPONSE_KEY: &str = "response";
 const REQUEST_POINTER: &str = "/responses_create_params";
 const OUTPUT_POINTER: &str = "/response/output";
 
-/// Whether a document is a rollout: an object whose `responses_create_params`
-/// is an object. (Task files, without `response`, are rollouts not yet run.)
-pub fn is_rollout(doc: &Json<'_>) -> bool {
-    matches!(doc, Json::Object(_)) && matches!(doc.get(REQUEST_KEY), Some(Json::Object(_)))
-}
-
-/// [`is_rollout`] for a `serde_json` value.
-pub fn is_rollout_value(value: &serde_json::Value) -> bool {
-    value
-        .get(REQUEST_KEY)
-        .is_some_and(serde_json::Value::is_object)
+/// Whether a document is a rollout, told from its text without parsing it:
+/// its root is an object whose `responses_create_params` is an object. (Task
+/// files, without `response`, are rollouts not yet run.)
+pub fn is_rollout_text(bytes: &[u8]) -> bool {
+    json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
 }
 
 /// Bytes of the conversation copied from the line: `len` bytes at `from` in
@@ -65,7 +59,7 @@ pub struct Conversation {
 
 impl Conversation {
     /// Builds the conversation of the rollout `line` (which must parse as a
-    /// rollout: see [`is_rollout`]).
+    /// rollout: see [`is_rollout_text`]).
     pub fn of(line: &[u8]) -> Option<Conversation> {
         let (req_start, req_end) = json::raw_span(line, REQUEST_POINTER)?;
         let request = req_start..req_end;
