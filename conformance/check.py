@@ -28,6 +28,7 @@ every NeMo Gym rollout in tests/fixtures/rollouts/ converted to each shape. The 
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -319,6 +320,13 @@ def main():
                 if isinstance(error, (KeyboardInterrupt, SystemExit)):
                     raise
                 report(False, what, f"{type(error).__name__}: {error}".replace("\n", " ")[:400])
+
+    # The recorded bodies of ../shared/realworld/ (conformance/realworld.py).
+    # (PARTKIT_REALWORLD names another folder of that layout; absent, it is skipped.)
+    import realworld
+
+    root = os.environ.get("PARTKIT_REALWORLD")
+    realworld.check(partkit, VALIDATORS, report, Path(root) if root else realworld.ROOT)
 
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

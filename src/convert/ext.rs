@@ -97,11 +97,12 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             continue;
         }
         if let Some(fields) = fields.as_object() {
-            // A field set to null says nothing, so dropping it loses nothing
-            // (NeMo Gym writes every unset Responses field as null).
+            // A field set to null or to an empty value says nothing, so
+            // dropping it loses nothing (NeMo Gym writes every unset Responses
+            // field as null; most Bedrock bodies send `"system": []`).
             for (key, _) in fields
                 .iter()
-                .filter(|(k, v)| !k.starts_with('$') && !v.is_null())
+                .filter(|(k, v)| !k.starts_with('$') && !says_nothing(v))
             {
                 names.push(format!("{shape} {key}"));
             }
@@ -113,13 +114,27 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
                         && shape == Shape::OpenaiChat.name()
                         && target == Shape::OpenaiResponses
                 };
-                for (key, _) in inner.iter().filter(|(k, v)| !carried(k) && !v.is_null()) {
+                for (key, _) in inner
+                    .iter()
+                    .filter(|(k, v)| !carried(k) && !says_nothing(v))
+                {
                     names.push(format!("{shape} {key}"));
                 }
             }
         }
     }
     names
+}
+
+/// Null, or an empty string, list or object.
+pub fn says_nothing(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
 }
 
 /// A tool only another shape has (kept whole under its `$tool` hint): its

@@ -236,6 +236,73 @@ fn snake(key: &str) -> String {
     out
 }
 
+/// Standard padded base64 spelled in another form Gemini accepts: `url-safe`
+/// (`-` and `_` for `+` and `/`), `unpadded`, or both.
+fn spell_base64(standard: &str, form: &str) -> String {
+    let mut text = if form.contains("unpadded") {
+        standard.trim_end_matches('=').to_string()
+    } else {
+        standard.to_string()
+    };
+    if form.contains("url-safe") {
+        text = text.replace('+', "-").replace('/', "_");
+    }
+    text
+}
+
+/// The camelCase names of the Gemini fields that `value` spells in snake_case
+/// (data objects left out), sorted.
+fn snake_names(value: &Value) -> Vec<String> {
+    fn walk(value: &Value, found: &mut std::collections::BTreeSet<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, item) in map {
+                    let name = camel(key);
+                    if let Cow::Owned(name) = &name {
+                        found.insert(name.clone());
+                    }
+                    if !VERBATIM.contains(&name.as_ref()) {
+                        walk(item, found);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, found)),
+            _ => {}
+        }
+    }
+    let mut found = std::collections::BTreeSet::new();
+    walk(value, &mut found);
+    found.into_iter().collect()
+}
+
+/// Spells the field names listed in `names` (camelCase) in snake_case, in
+/// place, leaving data objects alone.
+fn spell_snake(value: &mut Value, names: &[&str]) {
+    match value {
+        Value::Object(map) => {
+            let renamed = map.keys().any(|key| names.contains(&key.as_str()));
+            if renamed {
+                let old = std::mem::take(map);
+                for (key, item) in old {
+                    let key = if names.contains(&key.as_str()) {
+                        snake(&key)
+                    } else {
+                        key
+                    };
+                    map.insert(key, item);
+                }
+            }
+            for (key, item) in map.iter_mut() {
+                if !VERBATIM.contains(&camel(key).as_ref()) {
+                    spell_snake(item, names);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| spell_snake(item, names)),
+        _ => {}
+    }
+}
+
 /// A value with every Gemini field name in camelCase (data objects such as
 /// `args`, `response` and JSON Schemas are left as written).
 fn camelize(value: &Value) -> Value {

@@ -244,7 +244,7 @@ fn a_request_reads_as_this_canonical_transcript() {
 }
 
 #[test]
-fn snake_case_input_is_written_back_in_camel_case() {
+fn snake_case_input_comes_back_in_its_own_casing() {
     let snake = json!({
         "system_instruction": {"parts": [text("Be terse.")]},
         "contents": [
@@ -267,7 +267,7 @@ fn snake_case_input_is_written_back_in_camel_case() {
             "parameters_json_schema": {"type": "object", "properties": {"user_id": {"type": "integer"}}}}]},
             {"code_execution": {}}],
         "tool_config": {"function_calling_config": {"mode": "ANY"}},
-        "generation_config": {"max_output_tokens": 64, "top_p": 0.5, "stop_sequences": ["x"],
+        "generation_config": {"top_p": 0.5, "max_output_tokens": 64, "stop_sequences": ["x"],
                               "response_mime_type": "text/plain",
                               "thinking_config": {"thinking_budget": 0}},
         "safety_settings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}],
@@ -299,8 +299,44 @@ fn snake_case_input_is_written_back_in_camel_case() {
                              "thinkingConfig": {"thinkingBudget": 0}},
         "safetySettings": [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}],
     });
-    assert_exact(&convert(&["--to", "gemini"], &snake), &camel, "");
+    // google-genai and Vertex send snake_case: A -> canonical -> A gives it back,
+    // and camelCase stays camelCase.
+    assert_round_trip(&snake);
     assert_round_trip(&camel);
+    // Both read the same: the transcripts differ only in the casing hint.
+    let read = |document: &Value| {
+        let mut canonical = convert(&["--to", "canonical"], document).json();
+        if let Some(Value::Object(gemini)) = canonical.pointer_mut("/extensions/gemini") {
+            gemini.shift_remove("$snake");
+            if gemini.is_empty() {
+                canonical["extensions"]
+                    .as_object_mut()
+                    .unwrap()
+                    .shift_remove("gemini");
+            }
+        }
+        canonical
+    };
+    assert_eq!(read(&snake), read(&camel));
+    // Casing is per field, as real bodies mix them (pydantic-ai writes
+    // `functionCall` beside `inline_data`).
+    let mixed = json!({"contents": [
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "lookup", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "lookup", "response": {},
+            "parts": [{"inline_data": {"mime_type": "image/png", "data": b64("tiny.png")}}]}}]},
+    ]});
+    assert_round_trip(&mixed);
+    // Another shape's transcript is written in camelCase.
+    let from_chat = convert(
+        &["--from", "openai-chat", "--to", "gemini"],
+        &json!({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 5}),
+    );
+    assert_exact(
+        &from_chat,
+        &json!({"contents": [{"role": "user", "parts": [text("hi")]}],
+                "generationConfig": {"maxOutputTokens": 5}}),
+        "",
+    );
 }
 
 #[test]
@@ -380,7 +416,7 @@ fn a_response_is_one_assistant_turn_and_round_trips() {
             "openai-chat has no place for gemini thoughtSignature; dropped",
         ]),
     );
-    // A snake_case response comes back in camelCase.
+    // A snake_case response comes back in snake_case.
     let snake = json!({
         "candidates": [{"content": {"role": "model", "parts": [text("Hi.")]}, "finish_reason": "STOP"}],
         "usage_metadata": {"prompt_token_count": 3},
@@ -389,9 +425,9 @@ fn a_response_is_one_assistant_turn_and_round_trips() {
     assert_exact(
         &convert(&["--to", "gemini"], &snake),
         &json!({
-            "candidates": [{"content": {"parts": [text("Hi.")], "role": "model"}, "finishReason": "STOP"}],
-            "usageMetadata": {"promptTokenCount": 3},
-            "modelVersion": "gemini-2.5-flash",
+            "candidates": [{"content": {"parts": [text("Hi.")], "role": "model"}, "finish_reason": "STOP"}],
+            "usage_metadata": {"prompt_token_count": 3},
+            "model_version": "gemini-2.5-flash",
         }),
         "",
     );
@@ -1075,7 +1111,14 @@ fn url_safe_base64_is_legal_in_gemini_and_standard_everywhere_else() {
             "{}",
             check.stderr
         );
-        for target in ["anthropic", "openai-chat", "bedrock", "canonical", "gemini"] {
+        // Back to Gemini it is spelled as it came (A -> canonical -> A is exact).
+        let run = run_with_stdin(&["convert", "--to", "gemini"], text.as_bytes());
+        assert_eq!(
+            run.json()["contents"][0]["parts"][1]["inlineData"]["data"],
+            data.as_str()
+        );
+        assert_round_trip(&body);
+        for target in ["anthropic", "openai-chat", "bedrock", "canonical"] {
             let run = run_with_stdin(&["convert", "--to", target, "-q"], text.as_bytes());
             assert_eq!(run.code, 0, "{target}: {}", run.stderr);
             assert!(run.stdout.contains(standard), "{target}: {}", run.stdout);

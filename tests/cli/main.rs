@@ -13,6 +13,7 @@ mod fetch;
 mod generated;
 mod inspect;
 mod pipelines;
+mod recordings;
 mod resize;
 mod rollouts;
 mod roundtrip;

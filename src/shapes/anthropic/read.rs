@@ -33,7 +33,7 @@
 use serde_json::{Map, Value};
 
 use crate::b64;
-use crate::convert::ext::Own;
+use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
@@ -159,6 +159,8 @@ impl Reader {
             None => {}
         }
         match map.get("system") {
+            // An empty system is no system prompt (kept for this shape only).
+            Some(system) if says_nothing(system) => own.keep("system", system),
             Some(Value::String(text)) => {
                 transcript.system = Some(vec![Block::text(text.clone())]);
                 if is_blank(text) {

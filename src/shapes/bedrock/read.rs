@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Own;
+use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
@@ -93,7 +93,14 @@ fn read_request(
         Some(other) => own.keep("modelId", other),
         None => {}
     }
-    if let Some(system) = map.get("system") {
+    // An empty system list (what most SDKs send when there is no system
+    // prompt) is no system prompt: kept for this shape only, so that no other
+    // shape gets an empty system message.
+    match map.get("system") {
+        Some(system) if says_nothing(system) => own.keep("system", system),
+        _ => {}
+    }
+    if let Some(system) = map.get("system").filter(|s| !says_nothing(s)) {
         let blocks = system
             .as_array()
             .ok_or_else(|| invalid("/system", "system is a list of blocks"))?;

@@ -7,8 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{add_hint, camel, camelize, field, get, schema_to_json, SHAPE};
-use crate::convert::ext::Own;
+use super::{add_hint, camel, camelize, field, get, schema_to_json, snake_names, SHAPE};
+use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
@@ -62,6 +62,17 @@ enum Read {
 /// Reads a request body, a bare list of contents, a response, or a single
 /// function response.
 pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    let (form, mut transcript) = read_any(value, context)?;
+    // The field names written in snake_case (google-genai and Vertex send
+    // them so), for the writer to spell them so again.
+    let snake = snake_names(value);
+    if !snake.is_empty() {
+        add_hint(&mut transcript.extensions, "snake", Value::from(snake));
+    }
+    Ok((form, transcript))
+}
+
+fn read_any(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     match value {
         Value::Array(contents) => {
             let mut transcript = Transcript::default();
@@ -193,6 +204,12 @@ fn read_system(
     own: &mut Own,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
+    // An empty system instruction is no system prompt (kept for this shape only).
+    let parts = value.as_object().and_then(|map| field(map, "parts"));
+    if says_nothing(value) || parts.is_some_and(|(_, parts)| says_nothing(parts)) {
+        own.keep("systemInstruction", value);
+        return Ok(());
+    }
     match value {
         Value::String(text) => {
             own.hint("systemInstruction", "string");
@@ -416,7 +433,11 @@ fn read_media(
         let data = get(blob, "data")
             .and_then(Value::as_str)
             .ok_or_else(|| invalid(&format!("{at}/data"), "inlineData needs data (base64)"))?;
-        ("data", Source::Data(standard_base64(data)))
+        let (data, alphabet) = standard_base64(data);
+        if let Some(alphabet) = alphabet {
+            own.hint("base64", alphabet);
+        }
+        ("data", Source::Data(data))
     } else {
         let uri = get(blob, "fileUri")
             .and_then(Value::as_str)
@@ -884,16 +905,25 @@ fn read_response(
 /// padded or not (google-genai sends URL-safe). Every other shape, and the
 /// canonical part, needs the standard padded form, so such a payload is
 /// re-encoded; any other payload is kept as it is for the checks downstream.
-fn standard_base64(data: &str) -> String {
+/// The form it had (`url-safe`, `unpadded`, `url-safe unpadded`) comes back
+/// when the re-encoding is exactly undone by the Gemini writer.
+fn standard_base64(data: &str) -> (String, Option<&'static str>) {
     // Most payloads are standard already: only look closer at one that is not.
     let maybe_other = !data.len().is_multiple_of(4) || data.bytes().any(|b| b == b'-' || b == b'_');
     if !maybe_other {
-        return data.to_string();
+        return (data.to_string(), None);
     }
     if let Ok((bytes, how)) = crate::b64::decode_lenient(data) {
         if !how.whitespace && !how.is_canonical() {
-            return crate::b64::encode(&bytes);
+            let standard = crate::b64::encode(&bytes);
+            let form = match (how.url_safe, how.unpadded) {
+                (true, true) => "url-safe unpadded",
+                (true, false) => "url-safe",
+                _ => "unpadded",
+            };
+            let exact = super::spell_base64(&standard, form) == data;
+            return (standard, exact.then_some(form));
         }
     }
-    data.to_string()
+    (data.to_string(), None)
 }

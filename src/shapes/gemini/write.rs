@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::read::joins_by_default;
-use super::{hint, hint_str, mine, restore_at, schema_to_json, SHAPE};
+use super::{hint, hint_str, mine, restore_at, schema_to_json, spell_base64, spell_snake, SHAPE};
 use crate::convert::prepare::is_lifted;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
@@ -37,7 +37,13 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    Writer::new(transcript, context, false).document(transcript, form)
+    let mut value = Writer::new(transcript, context, false).document(transcript, form)?;
+    // Back in the casing the source used, field by field.
+    if let Some(Value::Array(names)) = hint(&transcript.extensions, "snake") {
+        let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+        spell_snake(&mut value, &names);
+    }
+    Ok(value)
 }
 
 /// Writes a single tool result for `partkit split`: its notes use split's wording.
@@ -706,6 +712,9 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
     let Some(Value::Object(inner)) = map.get_mut(key) else {
         return;
     };
+    if let (Some(form), Source::Data(data)) = (hint_str(extensions, "base64"), &media.source) {
+        put(inner, "data", Value::String(spell_base64(data, form)));
+    }
     match hint(extensions, "mimeType") {
         Some(Value::Null) => {
             inner.shift_remove("mimeType");

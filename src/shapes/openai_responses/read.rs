@@ -99,6 +99,10 @@ fn read_request(
         None => {}
     }
     match map.get("instructions") {
+        // Empty instructions are no system prompt (kept for this shape only).
+        Some(Value::String(text)) if text.is_empty() => {
+            own.keep("instructions", &map["instructions"])
+        }
         Some(Value::String(text)) => transcript.system = Some(vec![Block::text(text.clone())]),
         Some(other) => own.keep("instructions", other),
         None => {}
