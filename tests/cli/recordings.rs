@@ -116,7 +116,7 @@ fn an_empty_system_prompt_is_no_system_prompt_in_any_other_shape() {
                 continue;
             }
             let expected = if target == "gemini" {
-                "partkit: warning: gemini has no place for the model; dropped\n"
+                "partkit: warning: gemini has no place for model; dropped\n"
             } else {
                 ""
             };
