@@ -146,7 +146,17 @@ pub fn foreign_whole_tool(extensions: &Extensions, target: Shape) -> Option<Stri
         .filter(|(shape, _)| shape.as_str() != target.name())
         .find_map(|(shape, fields)| {
             let kept = fields.get("$tool")?;
-            let kind = kept.get("type").and_then(Value::as_str).unwrap_or("custom");
+            // Typed (`web_search_20250305`), or named by its one key (Bedrock's
+            // `systemTool`).
+            let only_key = kept
+                .as_object()
+                .filter(|m| m.len() == 1)
+                .and_then(|m| m.keys().next());
+            let kind = kept
+                .get("type")
+                .and_then(Value::as_str)
+                .or(only_key.map(String::as_str))
+                .unwrap_or("custom");
             Some(format!("{shape} {kind} tools"))
         })
 }

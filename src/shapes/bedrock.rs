@@ -144,8 +144,9 @@ fn video_format(media: &MediaPart) -> Result<&'static str, Unsupported> {
 }
 
 /// Reduces a file name to Bedrock's document-name alphabet: ASCII letters and
-/// digits, single spaces, hyphens, parentheses and square brackets, at most 200
-/// characters. The extension is dropped; every other character becomes a space.
+/// digits, single spaces, hyphens, parentheses and square brackets (the
+/// documented set), and underscores (Bedrock accepts them: real recordings
+/// send `input_file_0`), at most 200 characters. The extension is dropped; every other character becomes a space.
 pub fn document_name(name: &str) -> String {
     let stem = match name.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() && !ext.contains(' ') => stem,
@@ -153,7 +154,7 @@ pub fn document_name(name: &str) -> String {
     };
     let mut out = String::with_capacity(stem.len());
     for c in stem.chars() {
-        let keep = c.is_ascii_alphanumeric() || matches!(c, '-' | '(' | ')' | '[' | ']');
+        let keep = c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '(' | ')' | '[' | ']');
         if keep {
             out.push(c);
         } else if !out.ends_with(' ') {
@@ -233,6 +234,7 @@ mod tests {
         assert_eq!(document_name("it's #1 & best.txt"), "it s 1 best");
         assert_eq!(document_name("café.pdf"), "caf");
         assert_eq!(document_name("slack-file://F0123"), "slack-file F0123");
+        assert_eq!(document_name("my_report_2024.pdf"), "my_report_2024");
         assert_eq!(document_name("..."), DEFAULT_DOCUMENT_NAME);
         assert_eq!(document_name(""), DEFAULT_DOCUMENT_NAME);
         assert_eq!(document_name(&"a".repeat(300)).len(), 200);

@@ -139,3 +139,231 @@ fn an_empty_system_prompt_is_no_system_prompt_in_any_other_shape() {
         }
     }
 }
+
+// ---- item 8: false alarms, and the calls a request cannot make ------------------------
+
+fn validate(args: &[&str], doc: &Value) -> Run {
+    let mut all = vec!["validate"];
+    all.extend_from_slice(args);
+    run_with_stdin(&all, doc.to_string().as_bytes())
+}
+
+/// The finding lines of a run, without the file and line prefix.
+fn findings(run: &Run) -> Vec<String> {
+    run.stdout
+        .lines()
+        .map(|line| {
+            line.split_once(": ")
+                .map_or(line, |(_, rest)| rest)
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn whitespace_text_beside_other_content_is_legal_in_anthropic() {
+    let image =
+        json!({"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}});
+    let doc = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": " "}, image]},
+        {"role": "assistant", "content": [{"type": "text", "text": "\n"}, {"type": "text", "text": "ok"}]}]});
+    let run = validate(&[], &doc);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    // Alone, or empty, it is refused.
+    let doc = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "  "}]},
+        {"role": "assistant", "content": [{"type": "text", "text": ""}, {"type": "text", "text": "ok"}]}]});
+    let run = validate(&["--from", "anthropic"], &doc);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        findings(&run),
+        [
+            "error[text-empty] /messages/0/content/0: Anthropic refuses text blocks without non-whitespace text",
+            "error[text-empty] /messages/1/content/0: Anthropic refuses text blocks without non-whitespace text",
+        ]
+    );
+}
+
+#[test]
+fn underscores_in_a_bedrock_document_name_are_legal_and_kept() {
+    let doc = json!({"modelId": "m", "messages": [{"role": "user", "content": [{"text": "Read."},
+        {"document": {"format": "pdf", "name": "input_file_0", "source": {"bytes": "JVBERi0xLjQK"}}}]}]});
+    let run = validate(&[], &doc);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    // Through another shape and back, the name keeps its underscores.
+    let anthropic = convert(&["--to", "anthropic", "-q"], &doc).json();
+    assert_eq!(
+        anthropic["messages"][0]["content"][1]["title"],
+        "input_file_0"
+    );
+    let back = convert(
+        &["--from", "anthropic", "--to", "bedrock", "-q"],
+        &anthropic,
+    )
+    .json();
+    assert_eq!(
+        back["messages"][0]["content"][1]["document"]["name"],
+        "input_file_0"
+    );
+}
+
+#[test]
+fn nova_server_tools_answered_in_the_same_turn_are_clean() {
+    // What Nova sends back for its code interpreter, a systemTool: the call
+    // and its result in one assistant turn, then a client tool.
+    let doc = json!({"modelId": "us.amazon.nova-pro-v1:0", "messages": [
+        {"role": "user", "content": [{"text": "What is 1234 * 5678?"}]},
+        {"role": "assistant", "content": [
+            {"toolUse": {"toolUseId": "t1", "name": "nova_code_interpreter",
+                         "input": {"snippet": "1234 * 5678"}, "type": "server_tool_use"}},
+            {"toolResult": {"toolUseId": "t1", "content": [{"json": {"stdOut": "7006652"}}],
+                            "type": "nova_code_interpreter_result", "status": "success"}},
+            {"toolUse": {"toolUseId": "t2", "name": "final_result", "input": {"result": 7006652}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t2", "content": [{"text": "ok"}], "status": "success"}}]}],
+        "toolConfig": {"tools": [
+            {"toolSpec": {"name": "final_result", "inputSchema": {"json": {"type": "object",
+                "properties": {"result": {"type": "number"}}}}}},
+            {"systemTool": {"name": "nova_code_interpreter"}}]}});
+    let run = validate(&[], &doc);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    // Elsewhere the server tool's blocks have no place: dropped, and said so.
+    let chat = convert(&["--to", "openai-chat"], &doc);
+    assert_eq!(chat.code, 0, "{}", chat.stderr);
+    assert!(
+        chat.stderr.contains(
+            "bedrock toolUse blocks, bedrock toolResult blocks, bedrock systemTool tools; dropped"
+        ),
+        "{}",
+        chat.stderr
+    );
+    assert_eq!(chat.json()["messages"][1]["tool_calls"][0]["id"], "t2");
+    // And back as it was.
+    let canonical = convert(&["--to", "canonical"], &doc);
+    let back = run_with_stdin(
+        &["convert", "--from", "canonical", "--to", "bedrock"],
+        canonical.stdout.as_bytes(),
+    );
+    assert_eq!(back.json(), doc);
+}
+
+#[test]
+fn a_mistake_answered_by_an_error_result_is_a_warning() {
+    let schema = json!({"type": "object", "properties": {}, "additionalProperties": false});
+    // (shape, body with an undeclared call c1 and a bad-arguments call c2, each
+    // answered by an error result; pointers of the two calls)
+    let anthropic = |error: bool| {
+        json!({"model": "m", "max_tokens": 5,
+        "tools": [{"name": "get_file", "input_schema": schema}],
+        "messages": [
+            {"role": "user", "content": "Get the file."},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "list_files", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "is_error": error, "content": "Unknown tool"}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "c2", "name": "get_file", "input": {"name": "a"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c2", "is_error": error, "content": "Invalid arguments"}]}]})
+    };
+    let bedrock = |error: bool| {
+        let status = if error { "error" } else { "success" };
+        json!({"modelId": "m",
+        "toolConfig": {"tools": [{"toolSpec": {"name": "get_file", "inputSchema": {"json": schema}}}]},
+        "messages": [
+            {"role": "user", "content": [{"text": "Get the file."}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c1", "name": "list_files", "input": {}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "c1", "status": status, "content": [{"text": "Unknown tool"}]}}]},
+            {"role": "assistant", "content": [{"toolUse": {"toolUseId": "c2", "name": "get_file", "input": {"name": "a"}}}]},
+            {"role": "user", "content": [{"toolResult": {"toolUseId": "c2", "status": status, "content": [{"text": "Invalid"}]}}]}]})
+    };
+    let gemini = |error: bool| {
+        let key = if error { "error" } else { "output" };
+        json!({
+        "tools": [{"functionDeclarations": [{"name": "get_file", "parametersJsonSchema": schema}]}],
+        "contents": [
+            {"role": "user", "parts": [{"text": "Get the file."}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "list_files", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "list_files", "response": {key: "Unknown tool"}}}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "c2", "name": "get_file", "args": {"name": "a"}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"id": "c2", "name": "get_file", "response": {key: "Invalid"}}}]}]})
+    };
+    let cases: [(&str, &dyn Fn(bool) -> Value, [&str; 2]); 3] = [
+        (
+            "anthropic",
+            &anthropic,
+            ["/messages/1/content/0", "/messages/3/content/0"],
+        ),
+        (
+            "bedrock",
+            &bedrock,
+            [
+                "/messages/1/content/0/toolUse",
+                "/messages/3/content/0/toolUse",
+            ],
+        ),
+        (
+            "gemini",
+            &gemini,
+            [
+                "/contents/1/parts/0/functionCall",
+                "/contents/3/parts/0/functionCall",
+            ],
+        ),
+    ];
+    for (shape, body, [first, second]) in cases {
+        let undeclared =
+            "call c1 (list_files) calls a tool the document does not declare (declared: get_file)";
+        let arguments =
+            "call c2 (get_file) passes \"name\", which get_file's schema does not allow";
+        // Caught: warnings, exit 0.
+        let run = validate(&[], &body(true));
+        assert_eq!(run.code, 0, "{shape}: {}", run.stdout);
+        let got = findings(&run);
+        assert_eq!(got.len(), 2, "{shape}: {got:?}");
+        assert_eq!(
+            got[0],
+            format!(
+                "warning[tool-call-caught] {first}: {undeclared} — answered by an error result"
+            ),
+            "{shape}"
+        );
+        assert!(
+            got[1].starts_with(&format!("warning[tool-call-caught] {second}: ")),
+            "{shape}: {got:?}"
+        );
+        // Answered as a success: still broken data.
+        let run = validate(&[], &body(false));
+        assert_eq!(run.code, 1, "{shape}");
+        let got = findings(&run);
+        assert_eq!(
+            got[0],
+            format!("error[tool-undeclared] {first}: {undeclared}"),
+            "{shape}"
+        );
+        assert!(
+            got[1].starts_with(&format!("error[tool-arguments-schema] {second}: ")),
+            "{shape}: {got:?}"
+        );
+        let _ = arguments;
+    }
+    // Not answered yet (the conversation stops at the call): an error.
+    let mut open = anthropic(true);
+    open["messages"].as_array_mut().unwrap().truncate(2);
+    let run = validate(&[], &open);
+    assert_eq!(run.code, 1);
+    assert!(findings(&run)[0].starts_with("error[tool-undeclared]"));
+}
+
+#[test]
+fn a_request_that_declares_no_tools_cannot_call_one_but_a_bare_list_can() {
+    let messages = json!([
+        {"role": "user", "content": "Chart Paris."},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
+            "function": {"name": "get_chart", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "rising"}]);
+    let body = json!({"model": "gpt-4o", "messages": messages});
+    let run = validate(&[], &body);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        findings(&run),
+        ["error[tool-undeclared] /messages/1/tool_calls/0: call call_1 (get_chart) calls a tool, and the request declares no tools"]
+    );
+    let run = validate(&["--from", "openai-chat"], &messages);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}

@@ -507,7 +507,7 @@ fn quiet_does_not_hide_findings() {
 /// Every rule id, each with its test below (`rule_<id>`).
 /// Every rule; the transcript rules (from `transcript-invalid` on) are tested
 /// in tests/cli/validate_transcripts.rs.
-const RULE_IDS: [&str; 42] = [
+const RULE_IDS: [&str; 43] = [
     "invalid-json",
     "at-missing", // tested in pipelines.rs
     "reply-images-not-list",
@@ -544,6 +544,7 @@ const RULE_IDS: [&str; 42] = [
     "tool-result-duplicate",
     "tool-result-position",
     "tool-undeclared",
+    "tool-call-caught",
     "tool-duplicate-name",
     "tool-schema-invalid",
     "tool-arguments-json",
@@ -586,7 +587,10 @@ fn list_rules_names_every_rule_this_file_tests() {
         .filter(|r| r["severity"] == json!("warning"))
         .map(|r| r["rule"].as_str().unwrap())
         .collect();
-    assert_eq!(warnings, ["media-type-alias", "base64-in-text"]);
+    assert_eq!(
+        warnings,
+        ["media-type-alias", "base64-in-text", "tool-call-caught"]
+    );
 
     // The text table: one line per rule, in the same order, starting with its id.
     let run = validate(&["--list-rules"], "");

@@ -79,6 +79,7 @@ pub const RULES: &[Rule] = &[
     rule("tool-result-duplicate", Error, false, "a tool call answered more than once"),
     rule("tool-result-position", Error, false, "a tool result that is not right after its call's turn (Anthropic: the next message; OpenAI: the following tool messages)"),
     rule("tool-undeclared", Error, false, "a call of a tool the document does not declare"),
+    rule("tool-call-caught", Warning, false, "a call of an undeclared tool, or with arguments that break its schema, answered by an error result (the mistake was caught)"),
     rule("tool-duplicate-name", Error, false, "two tools declared with the same name"),
     rule("tool-schema-invalid", Error, false, "a declared tool schema that is not valid JSON Schema"),
     rule("tool-arguments-json", Error, false, "tool-call arguments that are empty or not JSON"),

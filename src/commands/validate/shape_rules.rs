@@ -136,6 +136,21 @@ fn openai_responses(value: &Value, issues: &mut Vec<Issue>) {
 
 const ANTHROPIC_BLANK: &str = "Anthropic refuses text blocks without non-whitespace text";
 
+/// Whether a text block is one Anthropic refuses: an empty one always; a
+/// whitespace-only one when nothing else in its list (a message's content, a
+/// tool result's) has substance — beside other content Anthropic accepts it.
+fn anthropic_refuses_text<'b>(
+    block: &Map<String, Value>,
+    list: impl IntoIterator<Item = &'b Map<String, Value>>,
+) -> bool {
+    let empty = block.get("text").and_then(Value::as_str) == Some("");
+    let substance = || {
+        list.into_iter()
+            .any(|b| !(kind(b) == "text" && blank_text(b)))
+    };
+    blank_text(block) && (empty || !substance())
+}
+
 /// Anthropic blocks of a message (or the system prompt) with `role`.
 fn anthropic_blocks(
     at: &str,
@@ -143,11 +158,14 @@ fn anthropic_blocks(
     role: &str,
     issues: &mut Vec<Issue>,
 ) {
+    let all: Vec<&Map<String, Value>> = list.iter().map(|(_, block)| *block).collect();
     for (i, block) in list {
         let here = format!("{at}/{i}");
         let block_kind = kind(block);
         match block_kind {
-            "text" if blank_text(block) => issues.push(issue("text-empty", here, ANTHROPIC_BLANK)),
+            "text" if anthropic_refuses_text(block, all.iter().copied()) => {
+                issues.push(issue("text-empty", here, ANTHROPIC_BLANK))
+            }
             "audio" | "input_audio" => issues.push(issue(
                 "media-placement",
                 here,
@@ -177,10 +195,14 @@ fn anthropic_blocks(
                 "a tool_use block needs input (an object)",
             )),
             "tool_result" => {
+                let inside: Vec<&Map<String, Value>> = blocks(block, "content")
+                    .into_iter()
+                    .map(|(_, b)| b)
+                    .collect();
                 for (j, inner) in blocks(block, "content") {
                     let inner_at = format!("{here}/content/{j}");
                     match kind(inner) {
-                        "text" if blank_text(inner) => {
+                        "text" if anthropic_refuses_text(inner, inside.iter().copied()) => {
                             issues.push(issue("text-empty", inner_at, ANTHROPIC_BLANK))
                         }
                         "tool_use" | "tool_result" => issues.push(issue(
@@ -409,14 +431,14 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
             && name.len() <= 200
             && !name.contains("  ")
             && name.chars().all(|c| {
-                c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '(' | ')' | '[' | ']')
+                c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '(' | ')' | '[' | ']')
             });
         if !valid {
             issues.push(issue(
                 "shape-field",
                 format!("{at}/document/name"),
                 format!(
-                    "document name {name:?} is outside Bedrock's alphabet (letters, digits, single spaces, hyphens, parentheses, brackets)"
+                    "document name {name:?} is outside Bedrock's alphabet (letters, digits, single spaces, hyphens, underscores, parentheses, brackets)"
                 ),
             ));
         }

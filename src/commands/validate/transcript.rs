@@ -557,6 +557,20 @@ struct Open<'t> {
     id: Option<String>,
     name: &'t str,
     at: String,
+    /// The findings its checks made (indexes into the issues).
+    findings: std::ops::Range<usize>,
+}
+
+/// A call that breaks its declaration, answered by an error result: the
+/// recording shows the mistake caught (the tool runner said so, and the model
+/// saw it), and providers accept such histories, so it is a warning.
+fn caught(issues: &mut [Issue], findings: std::ops::Range<usize>) {
+    for issue in &mut issues[findings] {
+        if matches!(issue.rule, "tool-undeclared" | "tool-arguments-schema") {
+            issue.rule = "tool-call-caught";
+            issue.message.push_str(" — answered by an error result");
+        }
+    }
 }
 
 /// Tool exchanges: every call answered by exactly one result with the same id,
@@ -578,10 +592,16 @@ fn exchanges(
     let ids_optional = matches!(shape, Shape::Gemini | Shape::Canonical);
     let empty_is_absent = shape == Shape::Gemini;
     let mut seen_assistant = false;
+    // A provider's request body declares every tool it may call, so one that
+    // declares none and carries calls calls undeclared tools; a bare message
+    // list cannot declare tools, and canonical transcripts need not.
+    let declares_all = form == convert::Form::Request && shape != Shape::Canonical;
+    let no_tools = Vec::new();
     let declared: Option<HashMap<&str, &Tool>> = transcript
         .tools
         .as_ref()
         .filter(|tools| !tools.is_empty())
+        .or(declares_all.then_some(&no_tools))
         .map(|tools| {
             tools
                 .iter()
@@ -670,11 +690,13 @@ fn exchanges(
                 }
             }
             state.turn_names.insert(call.name.as_str());
+            let before = issues.len();
             check_call(call, declared.as_ref(), &hosted, &at, issues);
             open.push(Open {
                 id: id.filter(|id| !id.is_empty()).map(str::to_string),
                 name: call.name.as_str(),
                 at,
+                findings: before..issues.len(),
             });
         }
         index += 1;
@@ -708,12 +730,19 @@ fn exchanges(
                 };
                 match (slot, echo) {
                     (Some(slot), _) => {
-                        if let Some(id) = open.remove(slot).id {
+                        let call = open.remove(slot);
+                        if result.is_error {
+                            caught(issues, call.findings);
+                        }
+                        if let Some(id) = call.id {
                             state.answered.insert(id);
                         }
                     }
                     (None, Some(slot)) => {
                         let call = open.remove(slot);
+                        if result.is_error {
+                            caught(issues, call.findings.clone());
+                        }
                         let id = call.id.unwrap_or_default();
                         issues.push(issue(
                             "tool-id-missing",
@@ -873,8 +902,9 @@ fn check_call(
         // A hosted tool: the provider owns the call's shape.
         return;
     }
-    let Some(declared) = declared else {
-        // No tools declared in this document: only the form can be checked.
+    let known = declared.and_then(|declared| declared.get(call.name.as_str()));
+    if known.is_none() {
+        // No declaration to check against: only the form can be checked.
         if !arguments.is_object() {
             issues.push(issue(
                 "tool-arguments-not-object",
@@ -885,21 +915,24 @@ fn check_call(
                 ),
             ));
         }
+    }
+    let Some(declared) = declared else {
         return;
     };
-    let Some(tool) = declared.get(call.name.as_str()) else {
+    let Some(tool) = known else {
         let mut names: Vec<&str> = declared.keys().copied().filter(|n| !n.is_empty()).collect();
         names.extend(hosted.iter().copied());
         names.sort_unstable();
         names.dedup();
-        issues.push(issue(
-            "tool-undeclared",
-            at.to_string(),
+        let message = if names.is_empty() {
+            format!("{who} calls a tool, and the request declares no tools")
+        } else {
             format!(
                 "{who} calls a tool the document does not declare (declared: {})",
                 names.join(", ")
-            ),
-        ));
+            )
+        };
+        issues.push(issue("tool-undeclared", at.to_string(), message));
         return;
     };
     for problem in arguments::check_arguments(&call.name, id, tool.parameters.as_ref(), arguments) {

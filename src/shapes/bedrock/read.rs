@@ -460,6 +460,14 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
                 name: name.map(str::to_string),
             })
         }
+        // A server tool's call (Nova's `systemTool`s): the provider runs it
+        // and answers it in the same assistant turn, so, like Anthropic's
+        // server_tool_use, it is this shape's own block, not a client call.
+        ("toolUse", Value::Object(call))
+            if call.get("type").and_then(Value::as_str) == Some("server_tool_use") =>
+        {
+            return Ok(opaque())
+        }
         ("toolUse", Value::Object(call)) => {
             let id = call.get("toolUseId").and_then(Value::as_str);
             let name = call
