@@ -283,7 +283,8 @@ fn a_mistake_answered_by_an_error_result_is_a_warning() {
             {"role": "model", "parts": [{"functionCall": {"id": "c2", "name": "get_file", "args": {"name": "a"}}}]},
             {"role": "user", "parts": [{"functionResponse": {"id": "c2", "name": "get_file", "response": {key: "Invalid"}}}]}]})
     };
-    let cases: [(&str, &dyn Fn(bool) -> Value, [&str; 2]); 3] = [
+    type Body<'f> = &'f dyn Fn(bool) -> Value;
+    let cases: [(&str, Body, [&str; 2]); 3] = [
         (
             "anthropic",
             &anthropic,
@@ -340,7 +341,6 @@ fn a_mistake_answered_by_an_error_result_is_a_warning() {
             got[1].starts_with(&format!("error[tool-arguments-schema] {second}: ")),
             "{shape}: {got:?}"
         );
-        let _ = arguments;
     }
     // Not answered yet (the conversation stops at the call): an error.
     let mut open = anthropic(true);

@@ -2652,7 +2652,7 @@ fn rule_tool_undeclared() {
         } else {
             &[(
                 "tool-undeclared",
-                &b.call(0),
+                b.call(0),
                 "call call_1 (delete_everything) calls a tool, and the request declares no tools",
             )]
         };
