@@ -310,8 +310,6 @@ fn a_mistake_answered_by_an_error_result_is_a_warning() {
     for (shape, body, [first, second]) in cases {
         let undeclared =
             "call c1 (list_files) calls a tool the document does not declare (declared: get_file)";
-        let arguments =
-            "call c2 (get_file) passes \"name\", which get_file's schema does not allow";
         // Caught: warnings, exit 0.
         let run = validate(&[], &body(true));
         assert_eq!(run.code, 0, "{shape}: {}", run.stdout);
