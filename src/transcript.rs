@@ -9,7 +9,7 @@
 use serde_json::{Map, Value};
 
 use crate::json::Json;
-use crate::part::{Part, PartError, PartView};
+use crate::part::{MediaPart, Part, PartError, PartView, Source};
 use crate::shapes::Shape;
 
 /// Per-shape extras of one object: shape name → object of fields. Keys starting
@@ -650,10 +650,17 @@ pub fn parts_from_json(json: &Json<'_>) -> Result<Vec<Part>, PartError> {
 }
 
 /// The text that stands in for a part a shape cannot carry, in toolnexus's
-/// wording: `[unsupported <type> part (<mimeType>, <bytes> bytes)]`.
+/// wording: `[unsupported <type> part (<mimeType>, <bytes> bytes)]`; a part
+/// by URL names its URL instead of a size it does not have.
 pub fn unsupported_placeholder(part: &Part) -> String {
     match part {
         Part::Text(_) => "[unsupported text part]".to_string(),
+        Part::Media(MediaPart {
+            kind,
+            mime_type,
+            source: Source::Url(url),
+            ..
+        }) => format!("[unsupported {} part ({mime_type}, {url})]", kind.as_str()),
         Part::Media(media) => format!(
             "[unsupported {} part ({}, {} bytes)]",
             media.kind.as_str(),

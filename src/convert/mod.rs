@@ -7,6 +7,7 @@
 pub mod detect;
 pub mod ext;
 pub mod prepare;
+pub mod references;
 
 use serde_json::Value;
 

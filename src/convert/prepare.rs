@@ -18,6 +18,13 @@ pub fn for_target(
     if needs_ids(context.target) {
         assign_ids(&mut transcript, context);
     }
+    super::references::for_target(&mut transcript, context)?;
+    if !matches!(
+        context.target,
+        Shape::Canonical | Shape::Mcp | Shape::NemoGym
+    ) {
+        leave_out_empties(&mut transcript, context);
+    }
     let lift = context.target == Shape::OpenaiChat
         || (context.options.tool_media == ToolMedia::Lift
             && !matches!(
@@ -28,6 +35,35 @@ pub fn for_target(
         lift_tool_media(&mut transcript);
     }
     Ok(transcript)
+}
+
+/// Empty text parts, and messages left with nothing in them, carry nothing,
+/// and most shapes refuse them (Anthropic and Bedrock an empty content list,
+/// Gemini a Content without parts, Responses an empty assistant message): they
+/// are left out, said in one note — unless the target wrote them itself (its
+/// own extensions are on them), so that A -> canonical -> A stays exact.
+fn leave_out_empties(transcript: &mut Transcript, context: &mut Context) {
+    let target = context.target.name();
+    let mut left_out = 0usize;
+    transcript.messages.retain_mut(|message| {
+        if message.role == Role::Tool || message.extensions.contains_key(target) {
+            return true;
+        }
+        message.content.retain(|block| {
+            !matches!(block, Block::Part { part: Part::Text(text), extensions }
+                if text.is_empty() && !extensions.contains_key(target))
+        });
+        let keep = !message.content.is_empty();
+        left_out += usize::from(!keep);
+        keep
+    });
+    if left_out > 0 {
+        context.note(format!(
+            "left out {left_out} empty message{}: {} refuses messages with no content",
+            if left_out == 1 { "" } else { "s" },
+            context.target
+        ));
+    }
 }
 
 /// Whether a shape requires every call and result to carry an id.

@@ -908,7 +908,7 @@ fn unsupported_media_from_tools_degrade_to_text_and_attached_ones_fail() {
     ]));
     let gif = placeholder("image", "image/gif", "tiny.gif");
     let wav = placeholder("audio", "audio/wav", "tone.wav");
-    let url = "[unsupported image part (image/png, 0 bytes)]";
+    let url = "[unsupported image part (image/png, https://example.com/chart.png)]";
     assert_exact(
         &convert(&["--from", "canonical", "--to", "gemini"], &transcript),
         &gemini_with_result_parts(json!([{"functionResponse": {

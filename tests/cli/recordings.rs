@@ -365,3 +365,172 @@ fn a_request_that_declares_no_tools_cannot_call_one_but_a_bare_list_can() {
     let run = validate(&["--from", "openai-chat"], &messages);
     assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
 }
+
+// ---- item 7: file references ------------------------------------------------------------
+
+#[test]
+fn file_references_in_tool_results_become_placeholders_naming_them() {
+    let call = |id: &str| json!({"type": "tool_use", "id": id, "name": "get_file", "input": {}});
+    let anthropic = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "Get it."},
+        {"role": "assistant", "content": [call("toolu_1")]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "image", "source": {"type": "file", "file_id": "file_011abc"}}]}]}]});
+    let responses = json!({"model": "m", "input": [
+        {"role": "user", "content": "Get it."},
+        {"type": "function_call", "call_id": "call_1", "name": "get_file", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": [
+            {"type": "input_image", "file_id": "file-BVT", "detail": "auto"}]}]});
+    let bedrock = json!({"modelId": "m", "messages": [
+        {"role": "user", "content": [{"text": "Get it."}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "get_file", "input": {}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [
+            {"image": {"format": "jpeg", "source": {"s3Location": {"uri": "s3://bucket/kiwi.jpg"}}}}]}}]}]});
+    for (source, body, named) in [
+        (
+            "anthropic",
+            &anthropic,
+            "[unsupported image part (anthropic file file_011abc)]",
+        ),
+        (
+            "openai-responses",
+            &responses,
+            "[unsupported image part (openai file file-BVT)]",
+        ),
+        (
+            "bedrock",
+            &bedrock,
+            "[unsupported image part (s3://bucket/kiwi.jpg)]",
+        ),
+    ] {
+        for target in [
+            "openai-chat",
+            "openai-responses",
+            "anthropic",
+            "gemini",
+            "bedrock",
+        ] {
+            if target == source {
+                continue;
+            }
+            let done = convert(&["--from", source, "--to", target], body);
+            assert_eq!(done.code, 0, "{source} -> {target}: {}", done.stderr);
+            assert!(
+                done.stdout.contains(named),
+                "{source} -> {target}: {}",
+                done.stdout
+            );
+            assert!(
+                done.stderr.contains(&format!(
+                    "{source} file references cannot be carried by {target}; replaced by a placeholder text naming them"
+                )),
+                "{source} -> {target}: {}",
+                done.stderr
+            );
+        }
+        // Kept whole through canonical, and back as they were.
+        let canonical = convert(&["--from", source, "--to", "canonical"], body);
+        let back = run_with_stdin(
+            &["convert", "--from", "canonical", "--to", source],
+            canonical.stdout.as_bytes(),
+        );
+        assert_eq!(&back.json(), body, "{source}");
+    }
+    // Attached by the user, a reference another provider cannot open is an
+    // error (the attached-part policy), or the placeholder when asked.
+    let attached = json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Describe."},
+        {"type": "document", "source": {"type": "file", "file_id": "file_9"}}]}]});
+    let done = convert(&["--from", "anthropic", "--to", "openai-chat"], &attached);
+    done.assert_error(
+        1,
+        &[
+            "/messages/0/content/1",
+            "file part",
+            "anthropic file file_9",
+        ],
+    );
+    let done = convert(
+        &[
+            "--from",
+            "anthropic",
+            "--to",
+            "openai-chat",
+            "--on-unsupported",
+            "text",
+        ],
+        &attached,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert!(done
+        .stdout
+        .contains("[unsupported file part (anthropic file file_9)]"));
+}
+
+#[test]
+fn a_url_placeholder_names_the_url_not_a_size() {
+    // Bedrock carries no URL media: a URL image from a tool degrades.
+    let body = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "Chart it."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "chart", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "image", "source": {"type": "url", "url": "https://example.com/c.png"}}]}]}]});
+    let done = convert(&["--from", "anthropic", "--to", "bedrock", "-q"], &body);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert!(
+        done.stdout
+            .contains("[unsupported image part (image/png, https://example.com/c.png)]"),
+        "{}",
+        done.stdout
+    );
+    assert!(!done.stdout.contains("0 bytes"));
+}
+
+// ---- item 4 (continued): empty turns ------------------------------------------------------
+
+#[test]
+fn an_empty_turn_is_left_out_where_the_target_refuses_it() {
+    let gemini = json!({"contents": [
+        {"role": "user", "parts": [{"text": "Hi."}]},
+        {"role": "model", "parts": [{"text": "Hello."}]},
+        {"role": "user", "parts": []},
+        {"role": "model", "parts": [{"text": ""}, {"functionCall": {"id": "c1", "name": "f", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "f", "response": {"output": "ok"}}}]}],
+        "tools": [{"functionDeclarations": [{"name": "f"}]}]});
+    for target in ["anthropic", "bedrock", "openai-chat", "openai-responses"] {
+        let done = convert(&["--from", "gemini", "--to", target], &gemini);
+        assert_eq!(done.code, 0, "{target}: {}", done.stderr);
+        assert!(
+            done.stderr.contains(&format!(
+                "left out 1 empty message: {target} refuses messages with no content"
+            )),
+            "{target}: {}",
+            done.stderr
+        );
+        let text = done.stdout;
+        for empty in [r#""content":[]"#, r#""content":"""#, r#""text":"""#] {
+            assert!(!text.contains(empty), "{target}: {text}");
+        }
+    }
+    // Gemini gets its own empties back.
+    let back = convert(&["--from", "gemini", "--to", "gemini"], &gemini);
+    assert_eq!(back.json(), gemini);
+}
+
+#[test]
+fn a_completion_holds_its_text_as_one_string() {
+    // An Anthropic response whose answer is several text blocks (citations
+    // split them) is one content string in a chat completion.
+    let response = json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+        "content": [{"type": "text", "text": "Paris "}, {"type": "text", "text": "is the capital."}],
+        "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 2}});
+    let done = convert(&["--from", "anthropic", "--to", "openai-chat"], &response);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(
+        done.json()["choices"][0]["message"]["content"],
+        "Paris is the capital."
+    );
+    assert!(done
+        .stderr
+        .contains("joined 2 text parts into the completion's one content string"));
+}

@@ -337,7 +337,9 @@ fn read_content(
         }
     }
     if messages.is_empty() {
+        // An empty Content: other shapes leave it out, this one gives it back.
         messages.push(Message::new(role, Vec::new()));
+        own.hint("empty", true);
     }
     own.store(&mut messages[0].extensions, SHAPE);
     Ok(messages)
@@ -391,6 +393,11 @@ fn read_part(
             };
             if get(map, "thought").and_then(Value::as_bool) == Some(true) {
                 return Ok(Read::Block(opaque(value)));
+            }
+            if text.is_empty() {
+                // Gemini writes an empty text part beside a call; other shapes
+                // leave it out, this one gives it back.
+                own.hint("empty", true);
             }
             Block::Part {
                 part: Part::Text(text.to_string()),

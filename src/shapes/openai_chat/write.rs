@@ -118,7 +118,29 @@ fn response(
         .iter()
         .find(|m| m.role == Role::Assistant)
         .ok_or_else(|| ConvertError::invalid("", "a response needs an assistant message"))?;
-    let message = write_assistant(assistant, context)?;
+    let mut message = write_assistant(assistant, context)?;
+    // A completion's message content is one string (content parts are for
+    // requests): text parts, the segments of one answer, are joined.
+    if let Some(Value::Array(parts)) = message.get("content") {
+        let texts: Option<Vec<&str>> = parts
+            .iter()
+            .map(|p| {
+                (p.get("type")? == "text")
+                    .then(|| p.get("text")?.as_str())
+                    .flatten()
+            })
+            .collect();
+        if let Some(texts) = texts {
+            if texts.len() > 1 {
+                context.note(format!(
+                    "joined {} text parts into the completion's one content string",
+                    texts.len()
+                ));
+            }
+            let joined = texts.concat();
+            message["content"] = Value::String(joined);
+        }
+    }
     let mut envelope = match mine.hint("response") {
         Some(Value::Object(envelope)) => envelope.clone(),
         _ => {

@@ -1,0 +1,182 @@
+//! File references: media a provider holds in its own store (an Anthropic
+//! Files API `file_id`, a Responses `file_id`, a Bedrock `s3Location`). They are
+//! kept as the source shape's own blocks, since no other provider can open them;
+//! written to another shape they follow the unsupported-part policy like any
+//! part it cannot carry: in a tool result they become a placeholder text that
+//! names the reference (a result never comes out empty), attached by a user
+//! they are an error unless `--on-unsupported text` asks for the placeholder.
+
+use serde_json::Value;
+
+use super::{Context, ConvertError, OnUnsupported};
+use crate::shapes::{Shape, Unsupported};
+use crate::transcript::{Block, Opaque, Role, Transcript};
+
+/// A media reference found in an opaque block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// `image`, `file`, `audio` or `video`.
+    pub kind: &'static str,
+    /// What it names: `anthropic file file_011…`, `s3://bucket/key`.
+    pub target: String,
+}
+
+impl Reference {
+    /// The text that stands in for it.
+    pub fn placeholder(&self) -> String {
+        format!("[unsupported {} part ({})]", self.kind, self.target)
+    }
+}
+
+/// The media reference an opaque block holds, if it is one.
+pub fn reference(opaque: &Opaque) -> Option<Reference> {
+    let value = &opaque.value;
+    let kind_of = |kind: &str| match kind {
+        "image" | "input_image" => "image",
+        "audio" => "audio",
+        "video" => "video",
+        _ => "file",
+    };
+    let str_at = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
+    match opaque.shape {
+        Shape::Anthropic => {
+            let kind = str_at("/type").filter(|k| matches!(*k, "image" | "document"))?;
+            let id =
+                str_at("/source/file_id").filter(|_| str_at("/source/type") == Some("file"))?;
+            Some(Reference {
+                kind: kind_of(kind),
+                target: format!("anthropic file {id}"),
+            })
+        }
+        Shape::OpenaiResponses => {
+            let kind = str_at("/type").filter(|k| matches!(*k, "input_image" | "input_file"))?;
+            let id = str_at("/file_id")?;
+            Some(Reference {
+                kind: kind_of(kind),
+                target: format!("openai file {id}"),
+            })
+        }
+        Shape::OpenaiChat => {
+            let id = str_at("/file/file_id").filter(|_| str_at("/type") == Some("file"))?;
+            Some(Reference {
+                kind: "file",
+                target: format!("openai file {id}"),
+            })
+        }
+        Shape::Bedrock => ["image", "document", "video", "audio"]
+            .into_iter()
+            .find_map(|kind| {
+                let uri = value
+                    .get(kind)?
+                    .pointer("/source/s3Location/uri")?
+                    .as_str()?;
+                Some(Reference {
+                    kind: kind_of(kind),
+                    target: uri.to_string(),
+                })
+            }),
+        _ => None,
+    }
+}
+
+/// Replaces the references of other shapes by the policy (see the module).
+pub fn for_target(transcript: &mut Transcript, context: &mut Context) -> Result<(), ConvertError> {
+    let target = context.target;
+    if target == Shape::Canonical {
+        return Ok(());
+    }
+    for (m, message) in transcript.messages.iter_mut().enumerate() {
+        let attached = message.role != Role::Tool && !super::prepare::is_lifted(message);
+        for (b, block) in message.content.iter_mut().enumerate() {
+            match block {
+                Block::ToolResult(result) => {
+                    for inner in &mut result.content {
+                        replace(inner, false, &format!("/messages/{m}/content/{b}"), context)?;
+                    }
+                }
+                other => replace(
+                    other,
+                    attached,
+                    &format!("/messages/{m}/content/{b}"),
+                    context,
+                )?,
+            }
+        }
+    }
+    Ok(())
+}
+
+fn replace(
+    block: &mut Block,
+    attached: bool,
+    pointer: &str,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    let Block::Opaque(opaque) = block else {
+        return Ok(());
+    };
+    if opaque.shape == context.target {
+        return Ok(());
+    }
+    let Some(found) = reference(opaque) else {
+        return Ok(());
+    };
+    let policy = context.options.on_unsupported.unwrap_or(if attached {
+        OnUnsupported::Error
+    } else {
+        OnUnsupported::Text
+    });
+    if policy == OnUnsupported::Error {
+        return Err(ConvertError::Unsupported {
+            pointer: pointer.to_string(),
+            unsupported: Unsupported {
+                part_type: found.kind,
+                mime_type: None,
+                shape: context.target,
+                reason: format!(
+                    "{} is a reference into another provider's file store, which {} cannot open",
+                    found.target, context.target
+                ),
+            },
+        });
+    }
+    context.note(format!(
+        "{} file references cannot be carried by {}; replaced by a placeholder text naming them",
+        opaque.shape, context.target
+    ));
+    *block = Block::text(found.placeholder());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn found(shape: Shape, value: Value) -> Option<String> {
+        reference(&Opaque { shape, value }).map(|r| r.placeholder())
+    }
+
+    #[test]
+    fn references_are_named_by_what_they_point_at() {
+        let anthropic = json!({"type": "image", "source": {"type": "file", "file_id": "file_01"}});
+        assert_eq!(
+            found(Shape::Anthropic, anthropic).as_deref(),
+            Some("[unsupported image part (anthropic file file_01)]")
+        );
+        let responses = json!({"type": "input_file", "file_id": "file-abc"});
+        assert_eq!(
+            found(Shape::OpenaiResponses, responses).as_deref(),
+            Some("[unsupported file part (openai file file-abc)]")
+        );
+        let bedrock =
+            json!({"image": {"format": "png", "source": {"s3Location": {"uri": "s3://b/k.png"}}}});
+        assert_eq!(
+            found(Shape::Bedrock, bedrock).as_deref(),
+            Some("[unsupported image part (s3://b/k.png)]")
+        );
+        // Other opaque blocks are not references.
+        let thinking = json!({"type": "thinking", "thinking": "…", "signature": "s"});
+        assert_eq!(found(Shape::Anthropic, thinking), None);
+    }
+}
