@@ -534,3 +534,39 @@ fn a_completion_holds_its_text_as_one_string() {
         .stderr
         .contains("joined 2 text parts into the completion's one content string"));
 }
+
+#[test]
+fn validate_flags_empty_content_where_the_shape_refuses_it() {
+    for (shape, doc, pointer) in [
+        (
+            "anthropic",
+            json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": []}]}),
+            "/messages/0/content",
+        ),
+        (
+            "bedrock",
+            json!({"modelId": "m", "messages": [{"role": "user", "content": []}]}),
+            "/messages/0/content",
+        ),
+        (
+            "openai-chat",
+            json!({"model": "m", "messages": [{"role": "user", "content": []}]}),
+            "/messages/0/content",
+        ),
+    ] {
+        let run = validate(&["--from", shape], &doc);
+        assert_eq!(run.code, 1, "{shape}");
+        let got = findings(&run);
+        assert_eq!(got.len(), 1, "{shape}: {got:?}");
+        assert!(
+            got[0].starts_with(&format!("error[content-empty] {pointer}: ")),
+            "{shape}: {got:?}"
+        );
+    }
+    // Gemini takes an empty Content.
+    let run = validate(
+        &["--from", "gemini"],
+        &json!({"contents": [{"role": "user", "parts": []}]}),
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+}

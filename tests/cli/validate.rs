@@ -507,7 +507,7 @@ fn quiet_does_not_hide_findings() {
 /// Every rule id, each with its test below (`rule_<id>`).
 /// Every rule; the transcript rules (from `transcript-invalid` on) are tested
 /// in tests/cli/validate_transcripts.rs.
-const RULE_IDS: [&str; 43] = [
+const RULE_IDS: [&str; 44] = [
     "invalid-json",
     "at-missing", // tested in pipelines.rs
     "reply-images-not-list",
@@ -534,6 +534,7 @@ const RULE_IDS: [&str; 43] = [
     "transcript-invalid",
     "media-placement",
     "text-empty",
+    "content-empty",
     "shape-field",
     "shape-order",
     "tool-id-missing",

@@ -1153,10 +1153,11 @@ fn check(mut cases: Vec<Case>) {
 
 /// The rules this file tests, in `--list-rules` order (all of them from
 /// `transcript-invalid` on; tests/cli/validate.rs tests the others).
-const TRANSCRIPT_RULES: [&str; 20] = [
+const TRANSCRIPT_RULES: [&str; 21] = [
     "transcript-invalid",
     "media-placement",
     "text-empty",
+    "content-empty",
     "shape-field",
     "shape-order",
     "tool-id-missing",

@@ -69,6 +69,7 @@ pub const RULES: &[Rule] = &[
     rule("transcript-invalid", Error, false, "the document is not a valid document of its shape (the convert reader refuses it)"),
     rule("media-placement", Error, false, "media where the shape does not carry it (an image in an OpenAI Chat tool or assistant message, audio in Anthropic or Responses, audio in a Bedrock toolResult)"),
     rule("text-empty", Error, false, "an empty or whitespace-only text block where the shape refuses one (Anthropic, Bedrock)"),
+    rule("content-empty", Error, false, "a message whose content is an empty list where the shape refuses one (OpenAI Chat, Anthropic, Bedrock)"),
     rule("shape-field", Error, false, "a field the shape requires is missing or malformed (a Gemini functionResponse.response that is not an object, a Responses message image without detail, a Bedrock document name outside its alphabet)"),
     rule("shape-order", Error, false, "messages in an order the shape refuses (Bedrock roles that do not alternate)"),
     rule("tool-id-missing", Error, false, "a tool call or result without an id (or with an empty one) where the shape needs one"),

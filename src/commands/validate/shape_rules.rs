@@ -83,8 +83,20 @@ pub fn check(value: &Value, shape: Shape) -> Vec<Issue> {
     issues
 }
 
+/// A message whose content is an empty list, which `shape` refuses.
+fn empty_content(at: &str, message: &Map<String, Value>, shape: &str, issues: &mut Vec<Issue>) {
+    if matches!(message.get("content"), Some(Value::Array(items)) if items.is_empty()) {
+        issues.push(issue(
+            "content-empty",
+            format!("{at}/content"),
+            format!("{shape} refuses a message whose content is an empty list"),
+        ));
+    }
+}
+
 fn openai_chat(value: &Value, issues: &mut Vec<Issue>) {
     for (at, message) in messages(value, &["messages"]) {
+        empty_content(&at, message, "OpenAI Chat", issues);
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
         for (i, block) in blocks(message, "content") {
             let media = matches!(kind(block), "image_url" | "input_audio" | "file");
@@ -236,6 +248,7 @@ fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
     let list = messages(value, &["messages"]);
     let last = list.len().saturating_sub(1);
     for (i, (at, message)) in list.into_iter().enumerate() {
+        empty_content(&at, message, "Anthropic", issues);
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
         if let Some(Value::String(text)) = message.get("content") {
             // Only the final assistant message (a prefill) may be empty.
@@ -356,6 +369,7 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
         }
     }
     for (at, message) in list {
+        empty_content(&at, message, "Bedrock", issues);
         let role = message
             .get("role")
             .and_then(Value::as_str)
