@@ -97,8 +97,11 @@ pub fn detect(value: &Value) -> Option<Detected> {
                 {
                     return sure(Shape::Canonical);
                 }
-                if has("system") || has("stop_sequences") || has("anthropic_version") {
+                if has("stop_sequences") || has("anthropic_version") {
                     return sure(Shape::Anthropic);
+                }
+                if let Some(system) = map.get("system") {
+                    return system_body(system, messages);
                 }
                 return detect_messages(messages);
             }
@@ -109,6 +112,41 @@ pub fn detect(value: &Value) -> Option<Detected> {
         }
         Value::Array(items) => detect_messages(items),
         _ => None,
+    }
+}
+
+/// A body with `messages` and `system`, which Anthropic and Bedrock both
+/// have: the blocks tell them apart (`{"type": "text", …}` is Anthropic's,
+/// `{"text": …}` Bedrock's), the system prompt's first, then the messages'.
+fn system_body(system: &Value, messages: &[Value]) -> Option<Detected> {
+    let by_messages = detect_messages(messages).filter(|d| d.note.is_none());
+    let by_system = match system {
+        // Only Anthropic takes a string.
+        Value::String(_) => Some(Shape::Anthropic),
+        Value::Array(blocks) if !blocks.is_empty() => {
+            let typed = blocks.iter().all(|b| b.get("type").is_some());
+            let untyped = blocks
+                .iter()
+                .all(|b| b.is_object() && b.get("type").is_none());
+            match (typed, untyped) {
+                (true, _) => Some(Shape::Anthropic),
+                (_, true) => Some(Shape::Bedrock),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let by_messages = by_messages.map(|d| d.shape);
+    match (by_system, by_messages) {
+        (Some(a), Some(b)) if a != b => guessed(
+            b,
+            "its system prompt and its messages look like different shapes",
+        ),
+        (Some(shape), _) | (None, Some(shape)) => sure(shape),
+        (None, None) => guessed(
+            Shape::Anthropic,
+            "an empty system list and plain messages fit Anthropic and Bedrock",
+        ),
     }
 }
 

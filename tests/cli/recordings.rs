@@ -570,3 +570,45 @@ fn validate_flags_empty_content_where_the_shape_refuses_it() {
     );
     assert_eq!((run.code, run.stdout.as_str()), (0, ""));
 }
+
+// ---- item 2: telling Bedrock from Anthropic ---------------------------------------------
+
+#[test]
+fn a_bedrock_body_with_a_system_list_is_read_as_bedrock() {
+    // What boto3 converse(messages=…, system=…) sends.
+    let body = json!({"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "system": [{"text": "You are terse."}]});
+    let done = convert(&["--to", "openai-chat"], &body);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(done.stderr, "", "no guess: the blocks tell");
+    assert_eq!(
+        done.json(),
+        json!({"messages": [{"role": "system", "content": "You are terse."}, {"role": "user", "content": "hi"}]})
+    );
+    let check = validate(&[], &body);
+    assert_eq!(
+        (check.code, check.stdout.as_str()),
+        (0, ""),
+        "{}",
+        check.stderr
+    );
+    // Typed blocks are not Bedrock's.
+    let anthropic = json!({"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+        "system": [{"type": "text", "text": "You are terse."}], "max_tokens": 5});
+    let done = convert(&["--to", "bedrock"], &anthropic);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(done.json()["system"], json!([{"text": "You are terse."}]));
+    assert_eq!(
+        done.json()["messages"][0]["content"],
+        json!([{"text": "hi"}])
+    );
+    // Nothing tells them apart: a guess, and it says so.
+    let plain = json!({"messages": [{"role": "user", "content": "hi"}], "system": []});
+    let done = convert(&["--to", "openai-chat"], &plain);
+    assert!(
+        done.stderr.contains("read the input as anthropic ("),
+        "{}",
+        done.stderr
+    );
+    assert!(done.stderr.contains("pass --from to choose"));
+}
