@@ -21,6 +21,9 @@ pub enum Payload<'j> {
     Url(&'j str),
     /// Inline plain text (an Anthropic text document, an MCP text resource).
     Text(&'j str),
+    /// A document given as text blocks (Anthropic and Bedrock `content`
+    /// sources): the list of blocks.
+    Blocks(&'j [Json<'j>]),
 }
 
 /// One media item found in a document.
@@ -470,6 +473,10 @@ fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>)
                     ),
                     None => false,
                 },
+                Some("content") => match text_blocks(source) {
+                    Some(texts) => push(kind, None, None, Payload::Blocks(texts), name),
+                    None => false,
+                },
                 _ => false,
             }
         }
@@ -565,6 +572,8 @@ fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Fou
             Payload::Text(text)
         } else if let Some(uri) = source.get("s3Location").and_then(|l| string(l, "uri")) {
             Payload::Url(uri)
+        } else if let Some(texts) = text_blocks(source) {
+            Payload::Blocks(texts)
         } else {
             continue;
         };
@@ -582,6 +591,26 @@ fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Fou
         return true;
     }
     false
+}
+
+/// A `content` list of text blocks (`{"type": "text", "text": …}` or
+/// `{"text": …}`).
+fn text_blocks<'j>(source: &'j Json<'j>) -> Option<&'j [Json<'j>]> {
+    let Some(Json::Array(items)) = source.get("content") else {
+        return None;
+    };
+    let texts = !items.is_empty() && items.iter().all(|item| string(item, "text").is_some());
+    texts.then_some(items.as_slice())
+}
+
+/// The text of a document given as text blocks, one line per block (as the
+/// readers join them).
+pub fn blocks_text(blocks: &[Json<'_>]) -> String {
+    let texts: Vec<&str> = blocks
+        .iter()
+        .filter_map(|item| string(item, "text"))
+        .collect();
+    texts.join("\n")
 }
 
 fn ext_type(url: &str) -> Option<String> {

@@ -125,6 +125,17 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
     }
     match found.payload {
         Payload::Url(_) => item.url = true,
+        Payload::Blocks(blocks) => {
+            let text = crate::scan::blocks_text(blocks);
+            item.bytes = Some(text.len() as u64);
+            if extract {
+                item.extracted = Some(ExtractedImage {
+                    media_type: found.declared.unwrap_or_else(|| "text/plain".into()),
+                    label: item.name.clone(),
+                    bytes: Some(text.into_bytes()),
+                });
+            }
+        }
         Payload::Text(text) => {
             item.bytes = Some(text.len() as u64);
             if extract {

@@ -25,6 +25,9 @@ pub fn for_target(
     ) {
         leave_out_empties(&mut transcript, context);
     }
+    if context.target == Shape::OpenaiChat {
+        text_files_as_text(&mut transcript, context);
+    }
     let lift = context.target == Shape::OpenaiChat
         || (context.options.tool_media == ToolMedia::Lift
             && !matches!(
@@ -62,6 +65,65 @@ fn leave_out_empties(transcript: &mut Transcript, context: &mut Context) {
             "left out {left_out} empty message{}: {} refuses messages with no content",
             if left_out == 1 { "" } else { "s" },
             context.target
+        ));
+    }
+}
+
+/// Chat Completions file parts take only PDF, but a text file is text a model
+/// reads as well in a text part: it is delivered so, introduced by its name
+/// (`File notes.txt (text/plain):`), wherever it stands.
+fn text_files_as_text(transcript: &mut Transcript, context: &mut Context) {
+    let mut delivered = Vec::new();
+    let mut convert = |block: &mut Block| {
+        let Block::Part {
+            part: Part::Media(media),
+            ..
+        } = block
+        else {
+            return;
+        };
+        let textual = media.mime_type.starts_with("text/")
+            || matches!(
+                media.mime_type.as_str(),
+                "application/json" | "application/xml"
+            );
+        let crate::part::Source::Data(data) = &media.source else {
+            return;
+        };
+        if !textual || media.kind != crate::media::MediaKind::File {
+            return;
+        }
+        let Some(text) = crate::b64::decode_strict(data)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+        else {
+            return;
+        };
+        let label = match &media.name {
+            Some(name) => format!("File {name} ({}):", media.mime_type),
+            None => format!("File ({}):", media.mime_type),
+        };
+        if !delivered.contains(&media.mime_type) {
+            delivered.push(media.mime_type.clone());
+        }
+        *block = Block::text(format!("{label}\n{text}"));
+    };
+    for message in &mut transcript.messages {
+        for block in &mut message.content {
+            if let Block::ToolResult(result) = block {
+                result.content.iter_mut().for_each(&mut convert);
+            } else {
+                convert(block);
+            }
+        }
+    }
+    if let Some(system) = &mut transcript.system {
+        system.iter_mut().for_each(&mut convert);
+    }
+    if !delivered.is_empty() {
+        context.note(format!(
+            "{} files delivered to openai-chat as text parts (its file parts take only PDF)",
+            delivered.join(", ")
         ));
     }
 }

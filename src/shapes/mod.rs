@@ -129,6 +129,26 @@ impl Unsupported {
     }
 }
 
+/// Text split back into the pieces it was joined from, one newline between
+/// them (their byte lengths, as a reader recorded them); `None` when the text
+/// no longer fits the lengths.
+pub fn split_lines<'t>(text: &'t str, lengths: &[Value]) -> Option<Vec<&'t str>> {
+    let mut pieces = Vec::with_capacity(lengths.len());
+    let mut rest = text;
+    for (i, length) in lengths.iter().enumerate() {
+        let length = usize::try_from(length.as_u64()?).ok()?;
+        let head = rest.get(..length)?;
+        let tail = &rest[length..];
+        pieces.push(head);
+        rest = if i + 1 == lengths.len() {
+            (tail.is_empty()).then_some(tail)?
+        } else {
+            tail.strip_prefix('\n')?
+        };
+    }
+    Some(pieces)
+}
+
 /// Reads a document of `shape` into the canonical model.
 pub fn read(
     shape: Shape,

@@ -6,7 +6,7 @@ mod write;
 
 pub(crate) use read::{media_from_raw, media_from_url};
 pub use read::{parse_arguments, read};
-pub use write::{drop_foreign, lose_block, write};
+pub use write::{drop_foreign, lose_block, opaque_kind, write};
 
 use serde_json::Value;
 

@@ -612,3 +612,104 @@ fn a_bedrock_body_with_a_system_list_is_read_as_bedrock() {
     );
     assert!(done.stderr.contains("pass --from to choose"));
 }
+
+// ---- item 6: attached text documents and cited answers ------------------------------------
+
+#[test]
+fn text_documents_and_cited_answers_are_carried() {
+    let bedrock = json!({"modelId": "m", "messages": [
+        {"role": "user", "content": [{"text": "Summarize."},
+            {"document": {"format": "txt", "name": "notes",
+                          "source": {"content": [{"text": "First line."}, {"text": "Second\nline."}]}}}]},
+        {"role": "assistant", "content": [{"citationsContent": {
+            "content": [{"text": "It says "}, {"text": "two lines."}],
+            "citations": [{"title": "notes", "sourceContent": [{"text": "First line."}],
+                           "location": {"documentChar": {"documentIndex": 0, "start": 0, "end": 11}}}]}}]}]});
+    let anthropic = json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "Summarize."},
+        {"type": "document", "title": "notes",
+         "source": {"type": "content", "content": [{"type": "text", "text": "First line."}, {"type": "text", "text": "Second\nline."}]}}]}]});
+    for (source, body) in [("bedrock", &bedrock), ("anthropic", &anthropic)] {
+        // The document is a media item inspect lists, with its size.
+        let listed = run_with_stdin(
+            &["inspect", "--format", "json"],
+            body.to_string().as_bytes(),
+        );
+        assert_eq!(listed.code, 0, "{source}: {}", listed.stderr);
+        let items = listed.json_lines();
+        assert_eq!(items.len(), 1, "{source}: {items:?}");
+        assert_eq!(items[0]["bytes"], 24, "{source}: {items:?}");
+        // Every other shape gets the text, as a document where it has one.
+        for target in [
+            "openai-chat",
+            "openai-responses",
+            "anthropic",
+            "gemini",
+            "bedrock",
+        ] {
+            if target == source {
+                continue;
+            }
+            let done = convert(&["--from", source, "--to", target], body);
+            assert_eq!(done.code, 0, "{source} -> {target}: {}", done.stderr);
+            assert!(
+                !done.stderr.contains("document blocks"),
+                "{source} -> {target}: {}",
+                done.stderr
+            );
+            let out = done.stdout;
+            // The document's bytes (base64 of the two lines) are in the output.
+            assert!(
+                out.contains("Rmlyc3QgbGluZS4KU2Vjb25kCmxpbmUu")
+                    || out.contains("First line.\\nSecond\\nline."),
+                "{source} -> {target}: {out}"
+            );
+            if source == "bedrock" {
+                assert!(
+                    out.contains("It says two lines."),
+                    "{source} -> {target}: {out}"
+                );
+                assert!(
+                    done.stderr.contains("bedrock citations"),
+                    "{source} -> {target}: {}",
+                    done.stderr
+                );
+            }
+        }
+        // And back as they were.
+        let canonical = convert(&["--from", source, "--to", "canonical"], body);
+        let back = run_with_stdin(
+            &["convert", "--from", "canonical", "--to", source],
+            canonical.stdout.as_bytes(),
+        );
+        assert_eq!(&back.json(), body, "{source}");
+    }
+}
+
+#[test]
+fn a_text_file_goes_to_openai_chat_as_a_named_text_part() {
+    // In a tool result (Anthropic's text document) and attached by the user.
+    let body = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "Read."},
+            {"type": "document", "title": "a.txt", "source": {"type": "text", "media_type": "text/plain", "data": "hello"}}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "cat", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "document", "title": "b.txt", "source": {"type": "text", "media_type": "text/plain", "data": "world"}}]}]}]});
+    let done = convert(&["--from", "anthropic", "--to", "openai-chat"], &body);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let out = done.json();
+    assert_eq!(
+        out["messages"][0]["content"][1],
+        json!({"type": "text", "text": "File a.txt (text/plain):\nhello"})
+    );
+    assert_eq!(
+        out["messages"][2],
+        json!({"role": "tool", "tool_call_id": "toolu_1", "content": "File b.txt (text/plain):\nworld"})
+    );
+    assert!(
+        done.stderr
+            .contains("text/plain files delivered to openai-chat as text parts"),
+        "{}",
+        done.stderr
+    );
+}

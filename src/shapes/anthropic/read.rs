@@ -586,6 +586,32 @@ fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
                 Source::Data(b64::encode(text.as_bytes())),
             )
         }
+        // Text blocks as the document: a text/plain file of the blocks one
+        // per line; their lengths bring the blocks back.
+        "content" => {
+            let texts: Vec<&str> = source
+                .get("content")?
+                .as_array()?
+                .iter()
+                .map(|block| {
+                    let block = block.as_object()?;
+                    let plain = block.len() == 2 && block.get("type")?.as_str()? == "text";
+                    plain.then(|| block.get("text")?.as_str()).flatten()
+                })
+                .collect::<Option<_>>()?;
+            if texts.is_empty() {
+                return None;
+            }
+            keep_source_extra(own, source, &["type", "content"]);
+            own.hint(
+                "content",
+                Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
+            );
+            (
+                "text/plain".to_string(),
+                Source::Data(b64::encode(texts.join("\n").as_bytes())),
+            )
+        }
         _ => return None,
     };
     let name = match map.get("title") {

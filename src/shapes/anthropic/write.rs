@@ -520,11 +520,7 @@ fn keeps(block: &Block, spot: Spot, context: &mut Context) -> Result<bool, Conve
             Ok(false)
         }
         Block::Opaque(opaque) if opaque.shape != SHAPE => {
-            let kind = opaque
-                .value
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("untyped");
+            let kind = crate::shapes::openai_chat::opaque_kind(&opaque.value);
             context.lose(format!("{} {kind} blocks", opaque.shape))?;
             Ok(false)
         }
@@ -599,6 +595,19 @@ fn write_part(
             if let Some(Value::Object(extra)) = mine.hint("source") {
                 for (key, value) in extra {
                     put(source, key, value.clone());
+                }
+            }
+            if let (Some(Value::Array(lengths)), Some(Value::String(text))) =
+                (mine.hint("content"), source.get("data"))
+            {
+                if let Some(blocks) = crate::shapes::split_lines(text, lengths) {
+                    let blocks = blocks
+                        .into_iter()
+                        .map(|t| serde_json::json!({"type": "text", "text": t}))
+                        .collect();
+                    source.clear();
+                    put(source, "type", Value::String("content".into()));
+                    put(source, "content", Value::Array(blocks));
                 }
             }
         }

@@ -415,6 +415,28 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
             own.hint("json", true);
             Part::Text(serde_json::to_string(value).unwrap_or_default())
         }
+        // Generated text with its citations: the text is the answer (the
+        // blocks one after another); the citations only this shape has.
+        ("citationsContent", Value::Object(cited)) => {
+            let texts: Option<Vec<&str>> = cited
+                .get("content")
+                .and_then(Value::as_array)
+                .and_then(|items| items.iter().map(|i| i.get("text")?.as_str()).collect());
+            let (Some(texts), true) = (
+                texts,
+                cited.keys().all(|k| k == "content" || k == "citations"),
+            ) else {
+                return Ok(opaque());
+            };
+            own.hint(
+                "citationsContent",
+                Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
+            );
+            if let Some(citations) = cited.get("citations") {
+                own.keep("citations", citations);
+            }
+            Part::Text(texts.concat())
+        }
         (kind @ ("image" | "document" | "audio" | "video"), Value::Object(media)) => {
             let format = media.get("format").and_then(Value::as_str);
             let source = media.get("source").and_then(Value::as_object);
@@ -436,6 +458,32 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
                 {
                     own.hint("text", true);
                     crate::b64::encode(text.as_bytes())
+                }
+                // A document given as text blocks: a text/plain file of the
+                // blocks one per line; the blocks' lengths bring them back.
+                _ if kind == "document" && source.is_some_and(|s| s.len() == 1) => {
+                    let Some(texts) = source
+                        .and_then(|s| s.get("content"))
+                        .and_then(Value::as_array)
+                        .and_then(|items| {
+                            items
+                                .iter()
+                                .map(|item| match item.as_object() {
+                                    Some(block) if block.len() == 1 => block.get("text")?.as_str(),
+                                    _ => None,
+                                })
+                                .collect::<Option<Vec<&str>>>()
+                        })
+                        .filter(|texts| !texts.is_empty())
+                    else {
+                        return Ok(opaque());
+                    };
+                    own.hint("text", true);
+                    own.hint(
+                        "content",
+                        Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
+                    );
+                    crate::b64::encode(texts.join("\n").as_bytes())
                 }
                 // S3 locations and content documents: only this shape has them.
                 _ => return Ok(opaque()),

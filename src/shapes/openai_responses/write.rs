@@ -212,7 +212,7 @@ fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, Conve
     }
     for (shape, fields) in &tool.extensions {
         if let Some(raw) = fields.get("$tool") {
-            let kind = raw.get("type").and_then(Value::as_str).unwrap_or("untyped");
+            let kind = crate::shapes::openai_chat::opaque_kind(raw);
             context.lose(format!("{shape} {kind} tools"))?;
             return Ok(None);
         }
