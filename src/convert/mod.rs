@@ -11,7 +11,7 @@ pub mod references;
 
 use serde_json::Value;
 
-use crate::part::Part;
+use crate::part::{MediaPart, Part, Source};
 use crate::shapes::{self, Place, Shape, Unsupported};
 use crate::transcript::{Block, Transcript};
 
@@ -188,7 +188,22 @@ impl Context {
         pointer: &str,
         write: impl Fn(&Part) -> Result<Value, Unsupported>,
     ) -> Result<Value, ConvertError> {
-        match write(part) {
+        let written = match part {
+            // A URL the provider cannot fetch (an MCP `test://` resource, a
+            // local `file://`) is not media it can carry.
+            Part::Media(
+                media @ MediaPart {
+                    source: Source::Url(url),
+                    ..
+                },
+            ) if !fetchable(self.target, url) => Err(Unsupported::media(
+                media,
+                self.target,
+                format!("{} fetches only http(s) URLs", self.target),
+            )),
+            _ => write(part),
+        };
+        match written {
             Ok(value) => Ok(value),
             Err(unsupported) => {
                 let replacement = self.unsupported(part, place, pointer, unsupported)?;
@@ -212,6 +227,20 @@ impl Context {
                 .push(format!("{} has no place for {list}; dropped", self.target));
         }
         self.notes
+    }
+}
+
+/// Whether `target` can fetch media at `url`: http(s) everywhere; Gemini also
+/// reads its own `gs://` storage; canonical, MCP and NeMo Gym keep any URI.
+fn fetchable(target: Shape, url: &str) -> bool {
+    let scheme = url
+        .split_once(':')
+        .map_or("", |(scheme, _)| scheme)
+        .to_ascii_lowercase();
+    match target {
+        Shape::Canonical | Shape::Mcp | Shape::NemoGym => true,
+        Shape::Gemini => matches!(scheme.as_str(), "http" | "https" | "gs"),
+        _ => matches!(scheme.as_str(), "http" | "https"),
     }
 }
 

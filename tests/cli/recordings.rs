@@ -713,3 +713,90 @@ fn a_text_file_goes_to_openai_chat_as_a_named_text_part() {
         done.stderr
     );
 }
+
+// ---- item 9: MCP ------------------------------------------------------------------------
+
+#[test]
+fn an_mcp_result_needs_a_call_id_for_responses_too() {
+    let result = json!({"content": [{"type": "text", "text": "ok"}], "isError": false});
+    for target in ["openai-responses", "anthropic", "openai-chat", "bedrock"] {
+        let done = convert(&["--from", "mcp", "--to", target], &result);
+        done.assert_error(1, &["call id", "--call-id"]);
+    }
+    let done = convert(
+        &[
+            "--from",
+            "mcp",
+            "--to",
+            "openai-responses",
+            "--call-id",
+            "call_1",
+        ],
+        &result,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(
+        done.json(),
+        json!({"type": "function_call_output", "call_id": "call_1", "output": "ok"})
+    );
+}
+
+#[test]
+fn mcp_resources_keep_their_uri_name_and_type() {
+    let link = json!({"content": [{"type": "resource_link", "uri": "test://static/resource/1",
+        "name": "Resource 1", "mimeType": "text/plain"}], "isError": false});
+    // A URI no provider can fetch is not turned into a file URL: it degrades,
+    // named, like any part the target cannot carry.
+    for target in ["openai-responses", "anthropic", "gemini"] {
+        let done = convert(
+            &[
+                "--from",
+                "mcp",
+                "--to",
+                target,
+                "--call-id",
+                "c1",
+                "--name",
+                "read",
+            ],
+            &link,
+        );
+        assert_eq!(done.code, 0, "{target}: {}", done.stderr);
+        assert!(
+            !done.stdout.contains("file_url"),
+            "{target}: {}",
+            done.stdout
+        );
+        assert!(
+            done.stdout
+                .contains("[unsupported file part (text/plain, test://static/resource/1)]"),
+            "{target}: {}",
+            done.stdout
+        );
+    }
+    // Through canonical, the link comes back whole, type included.
+    let canonical = convert(&["--from", "mcp", "--to", "canonical"], &link);
+    let back = run_with_stdin(
+        &["convert", "--from", "canonical", "--to", "mcp"],
+        canonical.stdout.as_bytes(),
+    );
+    assert_eq!(back.json(), link);
+    // An embedded resource is named by its own name, not its URI's last segment.
+    let embedded = json!({"content": [{"type": "resource", "resource": {"uri": "test://static/resource/100",
+        "mimeType": "application/pdf", "blob": "JVBERi0xLjQK", "name": "Resource 100"}}], "isError": false});
+    let done = convert(
+        &[
+            "--from",
+            "mcp",
+            "--to",
+            "openai-responses",
+            "--call-id",
+            "c1",
+        ],
+        &embedded,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(done.json()["output"][0]["filename"], "Resource 100");
+    let canonical = convert(&["--from", "mcp", "--to", "canonical"], &embedded);
+    assert_eq!(canonical.json()["content"][0]["name"], "Resource 100");
+}

@@ -212,11 +212,15 @@ fn read_resource(
         Some(declared_type) => declared(Some(declared_type), &format!("{at}/resource/mimeType"))?,
         None => default_type,
     };
-    let name = uri
-        .rsplit('/')
-        .next()
-        .filter(|n| !n.is_empty())
-        .map(crate::dataurl::percent_decode);
+    // The resource's own name; else the last segment of its URI.
+    let name = match resource.get("name").and_then(Value::as_str) {
+        Some(name) if !name.is_empty() => Some(name.to_string()),
+        _ => uri
+            .rsplit('/')
+            .next()
+            .filter(|n| !n.is_empty())
+            .map(crate::dataurl::percent_decode),
+    };
     Ok(Part::Media(MediaPart {
         kind: MediaKind::of(&mime_type),
         mime_type,

@@ -636,9 +636,14 @@ fn output_item(
     }
     match &result.call_id {
         Some(id) => put(&mut map, "call_id", Value::String(id.clone())),
-        None if context.source != SHAPE => context.note(
-            "a tool result has no call id; its function_call_output has no call_id (add one before sending)",
-        ),
+        // Responses refuses an output without its call's id, as the other
+        // shapes do.
+        None if context.source != SHAPE => {
+            return Err(ConvertError::invalid(
+                at,
+                "a tool result without a call id cannot be a Responses function_call_output (for a single tool result, pass --call-id)",
+            ))
+        }
         None => {}
     }
     let as_parts = mine.hint_str("output") == Some("parts");
