@@ -63,6 +63,12 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
             SHAPE,
             "Responses input has no audio parts",
         )),
+        // input_file is for documents; Responses reads no video.
+        MediaKind::File if media.mime_type.starts_with("video/") => Err(Unsupported::media(
+            media,
+            SHAPE,
+            "Responses input has no video parts",
+        )),
         MediaKind::File => Ok(match &media.source {
             Source::Data(data) => object([
                 ("type", string("input_file")),

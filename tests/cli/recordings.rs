@@ -800,3 +800,37 @@ fn mcp_resources_keep_their_uri_name_and_type() {
     let canonical = convert(&["--from", "mcp", "--to", "canonical"], &embedded);
     assert_eq!(canonical.json()["content"][0]["name"], "Resource 100");
 }
+
+// ---- item 10: video ------------------------------------------------------------------------
+
+#[test]
+fn video_is_refused_by_responses_like_the_other_shapes_without_video() {
+    let gemini = json!({"contents": [{"role": "user", "parts": [{"text": "Watch."},
+        {"fileData": {"mimeType": "video/mp4", "fileUri": "https://example.com/v.mp4"}}]}]});
+    for target in ["openai-responses", "anthropic", "openai-chat", "bedrock"] {
+        let done = convert(&["--from", "gemini", "--to", target], &gemini);
+        done.assert_error(1, &["file part (video/mp4)", target]);
+    }
+    let done = convert(&["--from", "gemini", "--to", "openai-responses"], &gemini);
+    assert!(
+        done.stderr.contains("Responses input has no video parts"),
+        "{}",
+        done.stderr
+    );
+    // From a tool, it degrades to the placeholder, named.
+    let result = json!({"contents": [
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "film", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "film", "response": {},
+            "parts": [{"fileData": {"mimeType": "video/mp4", "fileUri": "https://example.com/v.mp4"}}]}}]}]});
+    let done = convert(
+        &["--from", "gemini", "--to", "openai-responses", "-q"],
+        &result,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert!(
+        done.stdout
+            .contains("[unsupported file part (video/mp4, https://example.com/v.mp4)]"),
+        "{}",
+        done.stdout
+    );
+}
