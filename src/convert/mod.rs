@@ -6,6 +6,7 @@
 
 pub mod detect;
 pub mod ext;
+pub mod locate;
 pub mod prepare;
 pub mod references;
 
@@ -290,8 +291,22 @@ pub fn convert(
     if form == Form::ToolResult {
         prepare::identify_result(&mut transcript, &context.options);
     }
+    let in_input = |error: ConvertError, transcript: &Transcript| match error {
+        ConvertError::Unsupported {
+            pointer,
+            unsupported,
+        } if source != Shape::Canonical => ConvertError::Unsupported {
+            pointer: locate::part(value, transcript, &pointer).unwrap_or(pointer),
+            unsupported,
+        },
+        other => other,
+    };
+    if let Err(error) = references::for_target(&mut transcript, &mut context) {
+        return Err(in_input(error, &transcript));
+    }
     let transcript = prepare::for_target(transcript, &mut context)?;
-    let value = shapes::write(to, &transcript, form, &mut context)?;
+    let value = shapes::write(to, &transcript, form, &mut context)
+        .map_err(|error| in_input(error, &transcript))?;
     Ok(Converted {
         value,
         notes: context.finish(),

@@ -18,7 +18,6 @@ pub fn for_target(
     if needs_ids(context.target) {
         assign_ids(&mut transcript, context);
     }
-    super::references::for_target(&mut transcript, context)?;
     if !matches!(
         context.target,
         Shape::Canonical | Shape::Mcp | Shape::NemoGym

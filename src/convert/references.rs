@@ -79,6 +79,22 @@ pub fn reference(opaque: &Opaque) -> Option<Reference> {
     }
 }
 
+/// The string that names a reference in its document (the file id, the S3
+/// URI), for finding the block again.
+pub fn needle(opaque: &Opaque) -> Option<&str> {
+    reference(opaque)?;
+    let value = &opaque.value;
+    ["/source/file_id", "/file_id", "/file/file_id"]
+        .into_iter()
+        .find_map(|pointer| value.pointer(pointer))
+        .or_else(|| {
+            ["image", "document", "video", "audio"]
+                .into_iter()
+                .find_map(|kind| value.get(kind)?.pointer("/source/s3Location/uri"))
+        })
+        .and_then(Value::as_str)
+}
+
 /// Replaces the references of other shapes by the policy (see the module).
 pub fn for_target(transcript: &mut Transcript, context: &mut Context) -> Result<(), ConvertError> {
     let target = context.target;

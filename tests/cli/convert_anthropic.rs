@@ -606,10 +606,11 @@ fn audio_attached_by_a_user_is_exit_1() {
             {"type": "input_audio", "input_audio": {"data": b64("tone.wav"), "format": "wav"}}]}
     ]);
     let run = convert("openai-chat", "anthropic", &[], &input);
-    run.assert_error(1, &["<stdin>: /messages/0/content/1: audio part (audio/wav) cannot be carried by anthropic: Anthropic has no audio blocks"]);
+    // The pointer is the input's own (a bare list: item 0).
+    run.assert_error(1, &["<stdin>: /0/content/1: audio part (audio/wav) cannot be carried by anthropic: Anthropic has no audio blocks"]);
     assert_eq!(
         run.stderr,
-        "partkit: error: <stdin>: /messages/0/content/1: audio part (audio/wav) cannot be carried by anthropic: Anthropic has no audio blocks\n"
+        "partkit: error: <stdin>: /0/content/1: audio part (audio/wav) cannot be carried by anthropic: Anthropic has no audio blocks\n"
     );
     // --on-unsupported text degrades it instead.
     let run = convert(

@@ -834,3 +834,31 @@ fn video_is_refused_by_responses_like_the_other_shapes_without_video() {
         done.stdout
     );
 }
+
+// ---- item 14: messages -----------------------------------------------------------------
+
+#[test]
+fn a_conversion_error_points_into_the_input() {
+    let gemini = json!({"contents": [{"role": "user", "parts": [{"text": "Listen."},
+        {"inlineData": {"mimeType": "audio/wav", "data": "UklGRg=="}}]}]});
+    let done = convert(&["--from", "gemini", "--to", "anthropic"], &gemini);
+    done.assert_error(
+        1,
+        &["<stdin>: /contents/0/parts/1: audio part (audio/wav) cannot be carried by anthropic"],
+    );
+    // A reference, too.
+    let responses = json!({"model": "m", "instructions": "Be brief.", "input": [
+        {"role": "user", "content": "Hi."}, {"role": "assistant", "content": "Hello."},
+        {"role": "user", "content": [{"type": "input_file", "file_id": "file-9"}]}]});
+    let done = convert(
+        &["--from", "openai-responses", "--to", "gemini"],
+        &responses,
+    );
+    done.assert_error(
+        1,
+        &[
+            "<stdin>: /input/2/content/0: file part",
+            "openai file file-9",
+        ],
+    );
+}

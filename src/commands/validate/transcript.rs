@@ -11,7 +11,7 @@ use super::arguments;
 use super::document::Issue;
 use crate::convert::{self, ConvertOptions, OnInvalidArguments};
 use crate::json::pointer_token;
-use crate::part::{Part, Source};
+
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, Role, Tool, ToolCall, ToolResult, Transcript};
 
@@ -82,13 +82,7 @@ pub fn check(value: &Value, shape: Shape, target: Option<Shape>) -> Vec<Issue> {
         exchanges(&transcript, shape, form, &locate, &mut issues);
     }
     if let Some(target) = target {
-        preflight(
-            filled.as_ref().unwrap_or(value),
-            shape,
-            &transcript,
-            target,
-            &mut issues,
-        );
+        preflight(filled.as_ref().unwrap_or(value), shape, target, &mut issues);
     }
     issues
 }
@@ -944,23 +938,14 @@ fn check_call(
 /// target refuses is reported where it stands; each warning about something
 /// dropped (or degraded to a placeholder, or missing for the target) is one
 /// finding on the document.
-fn preflight(
-    value: &Value,
-    shape: Shape,
-    transcript: &Transcript,
-    target: Shape,
-    issues: &mut Vec<Issue>,
-) {
+fn preflight(value: &Value, shape: Shape, target: Shape, issues: &mut Vec<Issue>) {
     match convert::convert(value, Some(shape), target, ConvertOptions::default()) {
         Err(convert::ConvertError::Unsupported {
             pointer,
             unsupported,
         }) => {
-            let located = if shape == Shape::Canonical {
-                Some(pointer.clone()).filter(|p| value.pointer(p).is_some())
-            } else {
-                locate_part(value, transcript, &pointer)
-            };
+            // The conversion names the input's own pointer where it can.
+            let located = Some(pointer.clone()).filter(|p| value.pointer(p).is_some());
             let message = match located {
                 Some(_) => format!("as {target}: {unsupported}"),
                 None => format!("as {target}: {pointer}: {unsupported}"),
@@ -990,61 +975,4 @@ fn preflight(
             }
         }
     }
-}
-
-/// Where the media part at `pointer` of the canonical transcript stands in the
-/// source document: the list item holding its payload.
-fn locate_part(value: &Value, transcript: &Transcript, pointer: &str) -> Option<String> {
-    let mut tokens = pointer.split('/').skip(1);
-    let (Some("messages"), Some(m), Some("content"), Some(b)) =
-        (tokens.next(), tokens.next(), tokens.next(), tokens.next())
-    else {
-        return None;
-    };
-    let mut block = transcript
-        .messages
-        .get(m.parse::<usize>().ok()?)?
-        .content
-        .get(b.parse::<usize>().ok()?)?;
-    if let Block::ToolResult(result) = block {
-        let (Some("content"), Some(i)) = (tokens.next(), tokens.next()) else {
-            return None;
-        };
-        block = result.content.get(i.parse::<usize>().ok()?)?;
-    }
-    let Block::Part {
-        part: Part::Media(media),
-        ..
-    } = block
-    else {
-        return None;
-    };
-    let payload = match &media.source {
-        Source::Data(data) | Source::Url(data) => data.as_str(),
-    };
-    fn walk(value: &Value, pointer: &mut String, item: &str, payload: &str) -> Option<String> {
-        match value {
-            Value::String(text) if text == payload || text.ends_with(&format!(",{payload}")) => {
-                Some(item.to_string())
-            }
-            Value::Object(map) => map.iter().find_map(|(key, child)| {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&pointer_token(key));
-                let found = walk(child, pointer, item, payload);
-                pointer.truncate(len);
-                found
-            }),
-            Value::Array(items) => items.iter().enumerate().find_map(|(index, child)| {
-                let len = pointer.len();
-                pointer.push_str(&format!("/{index}"));
-                let here = pointer.clone();
-                let found = walk(child, pointer, &here, payload);
-                pointer.truncate(len);
-                found
-            }),
-            _ => None,
-        }
-    }
-    walk(value, &mut String::new(), "", payload).filter(|p| !p.is_empty())
 }
