@@ -46,6 +46,40 @@ pub struct Found<'j> {
 pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {
     let mut found = Vec::new();
     walk(doc, String::new(), &mut found);
+    // MCP content blocks are spelled like canonical parts: in an MCP
+    // CallToolResult (a `content` list beside MCP's own fields, or alone; at
+    // the root or as a JSON-RPC `result`) they are MCP's.
+    let call_tool_result = |value: &Json<'_>| match value {
+        Json::Object(members) => {
+            let keys: Vec<&str> = members.iter().map(|(k, _)| k.as_ref()).collect();
+            keys.contains(&"content")
+                && keys.iter().all(|k| {
+                    matches!(
+                        *k,
+                        "content" | "isError" | "structuredContent" | "_meta" | "meta"
+                    )
+                })
+        }
+        _ => false,
+    };
+    let prefix = if call_tool_result(doc) {
+        Some("/content/")
+    } else if doc.get("jsonrpc").is_some() && doc.get("result").is_some_and(call_tool_result) {
+        Some("/result/content/")
+    } else {
+        None
+    };
+    if let Some(prefix) = prefix {
+        for item in &mut found {
+            if item.pointer.starts_with(prefix) {
+                item.kind = match item.kind {
+                    "canonical image" => "mcp image",
+                    "canonical audio" => "mcp audio",
+                    other => other,
+                };
+            }
+        }
+    }
     found
 }
 

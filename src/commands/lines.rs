@@ -82,6 +82,20 @@ impl<'p> Lines<'p> {
         }
     }
 
+    /// One document's warnings. In JSON Lines each names its line (the same
+    /// warning on two lines is two warnings); for one document they are said
+    /// once each, as they come.
+    pub fn warn(&self, line: usize, notes: Vec<String>, said: &mut Vec<String>) {
+        for note in notes {
+            if self.json_lines {
+                self.printer.warn(&format!("{}: {note}", self.place(line)));
+            } else if !said.contains(&note) {
+                self.printer.warn(&note);
+                said.push(note);
+            }
+        }
+    }
+
     /// Writes one document's result and a line break.
     pub fn write(&mut self, bytes: &[u8]) -> Result<Flow> {
         self.out.write_all(bytes).map_err(stdout_error)?;

@@ -249,12 +249,7 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
                     }
                     writer.write(&document.images)?;
                 }
-                for note in document.notes {
-                    if !notes.contains(&note) {
-                        printer.warn(&note);
-                        notes.push(note);
-                    }
-                }
+                run.warn(line, document.notes, &mut notes);
                 run.write(&document.output)
             }
             Err(error) => run.fail(line, &error.to_string()),
@@ -632,12 +627,7 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
         |_, bytes| convert::convert_document(bytes, &request),
         |line, result| match result {
             Ok(document) => {
-                for note in document.notes {
-                    if !said.contains(&note) {
-                        printer.warn(&note);
-                        said.push(note);
-                    }
-                }
+                run.warn(line, document.notes, &mut said);
                 run.write(&document.output)
             }
             Err(error) => run.fail(line, &error.to_string()),

@@ -200,6 +200,17 @@ pub fn assign_ids(transcript: &mut Transcript, context: &mut Context) {
 /// user message after the turn's last tool message, introduced per result by
 /// `Output of tool <name> (<id>):`.
 pub fn lift_tool_media(transcript: &mut Transcript) {
+    // Results that do not carry their tool's name (Bedrock's) are labeled
+    // with the name of the call they answer.
+    let names: std::collections::HashMap<String, String> = transcript
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|b| match b {
+            Block::ToolCall(call) => Some((call.id.clone()?, call.name.clone())),
+            _ => None,
+        })
+        .collect();
     let mut i = 0;
     while i < transcript.messages.len() {
         if transcript.messages[i].role != Role::Tool {
@@ -232,8 +243,12 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
                 } else {
                     std::mem::replace(&mut result.content, vec![Block::text(MEDIA_MOVED_TEXT)])
                 };
+                let name = result
+                    .name
+                    .as_deref()
+                    .or_else(|| names.get(result.call_id.as_deref()?).map(String::as_str));
                 moved.push(Block::text(moved_result_label(
-                    result.name.as_deref(),
+                    name,
                     result.call_id.as_deref(),
                 )));
                 moved.extend(rest);

@@ -917,8 +917,8 @@ fn bedrock_request_by_hand() {
 
 #[test]
 fn mcp_from_encode_and_split() {
-    // MCP image and audio blocks have the canonical part's shape, and are
-    // reported as such.
+    // MCP image and audio blocks have the canonical part's shape: a bare list
+    // of them is reported as canonical, a CallToolResult's as MCP's.
     let doc = encode_to("mcp", &["tiny.png", "doc.pdf", "tone.wav"]);
     assert_inspects(
         &doc,
@@ -944,7 +944,7 @@ fn mcp_from_encode_and_split() {
         &run.stdout,
         &[inline(
             "/content/2",
-            "canonical image",
+            "mcp image",
             "image/gif",
             "tiny.gif",
             None,
@@ -975,8 +975,8 @@ fn mcp_call_tool_result_by_hand() {
     assert_inspects(
         &doc,
         &[
-            inline(&at(1), "canonical image", "image/jpeg", "tiny.jpg", None),
-            inline(&at(2), "canonical audio", "audio/mpeg", "tone.mp3", None),
+            inline(&at(1), "mcp image", "image/jpeg", "tiny.jpg", None),
+            inline(&at(2), "mcp audio", "audio/mpeg", "tone.mp3", None),
             url_item(
                 &at(3),
                 "mcp resource_link",

@@ -1703,14 +1703,16 @@ fn to_mcp_is_a_call_tool_result_in_order_and_drops_the_call_id() {
 }
 
 #[test]
-fn to_with_json_lines_warns_once() {
+fn to_with_json_lines_warns_on_each_line() {
     let line = images_only(&[entry("image/png", "tiny.png", None)]);
     let input = format!("{line}\n{NO_IMAGE_REPLY}\n");
     let run = split(&["--to", "mcp", "--call-id", "call_1"], &input);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    // Each warning names its line: the same one on two lines is said twice.
     assert_eq!(
         run.stderr_without_summary(),
-        warning("mcp carries no call id; dropped \"call_1\"")
+        warning("<stdin>:1: mcp carries no call id; dropped \"call_1\"")
+            + &warning("<stdin>:2: mcp carries no call id; dropped \"call_1\"")
     );
     assert_eq!(
         run.json_lines(),
