@@ -291,6 +291,9 @@ pub fn convert(
     if form == Form::ToolResult {
         prepare::identify_result(&mut transcript, &context.options);
     }
+    if source != Shape::Canonical {
+        prepare::mark_empties(&mut transcript, source);
+    }
     let in_input = |error: ConvertError, transcript: &Transcript| match error {
         ConvertError::Unsupported {
             pointer,

@@ -39,6 +39,33 @@ pub fn for_target(
     Ok(transcript)
 }
 
+/// Marks the messages of a document of `source` that are empty or hold an
+/// empty text part (`$empty`), so that writing `source` again gives them
+/// back as they were while other shapes leave the empties out
+/// ([`leave_out_empties`]).
+pub fn mark_empties(transcript: &mut Transcript, source: Shape) {
+    fn mark(extensions: &mut crate::transcript::Extensions, source: Shape) {
+        let entry = extensions
+            .entry(source.name().to_string())
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        if let serde_json::Value::Object(map) = entry {
+            map.insert("$empty".into(), serde_json::Value::Bool(true));
+        }
+    }
+    for message in &mut transcript.messages {
+        if message.role == Role::Tool {
+            continue;
+        }
+        let empty_text = message
+            .content
+            .iter()
+            .any(|block| matches!(block.as_part(), Some(Part::Text(text)) if text.is_empty()));
+        if message.content.is_empty() || empty_text {
+            mark(&mut message.extensions, source);
+        }
+    }
+}
+
 /// Empty text parts, and messages left with nothing in them, carry nothing,
 /// and most shapes refuse them (Anthropic and Bedrock an empty content list,
 /// Gemini a Content without parts, Responses an empty assistant message): they
