@@ -782,7 +782,8 @@ fn user_media_from_openai_become_inline_data() {
             {"fileData": {"mimeType": "image/jpeg", "fileUri": "https://example.com/a.jpg"}},
             inline("application/pdf", "doc.pdf"),
         ]}]),
-        "",
+        // The Gemini API takes no displayName on attached parts.
+        &warnings(&["gemini has no place for the names of attached files; dropped"]),
     );
 }
 

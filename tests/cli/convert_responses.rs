@@ -653,7 +653,7 @@ fn file_data_is_a_data_url_with_a_filename() {
             {"type": "function_call_output", "call_id": "c", "output": [
                 {"type": "input_file", "filename": "r.pdf", "file_data": pdf()}]}
         ]}),
-        &[],
+        &["named unnamed files \"file\" (openai-responses file_data needs a filename)"],
     );
     // Raw base64 read from Responses goes back raw, but any other shape gets
     // a data URL.

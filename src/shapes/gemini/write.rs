@@ -449,6 +449,15 @@ impl<'c> Writer<'c> {
             }
         })?;
         restore_part(&mut value, part, extensions);
+        // The Gemini API takes no displayName outside function responses: a
+        // name another shape gave an attached part has no place here.
+        let named = matches!(part, Part::Media(media) if media.name.is_some());
+        let restored = hint(extensions, "displayName") == Some(&Value::Bool(true));
+        let carried = value.pointer("/inlineData/displayName").is_some()
+            || value.pointer("/fileData/displayName").is_some();
+        if named && !restored && !carried {
+            self.context.lose("the names of attached files")?;
+        }
         Ok(value)
     }
 

@@ -374,6 +374,12 @@ fn write_part(
     let Value::Object(map) = &mut value else {
         return Ok(value);
     };
+    if matches!(part, Part::Media(media) if media.name.is_none()) && map.contains_key("file") {
+        context.note(format!(
+            "named unnamed files {:?} (openai-chat file parts need a filename)",
+            super::DEFAULT_FILENAME
+        ));
+    }
     // The data URL's own header, when the input spelled it another way.
     if let (Some(header), Part::Media(media)) = (mine.hint_str("data_url"), part) {
         if let Source::Data(data) = &media.source {

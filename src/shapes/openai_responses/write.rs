@@ -513,6 +513,16 @@ fn content_part(
         .to_string();
     // A part replaced by the placeholder text keeps none of its own fields.
     let replaced = matches!(part, Part::Media(_)) && written == "input_text";
+    if written == "input_file"
+        && map.contains_key("file_data")
+        && matches!(part, Part::Media(media) if media.name.is_none())
+        && mine.is_empty()
+    {
+        context.note(format!(
+            "named unnamed files {:?} (openai-responses file_data needs a filename)",
+            crate::shapes::openai_chat::DEFAULT_FILENAME
+        ));
+    }
     if written == "input_text" {
         let kind = match mine.hint_str("type") {
             Some(kind) if !replaced => kind,
