@@ -862,3 +862,46 @@ fn a_conversion_error_points_into_the_input() {
         ],
     );
 }
+
+// ---- item 11: structure through Gemini -------------------------------------------------
+
+#[test]
+fn a_structured_function_response_comes_back_structured() {
+    let gemini = json!({"contents": [
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "weather", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "weather",
+            "response": {"temperature": 20, "unit": "C"}}}]}]});
+    let chat = convert(&["--from", "gemini", "--to", "openai-chat", "-q"], &gemini);
+    let back = run_with_stdin(
+        &["convert", "--from", "openai-chat", "--to", "gemini", "-q"],
+        chat.stdout.as_bytes(),
+    );
+    assert_eq!(back.json(), gemini);
+}
+
+#[test]
+fn text_after_media_in_a_gemini_function_response_is_said_to_move() {
+    let body = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "Go."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "shot", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [
+            {"type": "text", "text": "Before."},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+            {"type": "text", "text": "After."}]}]}]});
+    let done = convert(&["--from", "anthropic", "--to", "gemini"], &body);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert!(
+        done.stderr
+            .contains("text that came after media now comes before it"),
+        "{}",
+        done.stderr
+    );
+    // Text only before the media: nothing to say.
+    let mut before = body.clone();
+    before["messages"][2]["content"][0]["content"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let done = convert(&["--from", "anthropic", "--to", "gemini"], &before);
+    assert!(!done.stderr.contains("comes before it"), "{}", done.stderr);
+}

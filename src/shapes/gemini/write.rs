@@ -522,6 +522,13 @@ impl<'c> Writer<'c> {
                     extensions,
                 } => {
                     drop_foreign(extensions, self.context)?;
+                    if !parts.is_empty() && hint(extensions, "response").is_none() {
+                        // Text lives in `response`, media in `parts`: text
+                        // after media cannot stay after it.
+                        self.context.note(
+                            "gemini function responses hold their text apart from their media: text that came after media now comes before it",
+                        );
+                    }
                     texts.push(text.clone());
                 }
                 Block::Part { part, extensions } => {
@@ -552,6 +559,20 @@ impl<'c> Writer<'c> {
                 key,
                 parsed().unwrap_or(Value::String(text.clone())),
             )])),
+            // A result that is one JSON object (a structured response that
+            // went through a shape whose results are text) is that object
+            // again, unless it would read back as something else.
+            // (`partkit split` keeps SPEC's `{"output": …}` for a tool's text.)
+            None if !result.is_error && !self.split && texts.len() == 1 => match parsed() {
+                Some(Value::Object(map))
+                    if !map.is_empty()
+                        && !(map.len() == 1
+                            && (map.contains_key("output") || map.contains_key("error"))) =>
+                {
+                    Some(Value::Object(map))
+                }
+                _ => Some(object([(key, Value::String(text.clone()))])),
+            },
             _ => Some(object([(key, Value::String(text.clone()))])),
         };
         let mut inner = Map::new();
