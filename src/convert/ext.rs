@@ -100,10 +100,13 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             // A field set to null or to an empty value says nothing, so
             // dropping it loses nothing (NeMo Gym writes every unset Responses
             // field as null; most Bedrock bodies send `"system": []`).
-            for (key, _) in fields
-                .iter()
-                .filter(|(k, v)| !k.starts_with('$') && !says_nothing(v))
-            {
+            for (key, _) in fields.iter().filter(|(k, v)| {
+                !k.starts_with('$')
+                    && !says_nothing(v)
+                    && !is_default(k, v)
+                    && shared(shape, k, target).is_none()
+                    && !by_endpoint(k, target)
+            }) {
                 names.push(format!("{shape} {key}"));
             }
             // Fields of a part's inner object (an OpenAI image's `detail`,
@@ -124,6 +127,53 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
         }
     }
     names
+}
+
+/// Request fields that more than one shape has, spelled alike.
+const SHARED: &[(&str, &[Shape])] = &[(
+    "stream",
+    &[Shape::OpenaiChat, Shape::OpenaiResponses, Shape::Anthropic],
+)];
+
+/// The shared field `key` of `source`'s extensions, if `target` has it too.
+fn shared(source: &str, key: &str, target: Shape) -> Option<()> {
+    let (_, shapes) = SHARED.iter().find(|(name, _)| *name == key)?;
+    let has = |shape: Shape| shapes.contains(&shape);
+    (has(target) && Shape::from_name(source).is_some_and(has)).then_some(())
+}
+
+/// Writes the shared fields other shapes kept into a body of `target`
+/// (where the body does not have them already).
+pub fn carry_shared(extensions: &Extensions, target: Shape, body: &mut Map<String, Value>) {
+    for (shape, fields) in extensions {
+        let Some(fields) = fields.as_object() else {
+            continue;
+        };
+        for (key, value) in fields {
+            if shape != target.name()
+                && shared(shape, key, target).is_some()
+                && !body.contains_key(key)
+            {
+                body.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// Streaming, which Gemini and Bedrock choose by the endpoint a body is sent
+/// to (`streamGenerateContent`, `ConverseStream`), not by a field: leaving it
+/// out of their body loses nothing.
+fn by_endpoint(key: &str, target: Shape) -> bool {
+    matches!(key, "stream" | "stream_options") && matches!(target, Shape::Gemini | Shape::Bedrock)
+}
+
+/// A setting at the value its shape takes when it is absent: dropping it
+/// changes nothing (`"stream": false`, `"n": 1`).
+fn is_default(key: &str, value: &Value) -> bool {
+    matches!(
+        (key, value),
+        ("stream" | "logprobs", Value::Bool(false)) | ("parallel_tool_calls", Value::Bool(true))
+    ) || (key == "n" && value.as_u64() == Some(1))
 }
 
 /// Null, or an empty string, list or object.

@@ -174,7 +174,7 @@ pub fn write(
     form: crate::convert::Form,
     context: &mut crate::convert::Context,
 ) -> Result<Value, crate::convert::ConvertError> {
-    match shape {
+    let mut value = match shape {
         Shape::Canonical => canonical::write(transcript, form, context),
         Shape::OpenaiChat => openai_chat::write(transcript, form, context),
         Shape::OpenaiResponses => openai_responses::write(transcript, form, context),
@@ -183,7 +183,17 @@ pub fn write(
         Shape::Bedrock => bedrock::write(transcript, form, context),
         Shape::Mcp => mcp::write(transcript, form, context),
         Shape::NemoGym => nemo_gym::write(transcript, form, context),
+    }?;
+    // A field several shapes spell alike goes across as it is.
+    if let Value::Object(body) = &mut value {
+        if form == crate::convert::Form::Request
+            || body.contains_key("messages")
+            || body.contains_key("input")
+        {
+            crate::convert::ext::carry_shared(&transcript.extensions, shape, body);
+        }
     }
+    Ok(value)
 }
 
 /// Writes one part as a block of `shape` at `place`.

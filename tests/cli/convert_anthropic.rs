@@ -356,7 +356,7 @@ fn anthropic_to_openai_chat() {
                     "parameters": {"type": "object", "properties": {}}}}
             ],
             "tool_choice": {"type": "function", "function": {"name": "get_chart"}},
-            "max_tokens": 1024,
+            "max_completion_tokens": 1024,
             "stop": ["END"]
         }),
         "",
@@ -502,7 +502,7 @@ fn temperature_and_top_p_from_openai_are_dropped_with_a_warning() {
     assert_converted(
         &run,
         &json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
-                "max_tokens": 100, "temperature": 0.2, "top_p": 0.9}),
+                "max_completion_tokens": 100, "temperature": 0.2, "top_p": 0.9}),
         "",
     );
 }

@@ -135,7 +135,8 @@ fn chat_to_canonical_maps_every_field() {
                      "content": [{"type": "text", "text": "done"}],
                      "extensions": {"openai-chat": {"$content": "string"}}}]}
             ],
-            "extensions": {"openai-chat": {"$system": {"$content": "string"}}}
+            // A body that used the old max_tokens gets it back.
+            "extensions": {"openai-chat": {"$max_tokens": "max_tokens", "$system": {"$content": "string"}}}
         })
     );
 }
@@ -170,7 +171,7 @@ fn canonical_to_chat_without_hints_writes_the_common_forms() {
                 {"role": "tool", "tool_call_id": "c1", "content": "ok"}],
             "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}],
             "tool_choice": {"type": "function", "function": {"name": "f"}},
-            "max_tokens": 5
+            "max_completion_tokens": 5
         })
     );
 }

@@ -539,7 +539,7 @@ fn a_responses_request_becomes_an_openai_chat_request() {
             "tools": [{"type": "function", "function": {"name": "get_chart",
                                                         "parameters": chart_schema(), "strict": false}}],
             "tool_choice": "required",
-            "max_tokens": 300
+            "max_completion_tokens": 300
         }),
         &[],
     );

@@ -905,3 +905,48 @@ fn text_after_media_in_a_gemini_function_response_is_said_to_move() {
     let done = convert(&["--from", "anthropic", "--to", "gemini"], &before);
     assert!(!done.stderr.contains("comes before it"), "{}", done.stderr);
 }
+
+// ---- item 13: settings ---------------------------------------------------------------
+
+#[test]
+fn stream_goes_across_the_shapes_that_have_it_and_defaults_are_no_loss() {
+    let anthropic = json!({"model": "m", "max_tokens": 5, "stream": true, "messages": [{"role": "user", "content": "hi"}]});
+    for target in ["openai-chat", "openai-responses"] {
+        let done = convert(
+            &["--from", "anthropic", "--to", target, "--strict"],
+            &anthropic,
+        );
+        assert_eq!(done.code, 0, "{target}: {}", done.stderr);
+        assert_eq!(done.json()["stream"], true, "{target}");
+    }
+    // Bedrock and Gemini stream by endpoint: nothing is lost from the body.
+    let done = convert(
+        &["--from", "anthropic", "--to", "bedrock", "--strict"],
+        &anthropic,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert!(done.json().get("stream").is_none());
+    // A setting at its default says nothing: dropping it is no loss.
+    let chat = json!({"model": "m", "max_completion_tokens": 5, "n": 1, "stream": false,
+        "parallel_tool_calls": true, "messages": [{"role": "user", "content": "hi"}]});
+    let done = convert(
+        &["--from", "openai-chat", "--to", "anthropic", "--strict"],
+        &chat,
+    );
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    assert_eq!(done.stderr, "");
+}
+
+#[test]
+fn chat_gets_max_completion_tokens_unless_it_used_max_tokens() {
+    let anthropic =
+        json!({"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]});
+    let done = convert(&["--from", "anthropic", "--to", "openai-chat"], &anthropic);
+    assert_eq!(done.json()["max_completion_tokens"], 64);
+    assert!(done.json().get("max_tokens").is_none());
+    // A Chat body written with the old field keeps it.
+    let old =
+        json!({"model": "m", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]});
+    let back = convert(&["--from", "openai-chat", "--to", "openai-chat"], &old);
+    assert_eq!(back.json(), old);
+}

@@ -79,14 +79,16 @@ fn read_request(
             None => own.keep("model", model),
         }
     }
+    // `max_completion_tokens` is the current field (reasoning models refuse
+    // `max_tokens`); a body that used the old one gets it back.
     if let Some(tokens) = map.get("max_completion_tokens") {
         transcript.max_tokens = Some(tokens.clone());
-        own.hint("max_tokens", "max_completion_tokens");
         if let Some(old) = map.get("max_tokens") {
             own.keep("max_tokens", old);
         }
     } else if let Some(tokens) = map.get("max_tokens") {
         transcript.max_tokens = Some(tokens.clone());
+        own.hint("max_tokens", "max_tokens");
     }
     transcript.temperature = map.get("temperature").cloned();
     transcript.top_p = map.get("top_p").cloned();

@@ -88,7 +88,9 @@ fn request(
         );
     }
     if let Some(tokens) = &transcript.max_tokens {
-        let key = mine.hint_str("max_tokens").unwrap_or("max_tokens");
+        let key = mine
+            .hint_str("max_tokens")
+            .unwrap_or("max_completion_tokens");
         put(&mut map, key, tokens.clone());
     }
     if let Some(temperature) = &transcript.temperature {
