@@ -31,7 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
@@ -205,7 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
         'partkit;help' {
             [CompletionResult]::new('encode', 'encode', [CompletionResultType]::ParameterValue, 'Turn files, stdin, data: URLs and http(s) URLs into content parts')
             [CompletionResult]::new('split', 'split', [CompletionResultType]::ParameterValue, 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)')
-            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies and canonical parts (a pre-commit check)')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')

@@ -28,7 +28,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --version 'Print version'
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
-            cand validate 'Check tool replies and canonical parts (a pre-commit check)'
+            cand validate 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
             cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'
@@ -194,7 +194,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help'= {
             cand encode 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
             cand split 'Split a tool reply into text plus images (NeMo Gym''s tool_output_images)'
-            cand validate 'Check tool replies and canonical parts (a pre-commit check)'
+            cand validate 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
             cand inspect 'List every media item in a recorded document of any shape'
             cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'

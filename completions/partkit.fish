@@ -31,7 +31,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -s h -l help -d 'Print hel
 complete -c partkit -n "__fish_partkit_needs_command" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "convert" -d 'Convert transcripts between provider shapes'
@@ -135,8 +135,8 @@ complete -c partkit -n "__fish_partkit_using_subcommand validate" -l compact -d 
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s q -l quiet -d 'Silence warnings'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l format -d 'How to print the items' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
-json\t'JSON Lines, one object per finding'"
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l format -d 'How to print the items' -r -f -a "text\t'A table: one row per media item (pointer, kind, types, size, dimensions, name, problems)'
+json\t'JSON Lines, one object per media item'"
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l extract -d 'Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l at -d 'Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest of the document back byte for byte (repeatable)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
@@ -234,7 +234,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
 complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "validate" -d 'Check tool replies and canonical parts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
 complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
 complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
 complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'

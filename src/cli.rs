@@ -74,10 +74,10 @@ pub enum Command {
             partkit split reply.json --to openai-chat --call-id call_1 --name screenshot"
     )]
     Split(SplitArgs),
-    /// Check tool replies and canonical parts (a pre-commit check)
+    /// Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)
     #[command(
-        long_about = "Check tool replies and canonical parts: a pre-commit check for fixtures and \
-            recordings.\n\n\
+        long_about = "Check tool replies, canonical parts, provider transcripts in every shape and \
+            NeMo Gym rollouts: a pre-commit check for fixtures and recordings.\n\n\
             Directories are walked for *.json and *.jsonl files (honouring .gitignore). Each JSON \
             document (or JSON Lines line) is recognized as a tool reply (an object with \
             tool_output_images), canonical parts, a transcript of any shape convert reads, or a \
@@ -301,8 +301,8 @@ pub struct InspectArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// How to print the items
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
-    pub format: FindingFormat,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ItemFormat::Text, help_heading = "Output")]
+    pub format: ItemFormat,
     /// Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>
     #[arg(long, value_name = "DIR")]
     pub extract: Option<PathBuf>,
@@ -620,6 +620,15 @@ pub enum FindingFormat {
     /// One line per finding: path:line: severity[rule] /pointer: message
     Text,
     /// JSON Lines, one object per finding
+    Json,
+}
+
+/// `inspect --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ItemFormat {
+    /// A table: one row per media item (pointer, kind, types, size, dimensions, name, problems)
+    Text,
+    /// JSON Lines, one object per media item
     Json,
 }
 

@@ -421,7 +421,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
 }
 
 fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
-    use crate::cli::FindingFormat;
+    use crate::cli::ItemFormat;
     use crate::io::{Input, Layout};
 
     let at = at_of(&args.pipeline.at)?;
@@ -478,14 +478,14 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
                 }
             }
             match args.format {
-                FindingFormat::Json => {
+                ItemFormat::Json => {
                     for (item, path) in found.iter().zip(&paths) {
                         let mut line = item.to_json(path.as_deref()).to_string();
                         line.push('\n');
                         run.write_raw(line.as_bytes())?;
                     }
                 }
-                FindingFormat::Text => {
+                ItemFormat::Text => {
                     items.extend(found);
                     files.extend(paths);
                 }
@@ -493,7 +493,7 @@ fn run_inspect(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
             Ok(Flow::Continue)
         },
     )?;
-    if args.format == FindingFormat::Text {
+    if args.format == ItemFormat::Text {
         if items.is_empty() {
             if run.tally.failed == 0 {
                 printer.note(&format!("{}: no media found", run.label));
