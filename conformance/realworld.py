@@ -259,6 +259,10 @@ def add_caller_fields(shape, body, source_shape):
     if not isinstance(body, dict) or shape not in ("openai-chat", "openai-responses", "anthropic", "bedrock"):
         return body
     body.setdefault("modelId" if shape == "bedrock" else "model", "test-model")
+    # The checks use the SDKs' non-streaming request types; a streaming request
+    # is the same type with `stream: true`.
+    if body.get("stream") is True:
+        body.pop("stream")
     if shape == "anthropic":
         body.setdefault("max_tokens", 1024)
     return body

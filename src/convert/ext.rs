@@ -150,8 +150,10 @@ pub fn carry_shared(extensions: &Extensions, target: Shape, body: &mut Map<Strin
             continue;
         };
         for (key, value) in fields {
+            // A null says nothing (NeMo Gym writes unset fields so).
             if shape != target.name()
                 && shared(shape, key, target).is_some()
+                && !says_nothing(value)
                 && !body.contains_key(key)
             {
                 body.insert(key.clone(), value.clone());
