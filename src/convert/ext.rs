@@ -43,6 +43,17 @@ impl Own {
     }
 }
 
+/// Adds a form hint (`$key`) to `shape`'s entries of some extensions that
+/// already exist (a reader's pass after the fact).
+pub fn add_hint(extensions: &mut Extensions, shape: Shape, key: &str, value: Value) {
+    let entry = extensions
+        .entry(shape.name().to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(map) = entry {
+        map.insert(format!("${key}"), value);
+    }
+}
+
 /// A shape's entries of some extensions, for a writer.
 #[derive(Debug, Clone, Copy)]
 pub struct Mine<'e> {

@@ -44,14 +44,6 @@ pub fn for_target(
 /// back as they were while other shapes leave the empties out
 /// ([`leave_out_empties`]).
 pub fn mark_empties(transcript: &mut Transcript, source: Shape) {
-    fn mark(extensions: &mut crate::transcript::Extensions, source: Shape) {
-        let entry = extensions
-            .entry(source.name().to_string())
-            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-        if let serde_json::Value::Object(map) = entry {
-            map.insert("$empty".into(), serde_json::Value::Bool(true));
-        }
-    }
     for message in &mut transcript.messages {
         if message.role == Role::Tool {
             continue;
@@ -61,7 +53,7 @@ pub fn mark_empties(transcript: &mut Transcript, source: Shape) {
             .iter()
             .any(|block| matches!(block.as_part(), Some(Part::Text(text)) if text.is_empty()));
         if message.content.is_empty() || empty_text {
-            mark(&mut message.extensions, source);
+            super::ext::add_hint(&mut message.extensions, source, "empty", true.into());
         }
     }
 }

@@ -355,12 +355,7 @@ fn hint_str<'e>(extensions: &'e Extensions, key: &str) -> Option<&'e str> {
 
 /// Adds a form hint of this shape to some extensions.
 fn add_hint(extensions: &mut Extensions, key: &str, value: Value) {
-    let entry = extensions
-        .entry(SHAPE.name().to_string())
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Value::Object(map) = entry {
-        map.insert(format!("${key}"), value);
-    }
+    crate::convert::ext::add_hint(extensions, SHAPE, key, value);
 }
 
 /// Puts a kept field back at its dotted path inside `map`, creating the objects

@@ -129,10 +129,16 @@ impl Unsupported {
     }
 }
 
-/// Text split back into the pieces it was joined from, one newline between
-/// them (their byte lengths, as a reader recorded them); `None` when the text
-/// no longer fits the lengths.
-pub fn split_lines<'t>(text: &'t str, lengths: &[Value]) -> Option<Vec<&'t str>> {
+/// The byte lengths of pieces a reader joins into one text, as the hint that
+/// lets [`split_joined`] take them apart again.
+pub fn lengths_of(pieces: &[&str]) -> Value {
+    Value::from(pieces.iter().map(|piece| piece.len()).collect::<Vec<_>>())
+}
+
+/// Text split back into the pieces it was joined from with `separator`
+/// between them (their byte lengths, from [`lengths_of`]); `None` when the
+/// text no longer fits the lengths.
+pub fn split_joined<'t>(text: &'t str, lengths: &[Value], separator: &str) -> Option<Vec<&'t str>> {
     let mut pieces = Vec::with_capacity(lengths.len());
     let mut rest = text;
     for (i, length) in lengths.iter().enumerate() {
@@ -143,7 +149,7 @@ pub fn split_lines<'t>(text: &'t str, lengths: &[Value]) -> Option<Vec<&'t str>>
         rest = if i + 1 == lengths.len() {
             (tail.is_empty()).then_some(tail)?
         } else {
-            tail.strip_prefix('\n')?
+            tail.strip_prefix(separator)?
         };
     }
     Some(pieces)

@@ -47,6 +47,16 @@ fn convert(args: &[&str], input: &Value) -> Run {
     run_with_stdin(&all, input.to_string().as_bytes())
 }
 
+/// A -> canonical -> A gives back `body`.
+fn assert_round_trip(source: &str, body: &Value) {
+    let canonical = convert(&["--from", source, "--to", "canonical"], body);
+    let back = run_with_stdin(
+        &["convert", "--from", "canonical", "--to", source],
+        canonical.stdout.as_bytes(),
+    );
+    assert_eq!(&back.json(), body, "{source}");
+}
+
 #[test]
 fn every_accepted_recording_validates_clean_and_round_trips_exactly() {
     // Without the folder (a clone outside the workspace) there is nothing to check.
@@ -238,12 +248,7 @@ fn nova_server_tools_answered_in_the_same_turn_are_clean() {
     );
     assert_eq!(chat.json()["messages"][1]["tool_calls"][0]["id"], "t2");
     // And back as it was.
-    let canonical = convert(&["--to", "canonical"], &doc);
-    let back = run_with_stdin(
-        &["convert", "--from", "canonical", "--to", "bedrock"],
-        canonical.stdout.as_bytes(),
-    );
-    assert_eq!(back.json(), doc);
+    assert_round_trip("bedrock", &doc);
 }
 
 #[test]
@@ -429,12 +434,7 @@ fn file_references_in_tool_results_become_placeholders_naming_them() {
             );
         }
         // Kept whole through canonical, and back as they were.
-        let canonical = convert(&["--from", source, "--to", "canonical"], body);
-        let back = run_with_stdin(
-            &["convert", "--from", "canonical", "--to", source],
-            canonical.stdout.as_bytes(),
-        );
-        assert_eq!(&back.json(), body, "{source}");
+        assert_round_trip(source, body);
     }
     // Attached by the user, a reference another provider cannot open is an
     // error (the attached-part policy), or the placeholder when asked.
@@ -677,12 +677,7 @@ fn text_documents_and_cited_answers_are_carried() {
             }
         }
         // And back as they were.
-        let canonical = convert(&["--from", source, "--to", "canonical"], body);
-        let back = run_with_stdin(
-            &["convert", "--from", "canonical", "--to", source],
-            canonical.stdout.as_bytes(),
-        );
-        assert_eq!(&back.json(), body, "{source}");
+        assert_round_trip(source, body);
     }
 }
 
@@ -775,12 +770,7 @@ fn mcp_resources_keep_their_uri_name_and_type() {
         );
     }
     // Through canonical, the link comes back whole, type included.
-    let canonical = convert(&["--from", "mcp", "--to", "canonical"], &link);
-    let back = run_with_stdin(
-        &["convert", "--from", "canonical", "--to", "mcp"],
-        canonical.stdout.as_bytes(),
-    );
-    assert_eq!(back.json(), link);
+    assert_round_trip("mcp", &link);
     // An embedded resource is named by its own name, not its URI's last segment.
     let embedded = json!({"content": [{"type": "resource", "resource": {"uri": "test://static/resource/100",
         "mimeType": "application/pdf", "blob": "JVBERi0xLjQK", "name": "Resource 100"}}], "isError": false});

@@ -603,10 +603,7 @@ fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
                 return None;
             }
             keep_source_extra(own, source, &["type", "content"]);
-            own.hint(
-                "content",
-                Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
-            );
+            own.hint("content", crate::shapes::lengths_of(&texts));
             (
                 "text/plain".to_string(),
                 Source::Data(b64::encode(texts.join("\n").as_bytes())),

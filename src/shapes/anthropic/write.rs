@@ -600,7 +600,7 @@ fn write_part(
             if let (Some(Value::Array(lengths)), Some(Value::String(text))) =
                 (mine.hint("content"), source.get("data"))
             {
-                if let Some(blocks) = crate::shapes::split_lines(text, lengths) {
+                if let Some(blocks) = crate::shapes::split_joined(text, lengths, "\n") {
                     let blocks = blocks
                         .into_iter()
                         .map(|t| serde_json::json!({"type": "text", "text": t}))

@@ -98,19 +98,19 @@ fn read_request(
     // shape gets an empty system message.
     match map.get("system") {
         Some(system) if says_nothing(system) => own.keep("system", system),
-        _ => {}
-    }
-    if let Some(system) = map.get("system").filter(|s| !says_nothing(s)) {
-        let blocks = system
-            .as_array()
-            .ok_or_else(|| invalid("/system", "system is a list of blocks"))?;
-        transcript.system = Some(
-            blocks
-                .iter()
-                .enumerate()
-                .map(|(i, b)| read_block(b, &format!("/system/{i}")))
-                .collect::<Result<_, _>>()?,
-        );
+        Some(system) => {
+            let blocks = system
+                .as_array()
+                .ok_or_else(|| invalid("/system", "system is a list of blocks"))?;
+            transcript.system = Some(
+                blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| read_block(b, &format!("/system/{i}")))
+                    .collect::<Result<_, _>>()?,
+            );
+        }
+        None => {}
     }
     if let Some(config) = map.get("inferenceConfig") {
         let config = config
@@ -428,10 +428,7 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
             ) else {
                 return Ok(opaque());
             };
-            own.hint(
-                "citationsContent",
-                Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
-            );
+            own.hint("citationsContent", crate::shapes::lengths_of(&texts));
             if let Some(citations) = cited.get("citations") {
                 own.keep("citations", citations);
             }
@@ -479,10 +476,7 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
                         return Ok(opaque());
                     };
                     own.hint("text", true);
-                    own.hint(
-                        "content",
-                        Value::from(texts.iter().map(|t| t.len()).collect::<Vec<_>>()),
-                    );
+                    own.hint("content", crate::shapes::lengths_of(&texts));
                     crate::b64::encode(texts.join("\n").as_bytes())
                 }
                 // S3 locations and content documents: only this shape has them.

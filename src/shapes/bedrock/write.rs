@@ -431,7 +431,14 @@ impl Writer<'_> {
         if let Part::Text(text) = part {
             if let Some(Value::Array(lengths)) = mine.hint("citationsContent") {
                 let mut cited = Map::new();
-                put(&mut cited, "content", concat_blocks(text, lengths));
+                let blocks = match crate::shapes::split_joined(text, lengths, "") {
+                    Some(pieces) => pieces
+                        .into_iter()
+                        .map(|t| serde_json::json!({ "text": t }))
+                        .collect(),
+                    None => vec![serde_json::json!({ "text": text })],
+                };
+                put(&mut cited, "content", Value::Array(blocks));
                 if let Some(citations) = mine.field("citations") {
                     put(&mut cited, "citations", citations.clone());
                 }
@@ -464,13 +471,14 @@ impl Writer<'_> {
                         {
                             match mine.hint("content").and_then(Value::as_array) {
                                 Some(lengths) => {
-                                    let blocks = match crate::shapes::split_lines(&text, lengths) {
-                                        Some(pieces) => pieces
-                                            .into_iter()
-                                            .map(|t| serde_json::json!({ "text": t }))
-                                            .collect(),
-                                        None => vec![serde_json::json!({ "text": &text })],
-                                    };
+                                    let blocks =
+                                        match crate::shapes::split_joined(&text, lengths, "\n") {
+                                            Some(pieces) => pieces
+                                                .into_iter()
+                                                .map(|t| serde_json::json!({ "text": t }))
+                                                .collect(),
+                                            None => vec![serde_json::json!({ "text": &text })],
+                                        };
                                     source.insert("content".into(), Value::Array(blocks));
                                 }
                                 None => {
@@ -492,37 +500,6 @@ impl Writer<'_> {
         }
         Ok(Some(value))
     }
-}
-
-/// Text split back into the `{"text": …}` blocks it was concatenated from
-/// (their byte lengths); text that no longer fits them is one block.
-fn concat_blocks(text: &str, lengths: &[Value]) -> Value {
-    let lengths: Vec<usize> = lengths
-        .iter()
-        .filter_map(Value::as_u64)
-        .map(|n| n as usize)
-        .collect();
-    let fits = lengths.iter().sum::<usize>() == text.len()
-        && lengths
-            .iter()
-            .scan(0, |at, n| {
-                *at += n;
-                Some(*at)
-            })
-            .all(|end| text.is_char_boundary(end));
-    if !fits {
-        return serde_json::json!([{ "text": text }]);
-    }
-    let mut rest = text;
-    let blocks = lengths
-        .iter()
-        .map(|&n| {
-            let (head, tail) = rest.split_at(n);
-            rest = tail;
-            serde_json::json!({ "text": head })
-        })
-        .collect();
-    Value::Array(blocks)
 }
 
 /// The provenance of a user message's parts (lifted media came from tools).
