@@ -9,8 +9,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
+
+mod spelling;
+pub use spelling::{respell_in_scope, spell_as, text_of, SpellingScope};
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +31,9 @@ pub enum Json<'a> {
 /// Parses one JSON document, borrowing strings from `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Json<'_>, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value = Json::deserialize(&mut deserializer)?;
+    let mut value = Json::deserialize(&mut deserializer)?;
     deserializer.end()?;
+    spelling::respell_tree(bytes, &mut value);
     Ok(value)
 }
 
@@ -110,7 +114,8 @@ pub fn pointer_token(token: &str) -> Cow<'_, str> {
     }
 }
 
-/// The key serde_json uses to hand over a number's text with `arbitrary_precision`.
+/// The key serde_json uses to hand over a number's text with `arbitrary_precision`
+/// (both ways: reading, and writing it as it is).
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 impl<'de: 'a, 'a> Deserialize<'de> for Json<'a> {
@@ -225,10 +230,16 @@ impl Serialize for Json<'_> {
         match self {
             Json::Null => serializer.serialize_unit(),
             Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) => match n.parse::<serde_json::Number>() {
-                Ok(number) => number.serialize(serializer),
-                Err(_) => Err(serde::ser::Error::custom(format!("invalid number {n}"))),
-            },
+            Json::Number(n) => {
+                if n.parse::<serde_json::Number>().is_err() {
+                    return Err(serde::ser::Error::custom(format!("invalid number {n}")));
+                }
+                // A serde_json::Number would respell an exponent; serde_json
+                // writes the text of its number token as it is.
+                let mut number = serializer.serialize_struct(NUMBER_TOKEN, 1)?;
+                number.serialize_field(NUMBER_TOKEN, n.as_ref())?;
+                number.end()
+            }
             Json::String(s) => serializer.serialize_str(s),
             Json::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
@@ -275,10 +286,11 @@ mod tests {
         let json = parse(text.as_bytes()).unwrap();
         assert_eq!(serde_json::to_string(&json).unwrap(), text);
         assert_eq!(serde_json::to_string(&json.to_value()).unwrap(), text);
-        // serde_json spells every exponent with a sign: the value is kept, the
-        // spelling of `1E5` is not.
-        let json = parse(b"[1E5]").unwrap();
-        assert_eq!(serde_json::to_string(&json).unwrap(), "[1e+5]");
+        // serde_json spells every exponent `e` with a sign; the tree keeps the
+        // input's.
+        let text = r#"[1E5,{"a":2.5e-3,"b":[7e1]},"1e5",-1e+0]"#;
+        let json = parse(text.as_bytes()).unwrap();
+        assert_eq!(serde_json::to_string(&json).unwrap(), text);
     }
 
     #[test]

@@ -4,10 +4,10 @@
 use serde_json::Value;
 
 use crate::convert::{self, ConvertError, ConvertOptions};
-use crate::output;
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
 use crate::shapes::Shape;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
+use crate::{json, output};
 
 /// Whether documents are read as NeMo Gym rollouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -101,12 +101,13 @@ fn convert_value(
     }
     let value: Value = serde_json::from_slice(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
+    let _spelling = json::spell_as(bytes);
     let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
     let mut out = Vec::new();
     output::write_json(&mut out, &converted.value, pretty)
         .expect("writing JSON into memory cannot fail");
     Ok(ConvertedDocument {
-        output: out,
+        output: json::respell_in_scope(out),
         notes: converted.notes,
     })
 }
@@ -132,11 +133,13 @@ fn convert_rollout(
     let value: Value = serde_json::from_slice(&conversation.bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(Shape::OpenaiResponses);
+    let _spelling = json::spell_as(&conversation.bytes);
     let converted = convert::convert(&value, Some(from), request.to, request.options.clone())
         .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
     let mut out = Vec::new();
     output::write_json(&mut out, &converted.value, request.bare && pretty)
         .expect("writing JSON into memory cannot fail");
+    let out = json::respell_in_scope(out);
     let output = if request.bare {
         out
     } else {

@@ -940,3 +940,46 @@ fn chat_gets_max_completion_tokens_unless_it_used_max_tokens() {
     let back = convert(&["--from", "openai-chat", "--to", "openai-chat"], &old);
     assert_eq!(back.json(), old);
 }
+
+#[test]
+fn numbers_keep_their_spelling_in_split_and_convert() {
+    let reply = br#"{"a":1e5,"b":2.5E-3,"c":[-0.0,1e+2],"tool_output_images":[]}"#;
+    let rest = run_with_stdin(&["split", "--rest"], reply);
+    assert_eq!(
+        rest.stdout.trim_end(),
+        r#"{"a":1e5,"b":2.5E-3,"c":[-0.0,1e+2]}"#
+    );
+    let parts = run_with_stdin(&["split"], reply);
+    assert_eq!(
+        parts.json()[0]["text"],
+        r#"{"a":1e5,"b":2.5E-3,"c":[-0.0,1e+2]}"#
+    );
+    let canonical = run_with_stdin(&["convert", "--to", "canonical"], reply);
+    assert_eq!(
+        canonical.json()["content"][0]["text"],
+        r#"{"a":1e5,"b":2.5E-3,"c":[-0.0,1e+2]}"#
+    );
+    // Untouched settings, and arguments written as a string from an object.
+    let chat = br#"{"model":"m","temperature":1E-1,"messages":[{"role":"user","content":"hi"}]}"#;
+    let same = run_with_stdin(
+        &[
+            "convert",
+            "--compact",
+            "--from",
+            "openai-chat",
+            "--to",
+            "openai-chat",
+        ],
+        chat,
+    );
+    assert!(same.stdout.contains(r#""temperature":1E-1"#), "{}", same.stdout);
+    let anthropic = br#"{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1E5,"y":2e-3}}]}]}"#;
+    let done = run_with_stdin(
+        &["convert", "--from", "anthropic", "--to", "openai-chat"],
+        anthropic,
+    );
+    assert_eq!(
+        done.json()["messages"][0]["tool_calls"][0]["function"]["arguments"],
+        r#"{"x":1E5,"y":2e-3}"#
+    );
+}

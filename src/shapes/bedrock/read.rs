@@ -413,7 +413,7 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
         ("text", Value::String(text)) => Part::Text(text.clone()),
         ("json", value) => {
             own.hint("json", true);
-            Part::Text(serde_json::to_string(value).unwrap_or_default())
+            Part::Text(crate::json::text_of(value))
         }
         // Generated text with its citations: the text is the answer (the
         // blocks one after another); the citations only this shape has.

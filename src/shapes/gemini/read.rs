@@ -558,7 +558,7 @@ fn response_text(value: &Value, key: &str, own: &mut Own) -> Vec<Block> {
 }
 
 fn compact(value: &Value) -> String {
-    serde_json::to_string(value).expect("a JSON value serializes")
+    crate::json::text_of(value)
 }
 
 /// Reads a `functionResponse`: `{"output": …}` is the result's text,

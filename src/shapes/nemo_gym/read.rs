@@ -16,7 +16,7 @@ const SHAPE: Shape = Shape::NemoGym;
 /// label (when not empty) and the image. A malformed image list is refused as
 /// `split` refuses it.
 pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    let text = serde_json::to_vec(value).map_err(|e| ConvertError::invalid("", e.to_string()))?;
+    let text = json::text_of(value).into_bytes();
     let reply = json::parse(&text).map_err(|e| ConvertError::invalid("", e.to_string()))?;
     let labels: Vec<Option<Value>> = value
         .get(crate::shapes::nemo_gym::TOOL_OUTPUT_IMAGES_KEY)

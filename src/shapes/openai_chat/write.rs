@@ -471,9 +471,7 @@ fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, Co
                     {
                         raw.to_string()
                     }
-                    (Arguments::Value(value), _) => {
-                        serde_json::to_string(value).unwrap_or_default()
-                    }
+                    (Arguments::Value(value), _) => crate::json::text_of(value),
                     (Arguments::Raw(raw), _) => raw.clone(),
                 };
                 let mut function = Map::new();

@@ -592,7 +592,7 @@ fn arguments_string(call: &ToolCall, mine: Mine<'_>) -> String {
             .filter_map(|m| m.hint_str("arguments"))
             .find(|raw| serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value))
             .map(str::to_string)
-            .unwrap_or_else(|| serde_json::to_string(value).unwrap_or_default()),
+            .unwrap_or_else(|| crate::json::text_of(value)),
     }
 }
 
