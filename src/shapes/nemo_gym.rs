@@ -152,8 +152,41 @@ where
     Ok(ImageList::Entries(entries))
 }
 
-/// Reads one entry of the list structurally (its payload is not decoded).
+/// Reads one entry of the list structurally (its payload is not decoded), as
+/// NeMo Gym does: the declared type is exactly one of [`IMAGE_TYPES`] — an alias
+/// (`image/jpg`), another case or a parameter is refused.
 pub fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
+    let entry = parse_entry(index, item)?;
+    match inexact_type(&entry) {
+        None => Ok(entry),
+        Some(message) => Err(EntryProblem {
+            index: Some(index),
+            pointer: format!("/{TOOL_OUTPUT_IMAGES_KEY}/{index}/image_url"),
+            rule: "reply-image-type",
+            message,
+        }),
+    }
+}
+
+/// Why an entry whose type normalizes to an allowed one is still refused: it
+/// is not spelled exactly so.
+fn inexact_type(entry: &ImageEntry<'_>) -> Option<String> {
+    (entry.declared != entry.media_type)
+        .then(|| inexact_type_message(entry.declared, &entry.media_type))
+}
+
+/// The message for a declared type that NeMo Gym refuses although it
+/// normalizes to `normalized`, one of [`IMAGE_TYPES`].
+pub fn inexact_type_message(declared: &str, normalized: &str) -> String {
+    format!(
+        "{:?} is not one of the exact types NeMo Gym takes; write {normalized:?}",
+        crate::b64::preview(declared)
+    )
+}
+
+/// Reads one entry like [`read_entry`], but takes a declared type that
+/// normalizes to an allowed one (`validate` reports and fixes the spelling).
+pub fn parse_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
     let base = format!("/{TOOL_OUTPUT_IMAGES_KEY}/{index}");
     let problem = |suffix: &str, rule: &'static str, message: String| EntryProblem {
         index: Some(index),

@@ -972,7 +972,11 @@ fn numbers_keep_their_spelling_in_split_and_convert() {
         ],
         chat,
     );
-    assert!(same.stdout.contains(r#""temperature":1E-1"#), "{}", same.stdout);
+    assert!(
+        same.stdout.contains(r#""temperature":1E-1"#),
+        "{}",
+        same.stdout
+    );
     let anthropic = br#"{"model":"m","max_tokens":5,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1E5,"y":2e-3}}]}]}"#;
     let done = run_with_stdin(
         &["convert", "--from", "anthropic", "--to", "openai-chat"],

@@ -342,19 +342,35 @@ fn label_before_image_url_and_escaped_strings_are_read() {
 }
 
 #[test]
-fn declared_type_is_normalized_and_data_url_parameters_are_ignored() {
-    let jpeg = format!("data:IMAGE/JPG;base64,{}", b64("tiny.jpg"));
+fn an_alias_or_another_case_of_the_declared_type_is_refused_as_nemo_gym_refuses_it() {
+    // NeMo Gym's ToolOutputImage takes exactly image/png, image/jpeg, image/gif
+    // and image/webp; the entry error names the type it means.
+    for (declared, meant) in [
+        ("image/jpg", "image/jpeg"),
+        ("IMAGE/JPEG", "image/jpeg"),
+        ("image/PNG", "image/png"),
+    ] {
+        let fixture = if meant == "image/png" {
+            "tiny.png"
+        } else {
+            "tiny.jpg"
+        };
+        let url = format!("data:{declared};base64,{}", b64(fixture));
+        let good = entry_url(&format!("data:{meant};base64,{}", b64(fixture)), None);
+        let input = images_only(&[good, entry_url(&url, None)]);
+        for args in [&[][..], &["--rest"][..]] {
+            let run = split(args, &input);
+            assert_rejected(
+                &run,
+                &format!("tool_output_images[1]: {declared:?} is not one of the exact types NeMo Gym takes; write {meant:?}"),
+                &[&b64(fixture)],
+            );
+        }
+    }
+    // A data: URL parameter is not part of the type.
     let png = format!("data:image/png;name=a.png;base64,{}", b64("tiny.png"));
-    let input = images_only(&[entry_url(&jpeg, None), entry_url(&png, None)]);
-    let run = split(&[], &input);
-    assert_ok(
-        &run,
-        &json!([
-            text("{}"),
-            image("image/jpeg", "tiny.jpg"),
-            image("image/png", "tiny.png")
-        ]),
-    );
+    let run = split(&[], &images_only(&[entry_url(&png, None)]));
+    assert_ok(&run, &json!([text("{}"), image("image/png", "tiny.png")]));
 }
 
 // ---------------------------------------------------------------------------

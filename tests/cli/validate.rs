@@ -467,13 +467,13 @@ fn missing_path_is_exit_2_and_the_other_paths_are_still_checked() {
 
 #[test]
 fn warnings_alone_exit_0_and_1_with_deny_warnings() {
-    let input = reply(vec![entry("image/jpg", "tiny.jpg")]);
+    let input = json!([image_part("image/jpg", "tiny.jpg")]).to_string();
     let line = finding(
         "<stdin>",
         1,
         "warning",
         "media-type-alias",
-        "/tool_output_images/0/image_url",
+        "/0/mimeType",
         "\"image/jpg\" is written \"image/jpeg\" in normalized form",
     );
     let summary = "1 document, 1 image in T s: 0 errors, 1 warning";
@@ -578,6 +578,7 @@ fn list_rules_names_every_rule_this_file_tests() {
     assert_eq!(
         fixable,
         [
+            "reply-image-type",
             "base64-noncanonical",
             "media-type-mismatch",
             "media-type-alias"
@@ -1777,13 +1778,10 @@ fn ignore_turns_a_rule_off() {
         &run,
         1,
         &[
-            finding(
-                "<stdin>",
-                1,
-                "warning",
-                "media-type-alias",
+            stdin_error(
+                "reply-image-type",
                 "/tool_output_images/1/image_url",
-                "\"image/jpg\" is written \"image/jpeg\" in normalized form",
+                "\"image/jpg\" is not one of the exact types NeMo Gym takes; write \"image/jpeg\"",
             ),
             stdin_error(
                 "reply-image-not-data-url",
@@ -1791,7 +1789,7 @@ fn ignore_turns_a_rule_off() {
                 "image_url is a remote URL; it must be a base64 data: URL",
             ),
         ],
-        "1 document, 2 images in T s: 1 error, 1 warning",
+        "1 document, 2 images in T s: 2 errors",
     );
     let run = validate(
         &[
@@ -1799,7 +1797,7 @@ fn ignore_turns_a_rule_off() {
             "media-type-mismatch",
             "--ignore",
             "reply-image-not-data-url",
-            "--ignore=media-type-alias",
+            "--ignore=reply-image-type",
             "--deny-warnings",
         ],
         &input,
@@ -2023,6 +2021,7 @@ fn fix_retypes_a_mislabeled_image_in_a_reply_keeping_every_other_byte() {
 
 #[test]
 fn fix_normalizes_media_type_aliases() {
+    // In a tool reply an alias is NeMo Gym's refusal (an error); --fix mends it there too.
     let jpeg = b64_of("tiny.jpg");
     let (_dir, file) = temp_file(
         "reply.json",
@@ -2036,9 +2035,9 @@ fn fix_normalizes_media_type_aliases() {
             arg(&file),
             1,
             "fixed",
-            "media-type-alias",
+            "reply-image-type",
             "/tool_output_images/0/image_url",
-            "\"image/jpg\" is written \"image/jpeg\" in normalized form",
+            "\"image/jpg\" is not one of the exact types NeMo Gym takes; write \"image/jpeg\"",
         )],
         "1 document, 1 image in T s: 0 errors, 1 fixed",
     );

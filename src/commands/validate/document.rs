@@ -246,6 +246,9 @@ struct Media<'j> {
     payload: &'j str,
     /// The types `--fix` may write for a mismatch (`None`: any of the same kind).
     fix_types: Option<&'static [&'static str]>,
+    /// The shape takes only the normalized spelling (NeMo Gym's entries): an
+    /// alias is the error `reply-image-type`, not a warning.
+    exact_type: bool,
     /// The declared type is a shape's format token (Bedrock's `png`), not a
     /// media type: no alias finding, and no repair writes a media type there.
     token: bool,
@@ -331,7 +334,7 @@ impl Checker<'_> {
                 Json::Null => {}
                 Json::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
-                        match nemo_gym::read_entry(index, item) {
+                        match nemo_gym::parse_entry(index, item) {
                             Err(problem) => {
                                 self.issue(problem.rule, problem.pointer, problem.message, None)
                             }
@@ -351,6 +354,7 @@ impl Checker<'_> {
                                 normalized: entry.media_type,
                                 payload: entry.payload,
                                 fix_types: Some(nemo_gym::IMAGE_TYPES),
+                                exact_type: true,
                                 token: false,
                             }),
                         }
@@ -409,6 +413,7 @@ impl Checker<'_> {
                 normalized,
                 payload,
                 fix_types: None,
+                exact_type: false,
                 token: !declared.contains('/'),
             });
         }
@@ -452,6 +457,7 @@ impl Checker<'_> {
                         normalized: media.mime_type,
                         payload: data,
                         fix_types: None,
+                        exact_type: false,
                         token: false,
                     });
                 }
@@ -610,15 +616,17 @@ impl Checker<'_> {
                 media.declared,
                 &declared,
             );
-            self.issue(
-                "media-type-alias",
-                media.type_pointer.clone(),
-                format!(
+            let (rule, message) = if media.exact_type {
+                let message = nemo_gym::inexact_type_message(media.declared, &declared);
+                ("reply-image-type", message)
+            } else {
+                let message = format!(
                     "{:?} is written {declared:?} in normalized form",
                     media.declared
-                ),
-                patch,
-            );
+                );
+                ("media-type-alias", message)
+            };
+            self.issue(rule, media.type_pointer.clone(), message, patch);
         }
         done(self, stat);
     }
