@@ -217,11 +217,12 @@ pub fn assign_ids(transcript: &mut Transcript, context: &mut Context) {
 /// each result that carries media keeps its first part when that is text (else
 /// a pointer to the next message), and everything after moves, in order, to one
 /// user message after the turn's last tool message, introduced per result by
-/// `Output of tool <name> (<id>):`.
+/// `Output of tool <name> (<id>):`, in the order of the calls (results may come
+/// back in another order; the model reads the media as answers to its calls).
 pub fn lift_tool_media(transcript: &mut Transcript) {
     // Results that do not carry their tool's name (Bedrock's) are labeled
-    // with the name of the call they answer.
-    let names: std::collections::HashMap<String, String> = transcript
+    // with the name of the call they answer; each call's place orders the media.
+    let calls: std::collections::HashMap<String, (usize, String)> = transcript
         .messages
         .iter()
         .flat_map(|m| &m.content)
@@ -229,6 +230,8 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
             Block::ToolCall(call) => Some((call.id.clone()?, call.name.clone())),
             _ => None,
         })
+        .enumerate()
+        .map(|(place, (id, name))| (id, (place, name)))
         .collect();
     let mut i = 0;
     while i < transcript.messages.len() {
@@ -240,7 +243,8 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
         while end < transcript.messages.len() && transcript.messages[end].role == Role::Tool {
             end += 1;
         }
-        let mut moved: Vec<Block> = Vec::new();
+        // Per result with media: the place of its call, and the blocks that move.
+        let mut groups: Vec<(Option<usize>, Vec<Block>)> = Vec::new();
         for message in &mut transcript.messages[i..end] {
             for block in &mut message.content {
                 let Block::ToolResult(result) = block else {
@@ -262,17 +266,24 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
                 } else {
                     std::mem::replace(&mut result.content, vec![Block::text(MEDIA_MOVED_TEXT)])
                 };
+                let call = result.call_id.as_deref().and_then(|id| calls.get(id));
                 let name = result
                     .name
                     .as_deref()
-                    .or_else(|| names.get(result.call_id.as_deref()?).map(String::as_str));
-                moved.push(Block::text(moved_result_label(
+                    .or_else(|| call.map(|(_, name)| name.as_str()));
+                let mut group = vec![Block::text(moved_result_label(
                     name,
                     result.call_id.as_deref(),
-                )));
-                moved.extend(rest);
+                ))];
+                group.extend(rest);
+                groups.push((call.map(|(place, _)| *place), group));
             }
         }
+        // Results that cannot all be placed keep the order they came in.
+        if groups.iter().all(|(place, _)| place.is_some()) {
+            groups.sort_by_key(|(place, _)| *place);
+        }
+        let moved: Vec<Block> = groups.into_iter().flat_map(|(_, group)| group).collect();
         if !moved.is_empty() {
             let mut message = Message::new(Role::User, moved);
             // The parts still came from tools: the unsupported-part rule goes by that.

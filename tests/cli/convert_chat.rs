@@ -217,6 +217,52 @@ fn parallel_results_with_images_get_one_following_user_message() {
     );
 }
 
+#[test]
+fn moved_media_follow_the_order_of_the_calls_when_results_come_back_in_another() {
+    let image = |name: &str| json!({"type": "image", "mimeType": "image/png", "data": b64(name)});
+    let result = |id: &str| {
+        json!({"type": "tool_result", "call_id": id, "name": "shot",
+        "content": [{"type": "text", "text": id}, image("tiny.png")]})
+    };
+    let calls = json!({"role": "assistant", "content": [
+        {"type": "tool_call", "id": "a", "name": "shot", "arguments": {}},
+        {"type": "tool_call", "id": "b", "name": "shot", "arguments": {}}]});
+    let run = convert(
+        &["--from", "canonical", "--to", "openai-chat"],
+        &json!([calls, {"role": "tool", "content": [result("b"), result("a")]}]),
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let out = run.json();
+    // The tool messages keep their order; the media go as the calls were made.
+    assert_eq!(out[1]["tool_call_id"], "b");
+    assert_eq!(out[2]["tool_call_id"], "a");
+    let labels: Vec<&str> = out[3]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["text"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        ["Output of tool shot (a):", "Output of tool shot (b):"]
+    );
+    // A result whose call is not in the transcript leaves the order as it came.
+    let run = convert(
+        &["--from", "canonical", "--to", "openai-chat"],
+        &json!([calls, {"role": "tool", "content": [result("b"), result("x")]}]),
+    );
+    let labels: Vec<String> = run.json()[3]["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["text"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        labels,
+        ["Output of tool shot (b):", "Output of tool shot (x):"]
+    );
+}
+
 /// Anchors §3.4: without a tool name the label falls back to the call id.
 #[test]
 fn relocation_label_without_a_tool_name_uses_the_call_id() {
