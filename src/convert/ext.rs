@@ -187,6 +187,9 @@ fn is_default(key: &str, value: &Value) -> bool {
         (key, value),
         ("stream" | "logprobs", Value::Bool(false)) | ("parallel_tool_calls", Value::Bool(true))
     ) || (key == "n" && value.as_u64() == Some(1))
+        // Google's placeholder for a call without a thought signature signs nothing.
+        || (key == "thoughtSignature"
+            && value.as_str() == Some(crate::shapes::gemini::THOUGHT_SIGNATURE_PLACEHOLDER))
 }
 
 /// Null, or an empty string, list or object.

@@ -9,7 +9,10 @@
 //! `generationConfig.topK`, `tools.googleSearch`), and `$` form hints.
 
 mod read;
+mod signature;
 mod write;
+
+pub use signature::PLACEHOLDER as THOUGHT_SIGNATURE_PLACEHOLDER;
 
 pub use read::read;
 pub use write::write;

@@ -43,6 +43,14 @@ fn convert(args: &[&str], input: &Value) -> Run {
     run_with_stdin(&all, compact(input).as_bytes())
 }
 
+/// Google's placeholder for calls without a thought signature.
+const PLACEHOLDER: &str = "skip_thought_signature_validator";
+
+/// The note for calls from `source` given the placeholder in `turns` turns.
+fn signed(source: &str, turns: usize) -> String {
+    format!("gemini: calls from {source} carry no thought signature, which Gemini 3 requires; wrote Google's documented placeholder \"{PLACEHOLDER}\" on the first call of {turns} model turn(s)")
+}
+
 /// The stderr of warning lines.
 fn warnings(messages: &[&str]) -> String {
     messages
@@ -667,7 +675,8 @@ fn idless_calls_to_the_same_function_get_distinct_ids_shared_with_their_results(
         &json!([
             {"role": "user", "parts": [text("Weather in Paris and Rome?")]},
             {"role": "model", "parts": [
-                {"functionCall": {"id": "call_1", "name": "get_weather", "args": {"city": "Paris"}}},
+                {"functionCall": {"id": "call_1", "name": "get_weather", "args": {"city": "Paris"}},
+                 "thoughtSignature": PLACEHOLDER},
                 {"functionCall": {"id": "call_2", "name": "get_weather", "args": {"city": "Rome"}}},
             ]},
             {"role": "user", "parts": [
@@ -677,7 +686,7 @@ fn idless_calls_to_the_same_function_get_distinct_ids_shared_with_their_results(
                                       "response": {"output": "Rome: 24 °C"}}},
             ]},
         ]),
-        "",
+        &warnings(&[&signed("openai-chat", 1)]),
     );
     // Calls without ids stay without ids when the target is Gemini.
     assert_round_trip(&contents);
@@ -716,7 +725,8 @@ fn openai_parallel_results_become_one_user_content() {
         "contents": [
             {"role": "user", "parts": [text("Weather in Paris and Rome?")]},
             {"role": "model", "parts": [
-                {"functionCall": {"id": "call_a", "name": "get_weather", "args": {"city": "Paris"}}},
+                {"functionCall": {"id": "call_a", "name": "get_weather", "args": {"city": "Paris"}},
+                 "thoughtSignature": PLACEHOLDER},
                 {"functionCall": {"id": "call_b", "name": "get_weather", "args": {"city": "Rome"}}},
             ]},
             {"role": "user", "parts": [
@@ -734,7 +744,10 @@ fn openai_parallel_results_become_one_user_content() {
     assert_exact(
         &convert(&["--to", "gemini"], &request),
         &gemini,
-        &warnings(&["gemini has no place for model, per-tool strict; dropped"]),
+        &warnings(&[
+            &signed("openai-chat", 1),
+            "gemini has no place for model, per-tool strict; dropped",
+        ]),
     );
     convert(&["--to", "gemini", "--strict"], &request)
         .assert_error(1, &["--strict: gemini cannot carry model"]);

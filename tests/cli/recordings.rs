@@ -866,6 +866,59 @@ fn a_structured_function_response_comes_back_structured() {
         &["convert", "--from", "openai-chat", "--to", "gemini", "-q"],
         chat.stdout.as_bytes(),
     );
+    // Back from Chat, the call has Google's placeholder for a missing signature.
+    let mut signed = gemini.clone();
+    signed["contents"][0]["parts"][0]["thoughtSignature"] =
+        json!("skip_thought_signature_validator");
+    assert_eq!(back.json(), signed);
+}
+
+#[test]
+fn calls_from_another_model_get_the_documented_thought_signature_placeholder() {
+    let chat = json!({"model": "m", "messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+            {"id": "b", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "a", "content": "1"},
+        {"role": "tool", "tool_call_id": "b", "content": "2"},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "3"}],
+        "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]});
+    let done = convert(&["--from", "openai-chat", "--to", "gemini"], &chat);
+    assert_eq!(done.code, 0, "{}", done.stderr);
+    let contents = done.json()["contents"].clone();
+    let signatures: Vec<Value> = contents
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["parts"].as_array().unwrap().clone())
+        .filter(|p| p.get("functionCall").is_some())
+        .map(|p| p["thoughtSignature"].clone())
+        .collect();
+    // The first call of each model turn only (parallel calls share one).
+    let placeholder = json!("skip_thought_signature_validator");
+    assert_eq!(signatures, [placeholder.clone(), Value::Null, placeholder]);
+    assert!(
+        done.stderr.contains("on the first call of 2 model turn(s)"),
+        "{}",
+        done.stderr
+    );
+    assert!(validate(&["--kind", "transcript"], &done.json())
+        .stdout
+        .is_empty());
+    // Gemini's own calls, signed or not, and canonical input are left as they are.
+    let gemini = json!({"contents": [
+        {"role": "user", "parts": [{"text": "go"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}]});
+    let same = convert(&["--from", "gemini", "--to", "gemini"], &gemini);
+    assert_eq!(same.json(), gemini);
+    let canonical = convert(&["--from", "gemini", "--to", "canonical"], &gemini);
+    let back = run_with_stdin(
+        &["convert", "--from", "canonical", "--to", "gemini"],
+        canonical.stdout.as_bytes(),
+    );
     assert_eq!(back.json(), gemini);
 }
 

@@ -100,7 +100,8 @@ impl<'c> Writer<'c> {
             Form::ToolResult => self.tool_result(transcript),
             Form::Response => self.response(transcript),
             Form::Messages | Form::Request => {
-                let (contents, moved) = self.contents(&transcript.messages, 0, false)?;
+                let (mut contents, moved) = self.contents(&transcript.messages, 0, false)?;
+                super::signature::sign_foreign_calls(&mut contents, self.context);
                 if form == Form::Messages && transcript.system.is_none() && moved.is_empty() {
                     Ok(Value::Array(contents))
                 } else {
