@@ -343,16 +343,19 @@ fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// The end of the string starting at `at` (its opening quote).
+/// The end of the string starting at `at` (its opening quote); `None` when it
+/// is not closed.
 fn skip_string(bytes: &[u8], at: usize) -> Option<usize> {
     let mut i = at + 1;
-    loop {
-        match bytes.get(i)? {
-            b'"' => return Some(i + 1),
-            b'\\' => i += 2,
-            _ => i += 1,
+    while let Some(found) = memchr::memchr2(b'"', b'\\', bytes.get(i..)?) {
+        i += found;
+        if bytes[i] == b'\\' {
+            i += 2;
+        } else {
+            return Some(i + 1);
         }
     }
+    None
 }
 
 /// The end of the value starting at `at`.

@@ -15,7 +15,7 @@ fn number_tokens(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     std::iter::from_fn(move || {
         while at < bytes.len() {
             match bytes[at] {
-                b'"' => at = string_end(bytes, at),
+                b'"' => at = super::skip_string(bytes, at).unwrap_or(bytes.len()),
                 b'-' | b'0'..=b'9' => {
                     let start = at;
                     while at < bytes.len()
@@ -30,21 +30,6 @@ fn number_tokens(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         }
         None
     })
-}
-
-/// The end of the string whose opening quote is at `at` (the text's end when
-/// it is not closed).
-fn string_end(bytes: &[u8], at: usize) -> usize {
-    let mut i = at + 1;
-    while let Some(found) = memchr::memchr2(b'"', b'\\', &bytes[i.min(bytes.len())..]) {
-        i += found;
-        if bytes[i] == b'\\' {
-            i += 2;
-        } else {
-            return i + 1;
-        }
-    }
-    bytes.len()
 }
 
 /// How serde_json spells a number it read (`1E5` → `1e+5`).
