@@ -43,7 +43,7 @@ pub struct Fetched {
 /// body over the cap is a rejection instead (exit 1): the part is too large.
 fn fetch_error(url: &str, reason: impl Into<String>) -> Error {
     Error::Fetch {
-        url: crate::commands::encode::redact_url(url),
+        url: redact_url(url),
         reason: reason.into(),
     }
 }
@@ -123,7 +123,7 @@ fn too_large(url: &str, max: u64, declared: Option<u64>) -> Error {
     };
     Error::Rejected(format!(
         "{}: body is {size}, over the cap of {} bytes",
-        crate::commands::encode::redact_url(url),
+        redact_url(url),
         crate::size::group_digits(max)
     ))
 }
@@ -135,10 +135,10 @@ fn describe(error: &ureq::Error) -> String {
         ureq::Error::HostNotFound => "host not found".to_string(),
         ureq::Error::ConnectionFailed => "connection failed".to_string(),
         ureq::Error::BadUri(uri) => {
-            format!("bad URL {}", crate::commands::encode::redact_message(uri))
+            format!("bad URL {}", redact_message(uri))
         }
         ureq::Error::Io(io) => describe_io(io),
-        other => crate::commands::encode::redact_message(&other.to_string()),
+        other => redact_message(&other.to_string()),
     }
 }
 
@@ -154,5 +154,71 @@ fn describe_io(error: &std::io::Error) -> String {
     if error.kind() == std::io::ErrorKind::TimedOut {
         return "timed out".to_string();
     }
-    crate::commands::encode::redact_message(&error.to_string())
+    redact_message(&error.to_string())
+}
+
+/// A URL without its user information, query and fragment: signed URLs carry
+/// secrets there, and `user:password@` is a secret outright.
+pub fn redact_url(url: &str) -> String {
+    let (kept, cut) = match url.find(['?', '#']) {
+        Some(at) => (&url[..at], true),
+        None => (url, false),
+    };
+    let without_user = match kept.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            match rest[..authority_end].rfind('@') {
+                Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+                None => kept.to_string(),
+            }
+        }
+        None => kept.to_string(),
+    };
+    if cut {
+        format!("{without_user}?…")
+    } else {
+        without_user
+    }
+}
+
+/// Redacts every URL in a message (an HTTP library's error may quote one, such
+/// as a redirect's `Location`): user information is removed, and everything from
+/// the first `?` on is cut.
+pub fn redact_message(message: &str) -> String {
+    let message = match message.find('?') {
+        Some(at) if message.contains("://") => format!("{}?…", &message[..at]),
+        _ => message.to_string(),
+    };
+    message
+        .split(' ')
+        .map(|word| {
+            if word.contains("://") {
+                redact_url(word)
+            } else {
+                word.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_lose_their_secrets() {
+        assert_eq!(redact_url("https://h/a.png"), "https://h/a.png");
+        assert_eq!(redact_url("https://h/a.png?sig=x#f"), "https://h/a.png?…");
+        assert_eq!(redact_url("https://u:pw@h:8/a.png"), "https://h:8/a.png");
+        assert_eq!(redact_url("https://h/a@b.png"), "https://h/a@b.png");
+        assert_eq!(
+            redact_message("location header is malformed: http://h/my shot.png?sig=S"),
+            "location header is malformed: http://h/my shot.png?…"
+        );
+        assert_eq!(
+            redact_message("bad url http://u:p@h/x"),
+            "bad url http://h/x"
+        );
+    }
 }

@@ -53,54 +53,9 @@ impl SourceSpec {
                 Some((header, _)) => format!("{header},…"),
                 None => b64::preview(url),
             },
-            SourceSpec::Url(url) => redact_url(url),
+            SourceSpec::Url(url) => crate::fetch::redact_url(url),
         }
     }
-}
-
-/// A URL without its user information, query and fragment: signed URLs carry
-/// secrets there, and `user:password@` is a secret outright.
-pub fn redact_url(url: &str) -> String {
-    let (kept, cut) = match url.find(['?', '#']) {
-        Some(at) => (&url[..at], true),
-        None => (url, false),
-    };
-    let without_user = match kept.split_once("://") {
-        Some((scheme, rest)) => {
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            match rest[..authority_end].rfind('@') {
-                Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
-                None => kept.to_string(),
-            }
-        }
-        None => kept.to_string(),
-    };
-    if cut {
-        format!("{without_user}?…")
-    } else {
-        without_user
-    }
-}
-
-/// Redacts every URL in a message (an HTTP library's error may quote one, such
-/// as a redirect's `Location`): user information is removed, and everything from
-/// the first `?` on is cut.
-pub fn redact_message(message: &str) -> String {
-    let message = match message.find('?') {
-        Some(at) if message.contains("://") => format!("{}?…", &message[..at]),
-        _ => message.to_string(),
-    };
-    message
-        .split(' ')
-        .map(|word| {
-            if word.contains("://") {
-                redact_url(word)
-            } else {
-                word.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Everything `encode` needs to know.
@@ -478,26 +433,5 @@ fn media_part(
         mime_type,
         source,
         name,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_lose_their_secrets() {
-        assert_eq!(redact_url("https://h/a.png"), "https://h/a.png");
-        assert_eq!(redact_url("https://h/a.png?sig=x#f"), "https://h/a.png?…");
-        assert_eq!(redact_url("https://u:pw@h:8/a.png"), "https://h:8/a.png");
-        assert_eq!(redact_url("https://h/a@b.png"), "https://h/a@b.png");
-        assert_eq!(
-            redact_message("location header is malformed: http://h/my shot.png?sig=S"),
-            "location header is malformed: http://h/my shot.png?…"
-        );
-        assert_eq!(
-            redact_message("bad url http://u:p@h/x"),
-            "bad url http://h/x"
-        );
     }
 }

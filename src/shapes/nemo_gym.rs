@@ -2,6 +2,7 @@
 
 mod read;
 pub mod rollout;
+pub mod split;
 mod write;
 
 pub use read::read;

@@ -3,11 +3,12 @@
 
 use serde_json::Value;
 
-use crate::commands::split;
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::json;
 use crate::shapes::Shape;
+
+use super::split;
 use crate::transcript::{Block, Extensions, Message, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::NemoGym;
