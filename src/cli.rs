@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::media::MediaKind;
@@ -185,8 +186,8 @@ pub struct EncodeArgs {
     )]
     pub timeout: u64,
     /// Print the parts as blocks of this shape
-    #[arg(long, value_enum, value_name = "SHAPE", default_value_t = EncodeShape::Canonical, help_heading = "Output")]
-    pub to: EncodeShape,
+    #[arg(long, value_parser = shape_parser(ShapeUse::Parts), value_name = "SHAPE", default_value = "canonical", help_heading = "Output")]
+    pub to: Shape,
     /// Print one part per line instead of a JSON array
     #[arg(long, help_heading = "Output")]
     pub jsonl: bool,
@@ -214,12 +215,12 @@ pub struct SplitArgs {
     /// Print the reply as one tool result of this shape
     #[arg(
         long,
-        value_enum,
+        value_parser = shape_parser(ShapeUse::ToolResult),
         value_name = "SHAPE",
         requires = "call_id",
         help_heading = "Output"
     )]
-    pub to: Option<ResultShape>,
+    pub to: Option<Shape>,
     /// The id of the tool call this reply answers (with --to)
     #[arg(long, value_name = "ID", requires = "to", help_heading = "Output")]
     pub call_id: Option<String>,
@@ -249,11 +250,11 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, value_name = "KIND")]
     pub kind: Option<DocKindArg>,
     /// Read documents as transcripts of this shape (implies --kind transcript)
-    #[arg(long, value_enum, value_name = "SHAPE")]
-    pub from: Option<FromShape>,
+    #[arg(long, value_parser = from_parser(), value_name = "SHAPE")]
+    pub from: Option<FromArg>,
     /// Pre-flight transcripts for conversion to this shape: report what it would refuse or drop
-    #[arg(long, value_enum, value_name = "SHAPE")]
-    pub target: Option<ConvertShape>,
+    #[arg(long, value_parser = shape_parser(ShapeUse::Document), value_name = "SHAPE")]
+    pub target: Option<Shape>,
     /// How to print findings
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
     pub format: FindingFormat,
@@ -401,11 +402,11 @@ pub struct ConvertArgs {
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// The input's shape
-    #[arg(long, value_enum, value_name = "SHAPE", default_value_t = FromShape::Auto)]
-    pub from: FromShape,
+    #[arg(long, value_parser = from_parser(), value_name = "SHAPE", default_value = "auto")]
+    pub from: FromArg,
     /// The output's shape
-    #[arg(long, value_enum, value_name = "SHAPE")]
-    pub to: ConvertShape,
+    #[arg(long, value_parser = shape_parser(ShapeUse::Document), value_name = "SHAPE")]
+    pub to: Shape,
     /// What to do with a part the target cannot carry [default: error for parts a user attached, text for parts from tools]
     #[arg(long, value_enum, value_name = "POLICY")]
     pub on_unsupported: Option<UnsupportedArg>,
@@ -436,74 +437,6 @@ pub struct ConvertArgs {
     pub bare: bool,
     #[command(flatten)]
     pub pipeline: PipelineArgs,
-}
-
-/// `convert --from` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FromShape {
-    /// Detect the shape (and say so when it had to guess)
-    Auto,
-    Canonical,
-    OpenaiChat,
-    OpenaiResponses,
-    Anthropic,
-    Gemini,
-    Bedrock,
-    Mcp,
-    NemoGym,
-}
-
-impl FromShape {
-    /// The shape, or `None` for auto-detection.
-    pub fn shape(self) -> Option<Shape> {
-        Some(match self {
-            FromShape::Auto => return None,
-            FromShape::Canonical => Shape::Canonical,
-            FromShape::OpenaiChat => Shape::OpenaiChat,
-            FromShape::OpenaiResponses => Shape::OpenaiResponses,
-            FromShape::Anthropic => Shape::Anthropic,
-            FromShape::Gemini => Shape::Gemini,
-            FromShape::Bedrock => Shape::Bedrock,
-            FromShape::Mcp => Shape::Mcp,
-            FromShape::NemoGym => Shape::NemoGym,
-        })
-    }
-}
-
-/// `convert --to` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ConvertShape {
-    /// partkit's canonical transcript
-    Canonical,
-    /// OpenAI Chat Completions
-    OpenaiChat,
-    /// OpenAI Responses
-    OpenaiResponses,
-    /// Anthropic Messages
-    Anthropic,
-    /// Gemini generateContent (REST, camelCase)
-    Gemini,
-    /// Bedrock Converse
-    Bedrock,
-    /// MCP CallToolResult (single tool results)
-    Mcp,
-    /// NeMo Gym tool reply (single tool results)
-    NemoGym,
-}
-
-impl From<ConvertShape> for Shape {
-    fn from(shape: ConvertShape) -> Shape {
-        match shape {
-            ConvertShape::Canonical => Shape::Canonical,
-            ConvertShape::OpenaiChat => Shape::OpenaiChat,
-            ConvertShape::OpenaiResponses => Shape::OpenaiResponses,
-            ConvertShape::Anthropic => Shape::Anthropic,
-            ConvertShape::Gemini => Shape::Gemini,
-            ConvertShape::Bedrock => Shape::Bedrock,
-            ConvertShape::Mcp => Shape::Mcp,
-            ConvertShape::NemoGym => Shape::NemoGym,
-        }
-    }
 }
 
 /// `--on-unsupported` values.
@@ -661,39 +594,6 @@ impl ProfileArg {
     }
 }
 
-/// The shapes a single tool result is written in (`split --to`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ResultShape {
-    /// A canonical tool_result block
-    Canonical,
-    /// A tool message, plus a user message with the images
-    OpenaiChat,
-    /// A function_call_output item
-    OpenaiResponses,
-    /// A tool_result block
-    Anthropic,
-    /// A functionResponse part
-    Gemini,
-    /// A toolResult content block
-    Bedrock,
-    /// A CallToolResult
-    Mcp,
-}
-
-impl From<ResultShape> for Shape {
-    fn from(shape: ResultShape) -> Shape {
-        match shape {
-            ResultShape::Canonical => Shape::Canonical,
-            ResultShape::OpenaiChat => Shape::OpenaiChat,
-            ResultShape::OpenaiResponses => Shape::OpenaiResponses,
-            ResultShape::Anthropic => Shape::Anthropic,
-            ResultShape::Gemini => Shape::Gemini,
-            ResultShape::Bedrock => Shape::Bedrock,
-            ResultShape::Mcp => Shape::Mcp,
-        }
-    }
-}
-
 /// Arguments of the hidden `partkit generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -720,42 +620,6 @@ impl From<PartTypeArg> for MediaKind {
     }
 }
 
-/// The shapes `encode --to` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EncodeShape {
-    /// partkit's canonical parts
-    Canonical,
-    /// OpenAI Chat Completions content parts
-    OpenaiChat,
-    /// OpenAI Responses input parts
-    OpenaiResponses,
-    /// Anthropic Messages content blocks
-    Anthropic,
-    /// Gemini parts (camelCase)
-    Gemini,
-    /// Bedrock Converse content blocks
-    Bedrock,
-    /// MCP content blocks
-    Mcp,
-    /// NeMo Gym ToolOutputImage entries (images only)
-    ToolOutputImage,
-}
-
-impl From<EncodeShape> for Shape {
-    fn from(shape: EncodeShape) -> Shape {
-        match shape {
-            EncodeShape::Canonical => Shape::Canonical,
-            EncodeShape::OpenaiChat => Shape::OpenaiChat,
-            EncodeShape::OpenaiResponses => Shape::OpenaiResponses,
-            EncodeShape::Anthropic => Shape::Anthropic,
-            EncodeShape::Gemini => Shape::Gemini,
-            EncodeShape::Bedrock => Shape::Bedrock,
-            EncodeShape::Mcp => Shape::Mcp,
-            EncodeShape::ToolOutputImage => Shape::NemoGym,
-        }
-    }
-}
-
 fn parse_mime_type(text: &str) -> Result<String, String> {
     crate::media::normalize(text)
         .ok_or_else(|| format!("{text:?} is not a media type of the form type/subtype"))
@@ -769,5 +633,87 @@ mod tests {
     #[test]
     fn definitions_are_consistent() {
         Cli::command().debug_assert();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Shape values, from the shapes' own facts
+
+/// Which of a shape's descriptions a `--to` value shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShapeUse {
+    /// A whole document (`convert --to`, `validate --target`).
+    Document,
+    /// One tool result (`split --to`): the shapes that write one.
+    ToolResult,
+    /// Parts (`encode --to`), the shape named by its block name.
+    Parts,
+}
+
+/// The command-line name and description of `shape` for `usage`; `None` when
+/// the shape is not a value there.
+fn shape_value(shape: Shape, usage: ShapeUse) -> Option<(&'static str, &'static str)> {
+    let facts = shape.facts();
+    match usage {
+        ShapeUse::Document => Some((shape.name(), facts.document)),
+        ShapeUse::ToolResult => Some((shape.name(), facts.tool_result?)),
+        ShapeUse::Parts => Some((shape.block_name(), facts.parts)),
+    }
+}
+
+/// Parses a shape among those `usage` offers, listed as `Shape::ALL` orders them.
+fn shape_parser(usage: ShapeUse) -> impl TypedValueParser<Value = Shape> {
+    let values = Shape::ALL
+        .into_iter()
+        .filter_map(move |shape| shape_value(shape, usage))
+        .map(|(name, help)| PossibleValue::new(name).help(help));
+    PossibleValuesParser::new(values).map(move |name| {
+        Shape::ALL
+            .into_iter()
+            .find(|&shape| shape_value(shape, usage).is_some_and(|(n, _)| n == name))
+            .expect("the parser only takes listed names")
+    })
+}
+
+/// A `--from` value: a shape, or `auto` to detect it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FromArg(pub Option<Shape>);
+
+impl FromArg {
+    /// The shape, or `None` for auto-detection.
+    pub fn shape(self) -> Option<Shape> {
+        self.0
+    }
+}
+
+fn from_parser() -> impl TypedValueParser<Value = FromArg> {
+    let auto =
+        PossibleValue::new("auto").help("Detect the shape (and say so when it had to guess)");
+    let values =
+        std::iter::once(auto).chain(Shape::ALL.map(|shape| PossibleValue::new(shape.name())));
+    PossibleValuesParser::new(values).map(|name| FromArg(Shape::from_name(&name)))
+}
+
+#[cfg(test)]
+mod shape_value_tests {
+    use super::*;
+
+    #[test]
+    fn shape_values_come_from_the_shapes_facts() {
+        let names = |usage| -> Vec<&str> {
+            Shape::ALL
+                .into_iter()
+                .filter_map(|shape| shape_value(shape, usage).map(|(name, _)| name))
+                .collect()
+        };
+        assert_eq!(names(ShapeUse::Document).len(), Shape::ALL.len());
+        assert!(!names(ShapeUse::ToolResult).contains(&"nemo-gym"));
+        assert_eq!(names(ShapeUse::Parts).last(), Some(&"tool-output-image"));
+        let cli =
+            Cli::try_parse_from(["partkit", "encode", "--to", "tool-output-image", "x"]).unwrap();
+        let Command::Encode(args) = cli.command else {
+            panic!("not encode")
+        };
+        assert_eq!(args.to, Shape::NemoGym);
     }
 }

@@ -186,7 +186,7 @@ fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOpti
             timeout: Duration::from_secs(args.timeout),
             ..FetchOptions::default()
         }),
-        to: args.to.into(),
+        to: args.to,
     }
 }
 
@@ -194,7 +194,7 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     use crate::io::{Input, Layout};
     use split::{ImageWriter, SplitOptions, SplitOutput};
 
-    if args.to == Some(crate::cli::ResultShape::Gemini) && args.name.is_none() {
+    if args.to == Some(crate::shapes::Shape::Gemini) && args.name.is_none() {
         return Err(Error::usage(
             "--to gemini needs --name: a Gemini function response names its tool",
         ));
@@ -214,7 +214,7 @@ fn run_split(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     let output = match (args.rest, args.to) {
         (true, _) => SplitOutput::Rest,
         (false, Some(shape)) => SplitOutput::ToolResult {
-            shape: shape.into(),
+            shape,
             call_id: args.call_id.clone().unwrap_or_default(),
             name: args.name.clone(),
         },
@@ -309,7 +309,7 @@ fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
                 }
                 (None, None) => KindChoice::Auto,
             },
-            target: args.target.map(Into::into),
+            target: args.target,
             depth: if args.deep {
                 crate::check::Depth::Full
             } else {
@@ -587,7 +587,7 @@ fn run_convert(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     };
     let request = convert::ConvertRequest {
         from: args.from.shape(),
-        to: args.to.into(),
+        to: args.to,
         options: ConvertOptions {
             on_unsupported: args.on_unsupported.map(|p| match p {
                 crate::cli::UnsupportedArg::Error => OnUnsupported::Error,

@@ -1,6 +1,13 @@
 //! Anthropic Messages: content blocks, and (in `read` and `write`) whole
 //! requests, message lists, responses and single `tool_result` blocks.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "Anthropic Messages",
+    tool_result: Some("A tool_result block"),
+    parts: "Anthropic Messages content blocks",
+};
+
 mod read;
 mod write;
 

@@ -1,5 +1,12 @@
 //! Bedrock Converse content blocks.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "Bedrock Converse",
+    tool_result: Some("A toolResult content block"),
+    parts: "Bedrock Converse content blocks",
+};
+
 mod read;
 mod write;
 

@@ -6,6 +6,13 @@ use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Message, ModelError, Role, Transcript};
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "partkit's canonical transcript",
+    tool_result: Some("A canonical tool_result block"),
+    parts: "partkit's canonical parts",
+};
+
 fn invalid(error: ModelError) -> ConvertError {
     ConvertError::invalid(error.pointer, error.message)
 }

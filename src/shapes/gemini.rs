@@ -8,6 +8,13 @@
 //! inner object under a dotted path (`functionCall.willContinue`,
 //! `generationConfig.topK`, `tools.googleSearch`), and `$` form hints.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "Gemini generateContent (REST, camelCase)",
+    tool_result: Some("A functionResponse part"),
+    parts: "Gemini parts (camelCase)",
+};
+
 mod read;
 mod signature;
 mod write;

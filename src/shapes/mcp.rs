@@ -1,5 +1,12 @@
 //! MCP `CallToolResult` content blocks.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "MCP CallToolResult (single tool results)",
+    tool_result: Some("A CallToolResult"),
+    parts: "MCP content blocks",
+};
+
 mod read;
 mod write;
 

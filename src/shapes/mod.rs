@@ -84,6 +84,34 @@ impl Shape {
     }
 }
 
+/// What the command line says of a shape (the descriptions of its `--to`
+/// and `--from` values); each shape's module holds its own.
+#[derive(Debug)]
+pub struct Facts {
+    /// A document of the shape (`convert --to`).
+    pub document: &'static str,
+    /// One tool result of the shape (`split --to`); `None`: it is not written
+    /// as one.
+    pub tool_result: Option<&'static str>,
+    /// Its parts (`encode --to`, where the shape is named by its block name).
+    pub parts: &'static str,
+}
+
+impl Shape {
+    pub fn facts(self) -> &'static Facts {
+        match self {
+            Shape::Canonical => &canonical::FACTS,
+            Shape::OpenaiChat => &openai_chat::FACTS,
+            Shape::OpenaiResponses => &openai_responses::FACTS,
+            Shape::Anthropic => &anthropic::FACTS,
+            Shape::Gemini => &gemini::FACTS,
+            Shape::Bedrock => &bedrock::FACTS,
+            Shape::Mcp => &mcp::FACTS,
+            Shape::NemoGym => &nemo_gym::FACTS,
+        }
+    }
+}
+
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -1,5 +1,12 @@
 //! NeMo Gym tool replies: `tool_output_images` entries (`ToolOutputImage`).
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "NeMo Gym tool reply (single tool results)",
+    tool_result: None,
+    parts: "NeMo Gym ToolOutputImage entries (images only)",
+};
+
 mod read;
 pub mod rollout;
 pub mod split;

@@ -1,6 +1,13 @@
 //! OpenAI Chat Completions: content parts, and (in `read` and `write`) whole
 //! requests, message lists, responses and tool messages.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "OpenAI Chat Completions",
+    tool_result: Some("A tool message, plus a user message with the images"),
+    parts: "OpenAI Chat Completions content parts",
+};
+
 mod read;
 mod write;
 

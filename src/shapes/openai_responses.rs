@@ -1,6 +1,13 @@
 //! OpenAI Responses: content parts, and (in `read` and `write`) whole requests,
 //! item lists, response objects and `function_call_output` items.
 
+/// What the command line says of this shape.
+pub const FACTS: super::Facts = super::Facts {
+    document: "OpenAI Responses",
+    tool_result: Some("A function_call_output item"),
+    parts: "OpenAI Responses input parts",
+};
+
 mod read;
 mod write;
 
