@@ -18,10 +18,8 @@ use serde_json::Value;
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::b64;
-use crate::convert::{Context, ConvertError, ConvertOptions, Form};
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
-use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::Anthropic;
 
@@ -102,43 +100,6 @@ fn source_value(mime_type: &str, source: &Source) -> Value {
             ("data", string(data)),
         ]),
         Source::Url(url) => object([("type", string("url")), ("url", string(url))]),
-    }
-}
-
-/// Writes one tool result as a `tool_result` block (for `split --to anthropic`),
-/// by the same writer as `convert`. Whitespace-only text parts (a blank label)
-/// carry nothing and are left out quietly (Anthropic refuses empty text
-/// blocks); `is_error` is written when true; a part Anthropic cannot carry came
-/// from a tool, so it degrades to the placeholder text with a note.
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let mut result = result.clone();
-    result
-        .content
-        .retain(|block| !block.as_part().is_some_and(is_blank_text));
-    let transcript = Transcript {
-        messages: vec![Message::new(Role::Tool, vec![Block::ToolResult(result)])],
-        ..Transcript::default()
-    };
-    let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
-    match write::write(&transcript, Form::ToolResult, &mut context) {
-        Ok(value) => {
-            for note in context.finish() {
-                if !notes.contains(&note) {
-                    notes.push(note);
-                }
-            }
-            Ok(value)
-        }
-        Err(ConvertError::Unsupported { unsupported, .. }) => Err(unsupported),
-        Err(other) => Err(Unsupported {
-            part_type: "tool_result",
-            mime_type: None,
-            shape: SHAPE,
-            reason: other.to_string(),
-        }),
     }
 }
 

@@ -13,15 +13,11 @@ mod write;
 pub use read::read;
 pub use write::write;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{
-    check_image_type, object, string, write_result_parts, Place, Shape, Unsupported,
-    WEB_IMAGE_TYPES,
-};
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
-use crate::transcript::ToolResult;
 
 const SHAPE: Shape = Shape::Bedrock;
 
@@ -176,35 +172,6 @@ pub fn document_name(name: &str) -> String {
     } else {
         cut.to_string()
     }
-}
-
-/// Writes one tool result as a `toolResult` content block; `status` is written
-/// as `error` for an error result. Empty text parts are left out.
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    let parts: Vec<Part> = parts
-        .iter()
-        .filter(|p| !matches!(p, Part::Text(t) if t.is_empty()))
-        .cloned()
-        .collect();
-    let content = write_result_parts(SHAPE, &parts, Place::ToolResult, notes)?;
-    let id = result.call_id.as_deref().unwrap_or("");
-    let mapped = tool_use_id(id);
-    if mapped != id {
-        notes.push(format!(
-            "call id {id:?} is not a valid Bedrock toolUseId; wrote {mapped:?}"
-        ));
-    }
-    let mut inner = Map::new();
-    inner.insert("toolUseId".into(), Value::String(mapped));
-    inner.insert("content".into(), Value::Array(content));
-    if result.is_error {
-        inner.insert("status".into(), string("error"));
-    }
-    Ok(object([("toolResult", Value::Object(inner))]))
 }
 
 /// Maps a call id onto Bedrock's `toolUseId` pattern (`[a-zA-Z0-9_.:-]{1,64}`).

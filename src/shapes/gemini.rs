@@ -23,16 +23,16 @@ pub use signature::PLACEHOLDER as THOUGHT_SIGNATURE_PLACEHOLDER;
 
 pub use read::read;
 pub use write::write;
+pub(crate) use write::write_split;
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};
-use crate::convert::{Context, ConvertOptions, Form, OnUnsupported};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
-use crate::transcript::{Block, Extensions, Message, Role, ToolResult, Transcript};
+use crate::transcript::Extensions;
 
 const SHAPE: Shape = Shape::Gemini;
 
@@ -150,43 +150,6 @@ fn check_type(media: &MediaPart) -> Result<(), Unsupported> {
             }
         }
     }
-}
-
-/// Writes one tool result as a `functionResponse` part (for `partkit split`):
-/// the text parts joined by blank lines under `response.output`
-/// (`response.error` for an error), the media natively in `parts`; a part a
-/// function response cannot carry degrades to the placeholder text, noted once
-/// per part type. Gemini needs the tool's name.
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let transcript = Transcript {
-        messages: vec![Message::new(
-            Role::Tool,
-            vec![Block::ToolResult(result.clone())],
-        )],
-        ..Transcript::default()
-    };
-    let options = ConvertOptions {
-        on_unsupported: Some(OnUnsupported::Text),
-        ..ConvertOptions::default()
-    };
-    let mut context = Context::new(options, Shape::Canonical, SHAPE);
-    let value = write::write_split(&transcript, Form::ToolResult, &mut context).map_err(|e| {
-        Unsupported {
-            part_type: "tool_result",
-            mime_type: None,
-            shape: SHAPE,
-            reason: e.to_string(),
-        }
-    })?;
-    for note in context.finish() {
-        if !notes.contains(&note) {
-            notes.push(note);
-        }
-    }
-    Ok(value)
 }
 
 // ---------------------------------------------------------------------------

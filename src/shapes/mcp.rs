@@ -18,7 +18,6 @@ use serde_json::Value;
 use super::{object, string, Place, Unsupported};
 use crate::media::{self, MediaKind};
 use crate::part::{Part, Source};
-use crate::transcript::ToolResult;
 
 /// Writes one part as an MCP content block: `text`, `image` and `audio` inline,
 /// a file as an embedded `resource` with a `blob`, and any URL as a
@@ -76,24 +75,6 @@ pub fn resource_uri(name: &str) -> String {
         }
     }
     uri
-}
-
-/// Writes one tool result as a `CallToolResult`. MCP carries no call id: it is
-/// dropped with a note. `isError` is written when true.
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    if let Some(id) = &result.call_id {
-        notes.push(format!("mcp carries no call id; dropped {id:?}"));
-    }
-    let content = super::write_result_parts(super::Shape::Mcp, &parts, Place::ToolResult, notes)?;
-    let mut value = object([("content", Value::Array(content))]);
-    if let (true, Value::Object(map)) = (result.is_error, &mut value) {
-        map.insert("isError".into(), Value::Bool(true));
-    }
-    Ok(value)
 }
 
 #[cfg(test)]

@@ -297,61 +297,56 @@ pub struct Delivered {
     pub notes: Vec<String>,
 }
 
-/// Writes one tool result as `shape` delivers it (SPEC §7): natively where the
-/// shape carries media in tool results, by two-message delivery for OpenAI Chat.
-/// A part the shape cannot carry there came from a tool, so it degrades to
-/// toolnexus's placeholder text with a note, once per part type.
+/// Writes one tool result as `shape` delivers it (SPEC §7), through the same
+/// writer `convert` uses (a one-message transcript in `Form::ToolResult`):
+/// natively where the shape carries media in tool results, by two-message
+/// delivery for OpenAI Chat. A part the shape cannot carry there came from a
+/// tool, so it degrades to toolnexus's placeholder text with a note.
 pub fn write_tool_result(shape: Shape, result: &ToolResult) -> Result<Delivered, Unsupported> {
-    let mut notes = Vec::new();
-    let value = match shape {
-        Shape::Canonical => result.to_value(),
-        Shape::OpenaiChat => openai_chat::write_tool_result(result, &mut notes)?,
-        Shape::OpenaiResponses => openai_responses::write_tool_result(result, &mut notes)?,
-        Shape::Anthropic => anthropic::write_tool_result(result, &mut notes)?,
-        Shape::Gemini => gemini::write_tool_result(result, &mut notes)?,
-        Shape::Bedrock => bedrock::write_tool_result(result, &mut notes)?,
-        Shape::Mcp => mcp::write_tool_result(result, &mut notes)?,
+    use crate::convert::{prepare, Context, ConvertError, ConvertOptions, Form, OnUnsupported};
+    use crate::transcript::{Block, Message, Role, Transcript};
+    let failed = |reason: String| Unsupported {
+        part_type: "tool_result",
+        mime_type: None,
+        shape,
+        reason,
+    };
+    match shape {
         Shape::NemoGym => {
-            return Err(Unsupported {
-                part_type: "tool_result",
-                mime_type: None,
-                shape,
-                reason: "write a NeMo Gym reply with `convert --to nemo-gym`".into(),
+            return Err(failed(
+                "write a NeMo Gym reply with `convert --to nemo-gym`".into(),
+            ))
+        }
+        Shape::Canonical => {
+            return Ok(Delivered {
+                value: result.to_value(),
+                notes: Vec::new(),
             })
         }
-    };
-    Ok(Delivered { value, notes })
-}
-
-/// Writes the parts of a tool result as blocks of `shape` at `place`, replacing a
-/// part the shape cannot carry by the placeholder text (noted once per type).
-pub(crate) fn write_result_parts(
-    shape: Shape,
-    parts: &[Part],
-    place: Place,
-    notes: &mut Vec<String>,
-) -> Result<Vec<Value>, Unsupported> {
-    let mut blocks = Vec::with_capacity(parts.len());
-    for part in parts {
-        match write_part(shape, part, place) {
-            Ok(block) => blocks.push(block),
-            Err(unsupported) => {
-                let note = format!(
-                    "{} parts from tools cannot be carried by {shape}; replaced by a placeholder text",
-                    part.type_name()
-                );
-                if !notes.contains(&note) {
-                    notes.push(note);
-                }
-                let text = Part::Text(crate::transcript::unsupported_placeholder(part));
-                blocks.push(write_part(shape, &text, place).map_err(|_| unsupported)?);
-            }
-        }
+        _ => {}
     }
-    Ok(blocks)
-}
-
-/// Whether a part is media (not text).
-pub(crate) fn is_media(part: &Part) -> bool {
-    matches!(part, Part::Media(_))
+    let transcript = Transcript {
+        messages: vec![Message::new(
+            Role::Tool,
+            vec![Block::ToolResult(result.clone())],
+        )],
+        ..Transcript::default()
+    };
+    let options = ConvertOptions {
+        on_unsupported: Some(OnUnsupported::Text),
+        ..ConvertOptions::default()
+    };
+    let mut context = Context::new(options, Shape::Canonical, shape);
+    let written = prepare::for_target(transcript, &mut context).and_then(|transcript| {
+        match shape {
+            // SPEC §5: a reply's text stays `{"output": …}` (see gemini::write_split).
+            Shape::Gemini => gemini::write_split(&transcript, Form::ToolResult, &mut context),
+            _ => write(shape, &transcript, Form::ToolResult, &mut context),
+        }
+    });
+    let value = written.map_err(|e: ConvertError| failed(e.to_string()))?;
+    Ok(Delivered {
+        value,
+        notes: context.finish(),
+    })
 }

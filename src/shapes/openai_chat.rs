@@ -17,14 +17,10 @@ pub use write::{drop_foreign, lose_block, opaque_kind, write};
 
 use serde_json::Value;
 
-use super::{
-    check_image_type, is_media, object, string, write_result_parts, Place, Shape, Unsupported,
-    WEB_IMAGE_TYPES,
-};
+use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
-use crate::transcript::{moved_result_label, ToolResult, MEDIA_MOVED_TEXT};
 
 const SHAPE: Shape = Shape::OpenaiChat;
 
@@ -111,48 +107,4 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
             ]))
         }
     }
-}
-
-/// Writes one tool result as Chat Completions messages: the `tool` message, and
-/// when the result carries media, one `user` message after it with the moved
-/// parts (two-message delivery, SPEC §7).
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let parts: Vec<Part> = result.parts().cloned().collect();
-    let id = result.call_id.as_deref().unwrap_or("");
-    let carries_media = parts.iter().any(is_media);
-    let (kept, moved): (&[Part], &[Part]) = if !carries_media {
-        (&parts, &[])
-    } else {
-        match parts.first() {
-            Some(Part::Text(_)) => parts.split_at(1),
-            _ => (&[], &parts),
-        }
-    };
-    let content = match kept {
-        [Part::Text(text)] => string(text),
-        [] if carries_media => string(MEDIA_MOVED_TEXT),
-        [] => string(""),
-        parts => Value::Array(write_result_parts(SHAPE, parts, Place::User, notes)?),
-    };
-    let mut messages = vec![object([
-        ("role", string("tool")),
-        ("tool_call_id", string(id)),
-        ("content", content),
-    ])];
-    if carries_media {
-        let label = Part::Text(moved_result_label(
-            result.name.as_deref(),
-            result.call_id.as_deref(),
-        ));
-        let mut user = vec![write_part(&label, Place::User)?];
-        user.extend(write_result_parts(SHAPE, moved, Place::User, notes)?);
-        messages.push(object([
-            ("role", string("user")),
-            ("content", Value::Array(user)),
-        ]));
-    }
-    Ok(Value::Array(messages))
 }

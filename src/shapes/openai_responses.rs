@@ -17,11 +17,10 @@ pub use write::write;
 use serde_json::Value;
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
-use crate::convert::{Context, ConvertError, ConvertOptions, Form};
 use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
-use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
+use crate::transcript::Block;
 
 const SHAPE: Shape = Shape::OpenaiResponses;
 
@@ -96,41 +95,6 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
             Source::Url(url) => object([("type", string("input_file")), ("file_url", string(url))]),
         }),
     }
-}
-
-/// Writes one tool result as a `function_call_output` item (for `partkit
-/// split`): `output` is a string for a single text part, else an array of input
-/// parts; media stays in the array, which Responses allows.
-pub fn write_tool_result(
-    result: &ToolResult,
-    notes: &mut Vec<String>,
-) -> Result<Value, Unsupported> {
-    let transcript = Transcript {
-        messages: vec![Message::new(
-            Role::Tool,
-            vec![Block::ToolResult(result.clone())],
-        )],
-        ..Transcript::default()
-    };
-    let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
-    let value = match write(&transcript, Form::ToolResult, &mut context) {
-        Ok(value) => value,
-        Err(ConvertError::Unsupported { unsupported, .. }) => return Err(unsupported),
-        Err(other) => {
-            return Err(Unsupported {
-                part_type: "tool_result",
-                mime_type: None,
-                shape: SHAPE,
-                reason: other.to_string(),
-            })
-        }
-    };
-    for note in context.finish() {
-        if !notes.contains(&note) {
-            notes.push(note);
-        }
-    }
-    Ok(value)
 }
 
 /// One item of an assistant turn, as the `$items` hint counts them: a message

@@ -1688,7 +1688,7 @@ fn to_bedrock_maps_a_call_id_outside_its_pattern_with_a_warning() {
         &run,
         &json!({"toolResult": {"toolUseId": id, "content": [{"text": TWO_IMAGE_REST}]}}),
         &warning(&format!(
-            "call id \"call/1\" is not a valid Bedrock toolUseId; wrote \"{id}\""
+            "call ids outside Bedrock's toolUseId alphabet were mapped: \"call/1\" → \"{id}\""
         )),
     );
     // Deterministic, and distinct ids stay distinct.
@@ -1797,12 +1797,16 @@ fn empty_input_is_zero_documents() {
 fn to_anthropic_leaves_out_a_whitespace_only_label() {
     let input = images_only(&[entry("image/png", "tiny.png", Some("  "))]);
     let run = to("anthropic", "toolu_01", None, &input);
-    assert_ok(
+    // The same writer as convert's, which says what it left out.
+    assert_output(
         &run,
         &json!({"type": "tool_result", "tool_use_id": "toolu_01", "content": [
             text("{}"),
             {"type": "image", "source": {"type": "base64", "media_type": "image/png",
                                          "data": b64("tiny.png")}},
         ]}),
+        &warning(
+            "left out empty text parts: anthropic rejects text blocks without non-whitespace text",
+        ),
     );
 }

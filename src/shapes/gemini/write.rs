@@ -47,7 +47,7 @@ pub fn write(
 }
 
 /// Writes a single tool result for `partkit split`: its notes use split's wording.
-pub(super) fn write_split(
+pub(crate) fn write_split(
     transcript: &Transcript,
     form: Form,
     context: &mut Context,
