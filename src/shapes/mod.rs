@@ -6,6 +6,7 @@ pub mod anthropic;
 pub mod bedrock;
 pub mod canonical;
 pub mod gemini;
+pub(crate) mod kit;
 pub mod mcp;
 pub mod nemo_gym;
 pub mod openai_chat;

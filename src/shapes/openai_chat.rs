@@ -13,7 +13,7 @@ mod write;
 
 pub(crate) use read::{media_from_raw, media_from_url};
 pub use read::{parse_arguments, read};
-pub use write::{drop_foreign, lose_block, opaque_kind, write};
+pub use write::write;
 
 use serde_json::Value;
 

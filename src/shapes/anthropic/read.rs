@@ -37,6 +37,7 @@ use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::kit::invalid;
 use crate::shapes::{Shape, WEB_IMAGE_TYPES};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
@@ -57,10 +58,6 @@ const REQUEST_KEYS: &[&str] = &[
     "temperature",
     "top_p",
 ];
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// Reads a request body, a bare message list, a response (as one assistant
 /// turn) or a single `tool_result` block.

@@ -30,9 +30,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::{foreign_fields, Mine};
+use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
+use crate::shapes::kit::{drop_foreign, put};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
@@ -43,10 +44,6 @@ const SHAPE: Shape = Shape::Anthropic;
 /// The note for empty text parts left out.
 const BLANK_NOTE: &str =
     "left out empty text parts: anthropic rejects text blocks without non-whitespace text";
-
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_string(), value);
-}
 
 fn is_blank(text: &str) -> bool {
     text.trim().is_empty()
@@ -100,13 +97,6 @@ pub fn write(
 
 /// Notes the fields other shapes kept in `extensions`: Anthropic has no place
 /// for them.
-fn drop_foreign(extensions: &Extensions, context: &mut Context) -> Result<(), ConvertError> {
-    for field in foreign_fields(extensions, context.target) {
-        context.lose(field)?;
-    }
-    Ok(())
-}
-
 fn request(
     transcript: &Transcript,
     is_request: bool,
@@ -520,7 +510,7 @@ fn keeps(block: &Block, spot: Spot, context: &mut Context) -> Result<bool, Conve
             Ok(false)
         }
         Block::Opaque(opaque) if opaque.shape != SHAPE => {
-            let kind = crate::shapes::openai_chat::opaque_kind(&opaque.value);
+            let kind = crate::shapes::kit::opaque_kind(&opaque.value);
             context.lose(format!("{} {kind} blocks", opaque.shape))?;
             Ok(false)
         }

@@ -7,6 +7,7 @@ use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::kit::invalid;
 use crate::shapes::Shape;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
@@ -14,10 +15,6 @@ use crate::transcript::{
 };
 
 const SHAPE: Shape = Shape::Bedrock;
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 const REQUEST_KEYS: &[&str] = &[
     "modelId",

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::openai_chat::{drop_foreign, lose_block};
+use crate::shapes::kit::{drop_foreign, lose_block, put};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -16,10 +16,6 @@ use crate::transcript::{
 use super::tool_use_id;
 
 const SHAPE: Shape = Shape::Bedrock;
-
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_string(), value);
-}
 
 /// Writes a Converse document in the form the input had.
 pub fn write(

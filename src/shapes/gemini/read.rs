@@ -12,15 +12,12 @@ use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::kit::invalid;
 use crate::shapes::Place as ShapePlace;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
     Transcript,
 };
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// The fields of a request body the model has a place for.
 const REQUEST_KEYS: &[&str] = &[

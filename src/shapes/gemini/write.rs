@@ -11,7 +11,7 @@ use super::{hint, hint_str, mine, restore_at, schema_to_json, spell_base64, spel
 use crate::convert::prepare::is_lifted;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::openai_chat::{drop_foreign, lose_block};
+use crate::shapes::kit::{drop_foreign, invalid, lose_block, put};
 use crate::shapes::{object, string, Place, Unsupported};
 use crate::transcript::{
     unsupported_placeholder, Arguments, Block, Extensions, Message, Role, Tool, ToolCall,
@@ -20,14 +20,6 @@ use crate::transcript::{
 
 /// How the texts of a tool result are joined in `response.output`.
 const TEXT_SEPARATOR: &str = "\n\n";
-
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_string(), value);
-}
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// Writes a request body, a list of contents, a response or a function
 /// response, following the form the input had. A list whose transcript has a

@@ -7,14 +7,11 @@ use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::kit::invalid;
 use crate::shapes::Shape;
 use crate::transcript::{Block, Extensions, Message, Opaque, Role, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::Mcp;
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// Reads a `CallToolResult` as a single tool result. MCP results carry no call
 /// id (the JSON-RPC id correlates them), so the result has none.

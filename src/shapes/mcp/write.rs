@@ -38,7 +38,7 @@ pub fn write(
 /// One `CallToolResult`. The call id has no place in it and is dropped with a note.
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
     let mine = Mine::of(&result.extensions, SHAPE);
-    crate::shapes::openai_chat::drop_foreign(&result.extensions, context)?;
+    crate::shapes::kit::drop_foreign(&result.extensions, context)?;
     if let Some(id) = &result.call_id {
         context.note(format!("mcp carries no call id; dropped {id:?}"));
     }
@@ -47,7 +47,7 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
         let at = format!("/content/{i}");
         match block {
             Block::Part { part, extensions } => {
-                crate::shapes::openai_chat::drop_foreign(extensions, context)?;
+                crate::shapes::kit::drop_foreign(extensions, context)?;
                 let mut value = context.write_part(part, Place::ToolResult, &at, |p| {
                     super::write_part(p, Place::ToolResult)
                 })?;
@@ -55,7 +55,7 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
                 content.push(value);
             }
             Block::Opaque(opaque) if opaque.shape == SHAPE => content.push(opaque.value.clone()),
-            other => crate::shapes::openai_chat::lose_block(other, context)?,
+            other => crate::shapes::kit::lose_block(other, context)?,
         }
     }
     let mut map = Map::new();

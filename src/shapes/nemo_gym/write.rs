@@ -42,7 +42,7 @@ pub fn write(
 /// Call ids, names and the error flag have no place in a reply.
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
     let mine = Mine::of(&result.extensions, SHAPE);
-    crate::shapes::openai_chat::drop_foreign(&result.extensions, context)?;
+    crate::shapes::kit::drop_foreign(&result.extensions, context)?;
     if result.call_id.is_some() {
         context.note("a nemo-gym reply carries no call id; dropped it");
     }
@@ -113,7 +113,7 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
                 entries.push(Value::Object(entry));
             }
             Block::Opaque(opaque) if opaque.shape == SHAPE => {}
-            other => crate::shapes::openai_chat::lose_block(other, context)?,
+            other => crate::shapes::kit::lose_block(other, context)?,
         }
     }
     if let Some(label) = pending_label {

@@ -7,6 +7,7 @@ use crate::convert::{Context, ConvertError, Form, OnInvalidArguments};
 use crate::dataurl;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::kit::invalid;
 use crate::shapes::Shape;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
@@ -14,10 +15,6 @@ use crate::transcript::{
 };
 
 const SHAPE: Shape = Shape::OpenaiChat;
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// The request keys the model has a place for.
 const REQUEST_KEYS: &[&str] = &[

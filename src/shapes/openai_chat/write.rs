@@ -5,16 +5,13 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
+use crate::shapes::kit::{drop_foreign, lose_block, put};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
 };
 
 const SHAPE: Shape = Shape::OpenaiChat;
-
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_string(), value);
-}
 
 /// Writes a request body, a message list, a chat completion or a tool result
 /// (as the messages that deliver it), following the form the input had.
@@ -30,18 +27,6 @@ pub fn write(
         Form::Response => response(transcript, mine, context),
         Form::Request => request(transcript, mine, context),
     }
-}
-
-/// Notes the fields other shapes kept in `extensions`: this shape has no place
-/// for them.
-pub fn drop_foreign(
-    extensions: &crate::transcript::Extensions,
-    context: &mut Context,
-) -> Result<(), ConvertError> {
-    for field in crate::convert::ext::foreign_fields(extensions, context.target) {
-        context.lose(field)?;
-    }
-    Ok(())
 }
 
 fn request(
@@ -529,47 +514,4 @@ fn tool_message(
     )?;
     mine.restore(&mut map);
     Ok(Value::Object(map))
-}
-
-/// A block this shape has no place for.
-pub fn lose_block(block: &Block, context: &mut Context) -> Result<(), ConvertError> {
-    match block {
-        Block::Opaque(opaque) => context.lose(format!(
-            "{} {} blocks",
-            opaque.shape,
-            opaque_kind(&opaque.value)
-        )),
-        Block::ToolCall(_) => context.lose("tool calls outside assistant messages"),
-        Block::ToolResult(_) => context.lose("tool results outside tool messages"),
-        Block::Part { .. } => Ok(()),
-    }
-}
-
-/// What an opaque block is, for the loss warning: its `type`, or for shapes
-/// whose blocks are keyed unions (Gemini, Bedrock), `thought` or its first key
-/// that is not a modifier.
-pub fn opaque_kind(value: &Value) -> String {
-    if let Some(kind) = value.get("type").and_then(Value::as_str) {
-        return kind.to_string();
-    }
-    if value.get("thought").and_then(Value::as_bool) == Some(true) {
-        return "thought".to_string();
-    }
-    const MODIFIERS: &[&str] = &[
-        "thoughtSignature",
-        "thought_signature",
-        "thought",
-        "partMetadata",
-        "part_metadata",
-        "mediaResolution",
-        "videoMetadata",
-    ];
-    value
-        .as_object()
-        .and_then(|map| {
-            map.keys()
-                .find(|k| !MODIFIERS.contains(&k.as_str()))
-                .cloned()
-        })
-        .unwrap_or_else(|| "untyped".to_string())
 }

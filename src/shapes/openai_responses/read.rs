@@ -22,15 +22,12 @@ use crate::convert::{Context, ConvertError, Form};
 use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::Part;
+use crate::shapes::kit::invalid;
 use crate::shapes::openai_chat::parse_arguments;
 use crate::shapes::openai_chat::{media_from_raw, media_from_url};
 use crate::transcript::{
     Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
 };
-
-fn invalid(pointer: &str, message: impl Into<String>) -> ConvertError {
-    ConvertError::invalid(pointer, message)
-}
 
 /// The request keys the model has a place for; every other key is kept.
 const REQUEST_KEYS: &[&str] = &[

@@ -19,15 +19,11 @@ use super::{default_spans, hinted_spans, Span, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::openai_chat::{drop_foreign, lose_block};
+use crate::shapes::kit::{drop_foreign, lose_block, put};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
 };
-
-fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
-    map.insert(key.to_string(), value);
-}
 
 /// Writes a request body, an item list, a response object or a single
 /// `function_call_output` item, following the form the input had.
@@ -212,7 +208,7 @@ fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, Conve
     }
     for (shape, fields) in &tool.extensions {
         if let Some(raw) = fields.get("$tool") {
-            let kind = crate::shapes::openai_chat::opaque_kind(raw);
+            let kind = crate::shapes::kit::opaque_kind(raw);
             context.lose(format!("{shape} {kind} tools"))?;
             return Ok(None);
         }
