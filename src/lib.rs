@@ -1,13 +1,14 @@
 //! partkit: build, split, validate, convert, resize and inspect the content parts
 //! that LLM prompts and tool replies carry.
 //!
-//! The crate is a library with a thin binary. Every subcommand is a public
-//! function in [`commands`] that takes an options struct and returns values; the
-//! shared model ([`part`], [`media`], [`dataurl`], [`b64`]) and the provider
-//! shapes ([`shapes`]) are usable on their own.
+//! The crate is a library with a thin binary. The operations take an options
+//! struct and return values ([`encode`], [`convert`]; the others still live in
+//! [`commands`] while they move out); the shared model ([`part`], [`media`],
+//! [`dataurl`], [`b64`]) and the provider shapes ([`shapes`]) are usable on
+//! their own.
 //!
 //! ```
-//! use partkit::commands::encode::{encode, EncodeOptions, SourceSpec};
+//! use partkit::encode::{encode, EncodeOptions, SourceSpec};
 //! use partkit::shapes::Shape;
 //!
 //! let options = EncodeOptions {
@@ -29,6 +30,7 @@ pub mod cli;
 pub mod commands;
 pub mod convert;
 pub mod dataurl;
+pub mod encode;
 pub mod error;
 pub mod fetch;
 pub mod generate;

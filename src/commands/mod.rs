@@ -2,7 +2,6 @@
 //! library's options, calls one subcommand function, and prints its result.
 
 pub mod convert;
-pub mod encode;
 pub mod inspect;
 pub mod lines;
 pub mod resize;
@@ -20,6 +19,7 @@ use crate::cli::{
     AtArgs, Cli, Command, ConvertArgs, EncodeArgs, InspectArgs, OnErrorArgs, SplitArgs,
     ThreadsArgs, ValidateArgs,
 };
+use crate::encode;
 use crate::error::{Error, ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{JsonStyle, Printer};
