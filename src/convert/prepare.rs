@@ -42,7 +42,7 @@ pub fn for_target(
 /// Marks the messages of a document of `source` that are empty or hold an
 /// empty text part (`$empty`), so that writing `source` again gives them
 /// back as they were while other shapes leave the empties out
-/// ([`leave_out_empties`]).
+/// (`leave_out_empties`).
 pub fn mark_empties(transcript: &mut Transcript, source: Shape) {
     for message in &mut transcript.messages {
         if message.role == Role::Tool {
