@@ -162,7 +162,8 @@ where
 
 /// Reads one entry of the list structurally (its payload is not decoded), as
 /// NeMo Gym does: the declared type is exactly one of [`IMAGE_TYPES`] — an alias
-/// (`image/jpg`), another case or a parameter is refused.
+/// (`image/jpg`) or another case is refused. A data URL parameter
+/// (`;name=a.png`) is not part of the type.
 pub fn read_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j>, EntryProblem> {
     let entry = parse_entry(index, item)?;
     match inexact_type(&entry) {

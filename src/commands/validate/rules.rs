@@ -51,7 +51,7 @@ pub const RULES: &[Rule] = &[
     rule("reply-image-url-missing", Error, false, "an entry has no image_url, or it is not a string"),
     rule("reply-image-label", Error, false, "an entry's label is neither a string nor null"),
     rule("reply-image-not-data-url", Error, false, "image_url is not a base64 data: URL with a media type (a remote URL, a non-base64 data URL)"),
-    rule("reply-image-type", Error, true, "image_url declares a type other than exactly image/png, image/jpeg, image/gif or image/webp (NeMo Gym refuses image/jpg, IMAGE/PNG and parameters); --fix writes the exact type when the declared one means it"),
+    rule("reply-image-type", Error, true, "image_url declares a type other than exactly image/png, image/jpeg, image/gif or image/webp (NeMo Gym refuses image/jpg and IMAGE/PNG); --fix writes the exact type when the declared one means it"),
     rule("part-invalid", Error, false, "a canonical part is malformed: unknown type, no mimeType, not exactly one of data and url, a field of the wrong type"),
     rule("base64-invalid", Error, false, "a payload is not base64, not even read leniently"),
     rule("base64-noncanonical", Error, true, "a payload is base64 but not canonical (line breaks, URL-safe alphabet, missing padding); --fix re-encodes it"),

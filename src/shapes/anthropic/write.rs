@@ -95,8 +95,6 @@ pub fn write(
     }
 }
 
-/// Notes the fields other shapes kept in `extensions`: Anthropic has no place
-/// for them.
 fn request(
     transcript: &Transcript,
     is_request: bool,

@@ -427,14 +427,7 @@ impl Writer<'_> {
         if let Part::Text(text) = part {
             if let Some(Value::Array(lengths)) = mine.hint("citationsContent") {
                 let mut cited = Map::new();
-                let blocks = match crate::shapes::split_joined(text, lengths, "") {
-                    Some(pieces) => pieces
-                        .into_iter()
-                        .map(|t| serde_json::json!({ "text": t }))
-                        .collect(),
-                    None => vec![serde_json::json!({ "text": text })],
-                };
-                put(&mut cited, "content", Value::Array(blocks));
+                put(&mut cited, "content", text_blocks(text, lengths, ""));
                 if let Some(citations) = mine.field("citations") {
                     put(&mut cited, "citations", citations.clone());
                 }
@@ -467,15 +460,10 @@ impl Writer<'_> {
                         {
                             match mine.hint("content").and_then(Value::as_array) {
                                 Some(lengths) => {
-                                    let blocks =
-                                        match crate::shapes::split_joined(&text, lengths, "\n") {
-                                            Some(pieces) => pieces
-                                                .into_iter()
-                                                .map(|t| serde_json::json!({ "text": t }))
-                                                .collect(),
-                                            None => vec![serde_json::json!({ "text": &text })],
-                                        };
-                                    source.insert("content".into(), Value::Array(blocks));
+                                    source.insert(
+                                        "content".into(),
+                                        text_blocks(&text, lengths, "\n"),
+                                    );
                                 }
                                 None => {
                                     source.insert("text".into(), Value::String(text));
@@ -496,6 +484,19 @@ impl Writer<'_> {
         }
         Ok(Some(value))
     }
+}
+
+/// Text split back into the `{"text": …}` blocks a reader joined with
+/// `separator` (their byte lengths); text that no longer fits them is one block.
+fn text_blocks(text: &str, lengths: &[Value], separator: &str) -> Value {
+    let pieces =
+        crate::shapes::split_joined(text, lengths, separator).unwrap_or_else(|| vec![text]);
+    Value::Array(
+        pieces
+            .into_iter()
+            .map(|piece| serde_json::json!({ "text": piece }))
+            .collect(),
+    )
 }
 
 /// The provenance of a user message's parts (lifted media came from tools).
