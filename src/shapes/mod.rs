@@ -99,18 +99,54 @@ pub struct Facts {
 }
 
 impl Shape {
+    /// What the command line says of the shape.
     pub fn facts(self) -> &'static Facts {
+        self.dialect().facts()
+    }
+
+    /// Everything partkit knows of the shape, behind one trait: the one place
+    /// that lists the shapes' modules.
+    pub fn dialect(self) -> &'static dyn Dialect {
         match self {
-            Shape::Canonical => &canonical::FACTS,
-            Shape::OpenaiChat => &openai_chat::FACTS,
-            Shape::OpenaiResponses => &openai_responses::FACTS,
-            Shape::Anthropic => &anthropic::FACTS,
-            Shape::Gemini => &gemini::FACTS,
-            Shape::Bedrock => &bedrock::FACTS,
-            Shape::Mcp => &mcp::FACTS,
-            Shape::NemoGym => &nemo_gym::FACTS,
+            Shape::Canonical => &canonical::Canonical,
+            Shape::OpenaiChat => &openai_chat::OpenaiChat,
+            Shape::OpenaiResponses => &openai_responses::OpenaiResponses,
+            Shape::Anthropic => &anthropic::Anthropic,
+            Shape::Gemini => &gemini::Gemini,
+            Shape::Bedrock => &bedrock::Bedrock,
+            Shape::Mcp => &mcp::Mcp,
+            Shape::NemoGym => &nemo_gym::NemoGym,
         }
     }
+}
+
+/// One wire shape's knowledge: its reader, its writers and its facts. Each
+/// shape's folder (`shapes/<shape>/`) implements it on a unit struct; code
+/// outside `shapes/` asks `shape.dialect()` instead of matching on the shape.
+pub trait Dialect: Sync {
+    /// The shape this is.
+    fn shape(&self) -> Shape;
+
+    /// What the command line says of the shape.
+    fn facts(&self) -> &'static Facts;
+
+    /// Reads a document of the shape into the canonical model.
+    fn read(
+        &self,
+        value: &Value,
+        context: &mut crate::convert::Context,
+    ) -> Result<(crate::convert::Form, crate::transcript::Transcript), crate::convert::ConvertError>;
+
+    /// Writes the canonical model as a document of the shape, in `form`.
+    fn write(
+        &self,
+        transcript: &crate::transcript::Transcript,
+        form: crate::convert::Form,
+        context: &mut crate::convert::Context,
+    ) -> Result<Value, crate::convert::ConvertError>;
+
+    /// Writes one part as a block of the shape at `place`.
+    fn write_part(&self, part: &Part, place: Place) -> Result<Value, Unsupported>;
 }
 
 impl fmt::Display for Shape {
@@ -190,16 +226,7 @@ pub fn read(
     value: &Value,
     context: &mut crate::convert::Context,
 ) -> Result<(crate::convert::Form, crate::transcript::Transcript), crate::convert::ConvertError> {
-    match shape {
-        Shape::Canonical => canonical::read(value, context),
-        Shape::OpenaiChat => openai_chat::read(value, context),
-        Shape::OpenaiResponses => openai_responses::read(value, context),
-        Shape::Anthropic => anthropic::read(value, context),
-        Shape::Gemini => gemini::read(value, context),
-        Shape::Bedrock => bedrock::read(value, context),
-        Shape::Mcp => mcp::read(value, context),
-        Shape::NemoGym => nemo_gym::read(value, context),
-    }
+    shape.dialect().read(value, context)
 }
 
 /// Writes the canonical model as a document of `shape`, in `form`.
@@ -209,16 +236,7 @@ pub fn write(
     form: crate::convert::Form,
     context: &mut crate::convert::Context,
 ) -> Result<Value, crate::convert::ConvertError> {
-    let mut value = match shape {
-        Shape::Canonical => canonical::write(transcript, form, context),
-        Shape::OpenaiChat => openai_chat::write(transcript, form, context),
-        Shape::OpenaiResponses => openai_responses::write(transcript, form, context),
-        Shape::Anthropic => anthropic::write(transcript, form, context),
-        Shape::Gemini => gemini::write(transcript, form, context),
-        Shape::Bedrock => bedrock::write(transcript, form, context),
-        Shape::Mcp => mcp::write(transcript, form, context),
-        Shape::NemoGym => nemo_gym::write(transcript, form, context),
-    }?;
+    let mut value = shape.dialect().write(transcript, form, context)?;
     // A field several shapes spell alike goes across as it is.
     if let Value::Object(body) = &mut value {
         if form == crate::convert::Form::Request
@@ -233,16 +251,7 @@ pub fn write(
 
 /// Writes one part as a block of `shape` at `place`.
 pub fn write_part(shape: Shape, part: &Part, place: Place) -> Result<Value, Unsupported> {
-    match shape {
-        Shape::Canonical => Ok(part.to_value()),
-        Shape::OpenaiChat => openai_chat::write_part(part, place),
-        Shape::OpenaiResponses => openai_responses::write_part(part, place),
-        Shape::Anthropic => anthropic::write_part(part, place),
-        Shape::Gemini => gemini::write_part(part, place),
-        Shape::Bedrock => bedrock::write_part(part, place),
-        Shape::Mcp => mcp::write_part(part, place),
-        Shape::NemoGym => nemo_gym::write_part(part, place),
-    }
+    shape.dialect().write_part(part, place)
 }
 
 /// Builds a JSON object from key/value pairs, keeping their order.
