@@ -13,39 +13,7 @@ pub const FACTS: super::Facts = super::Facts {
 pub struct Anthropic;
 
 impl super::Dialect for Anthropic {
-    fn shape(&self) -> super::Shape {
-        super::Shape::Anthropic
-    }
-
-    fn facts(&self) -> &'static super::Facts {
-        &FACTS
-    }
-
-    fn read(
-        &self,
-        value: &serde_json::Value,
-        context: &mut crate::convert::Context,
-    ) -> Result<(crate::convert::Form, crate::transcript::Transcript), crate::convert::ConvertError>
-    {
-        read(value, context)
-    }
-
-    fn write(
-        &self,
-        transcript: &crate::transcript::Transcript,
-        form: crate::convert::Form,
-        context: &mut crate::convert::Context,
-    ) -> Result<serde_json::Value, crate::convert::ConvertError> {
-        write(transcript, form, context)
-    }
-
-    fn write_part(
-        &self,
-        part: &crate::part::Part,
-        place: super::Place,
-    ) -> Result<serde_json::Value, super::Unsupported> {
-        write_part(part, place)
-    }
+    super::dialect_basics!(Anthropic, write_part);
 }
 
 mod read;

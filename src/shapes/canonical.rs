@@ -13,44 +13,17 @@ pub const FACTS: super::Facts = super::Facts {
     parts: "partkit's canonical parts",
 };
 
+/// A canonical part is written as it is, wherever it stands.
+fn part_value(part: &crate::part::Part, _place: super::Place) -> Result<Value, super::Unsupported> {
+    Ok(part.to_value())
+}
+
 /// This shape's side of [`Dialect`](super::Dialect).
 #[derive(Debug, Clone, Copy)]
 pub struct Canonical;
 
 impl super::Dialect for Canonical {
-    fn shape(&self) -> super::Shape {
-        super::Shape::Canonical
-    }
-
-    fn facts(&self) -> &'static super::Facts {
-        &FACTS
-    }
-
-    fn read(
-        &self,
-        value: &serde_json::Value,
-        context: &mut crate::convert::Context,
-    ) -> Result<(crate::convert::Form, crate::transcript::Transcript), crate::convert::ConvertError>
-    {
-        read(value, context)
-    }
-
-    fn write(
-        &self,
-        transcript: &crate::transcript::Transcript,
-        form: crate::convert::Form,
-        context: &mut crate::convert::Context,
-    ) -> Result<serde_json::Value, crate::convert::ConvertError> {
-        write(transcript, form, context)
-    }
-
-    fn write_part(
-        &self,
-        part: &crate::part::Part,
-        _place: super::Place,
-    ) -> Result<serde_json::Value, super::Unsupported> {
-        Ok(part.to_value())
-    }
+    super::dialect_basics!(Canonical, part_value);
 }
 
 fn invalid(error: ModelError) -> ConvertError {

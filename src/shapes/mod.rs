@@ -120,6 +120,50 @@ impl Shape {
     }
 }
 
+/// The methods every [`Dialect`] implements the same way: its `Shape`
+/// variant, and its module's `FACTS`, `read`, `write` and part writer
+/// (`$write_part`, a function of the module taking `(part, place)`).
+macro_rules! dialect_basics {
+    ($variant:ident, $write_part:ident) => {
+        fn shape(&self) -> $crate::shapes::Shape {
+            $crate::shapes::Shape::$variant
+        }
+
+        fn facts(&self) -> &'static $crate::shapes::Facts {
+            &FACTS
+        }
+
+        fn read(
+            &self,
+            value: &serde_json::Value,
+            context: &mut $crate::convert::Context,
+        ) -> Result<
+            ($crate::convert::Form, $crate::transcript::Transcript),
+            $crate::convert::ConvertError,
+        > {
+            read(value, context)
+        }
+
+        fn write(
+            &self,
+            transcript: &$crate::transcript::Transcript,
+            form: $crate::convert::Form,
+            context: &mut $crate::convert::Context,
+        ) -> Result<serde_json::Value, $crate::convert::ConvertError> {
+            write(transcript, form, context)
+        }
+
+        fn write_part(
+            &self,
+            part: &$crate::part::Part,
+            place: $crate::shapes::Place,
+        ) -> Result<serde_json::Value, $crate::shapes::Unsupported> {
+            $write_part(part, place)
+        }
+    };
+}
+pub(crate) use dialect_basics;
+
 /// One wire shape's knowledge: its reader, its writers and its facts. Each
 /// shape's folder (`shapes/<shape>/`) implements it on a unit struct; code
 /// outside `shapes/` asks `shape.dialect()` instead of matching on the shape.
