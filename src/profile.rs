@@ -31,7 +31,7 @@ pub enum Cap {
     Encoded(u64),
 }
 
-const WEB: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
+const WEB: &[&str] = crate::shapes::WEB_IMAGE_TYPES;
 
 /// Every profile, `default` first.
 pub const PROFILES: &[Profile] = &[
@@ -70,13 +70,7 @@ pub const PROFILES: &[Profile] = &[
     },
     Profile {
         name: "gemini",
-        image_types: &[
-            "image/png",
-            "image/jpeg",
-            "image/webp",
-            "image/heic",
-            "image/heif",
-        ],
+        image_types: crate::shapes::gemini::IMAGE_TYPES,
         still_gif_only: false,
         max_image: None,
         max_dim: None,

@@ -5,12 +5,19 @@
 //! image/audio/resource blocks, and bare `data:` URLs inside strings (every one
 //! of them in running text). Provider file references (`file_id`) are reported
 //! as URL items.
+//!
+//! Each shape's blocks are recognized in its own folder
+//! (`shapes/<shape>/scan.rs`, asked through
+//! [`Dialect::recognize_media`](crate::shapes::Dialect::recognize_media));
+//! this module walks the document, asks the shapes about each object in a
+//! fixed order, and finds the data URLs in strings.
 
 use std::borrow::Cow;
 
 use crate::dataurl;
 use crate::json::{pointer_token, Json};
 use crate::media;
+use crate::shapes::Shape;
 
 /// Where a found media item's bytes are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,34 +90,22 @@ pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {
     found
 }
 
-fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Found<'j>>) {
+/// Walks one value, asking the shapes about each object (in [`ASKED`] order)
+/// and looking for data URLs in each string.
+pub(crate) fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Found<'j>>) {
     match value {
         Json::Object(members) => {
-            if recognize(value, &pointer, found) || tool_output_image(value, &pointer, found) {
+            if recognize(value, &pointer, found) {
                 return;
             }
             for (key, item) in members {
                 let child = format!("{pointer}/{}", pointer_token(key));
-                if key == "tool_output_images" {
-                    if let Json::Array(entries) = item {
-                        for (index, entry) in entries.iter().enumerate() {
-                            let at = format!("{child}/{index}");
-                            if let Some(url) = entry.get("image_url").and_then(Json::as_str) {
-                                push_data_url(
-                                    url,
-                                    at,
-                                    "nemo-gym tool_output_image",
-                                    label(entry, "label"),
-                                    found,
-                                );
-                            } else {
-                                walk(entry, at, found);
-                            }
-                        }
-                        continue;
-                    }
+                let walked = ASKED
+                    .iter()
+                    .any(|shape| shape.dialect().scan_member(key, item, &child, found));
+                if !walked {
+                    walk(item, child, found);
                 }
-                walk(item, child, found);
             }
         }
         Json::Array(items) => {
@@ -153,32 +148,6 @@ fn is_whole_data_url(text: &str) -> bool {
     })
 }
 
-/// A NeMo Gym `ToolOutputImage` entry outside a `tool_output_images` list (such
-/// as the bare list `encode --to tool-output-image` prints): an object with a
-/// data-URL `image_url` and at most a `label` besides.
-fn tool_output_image<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
-    let Json::Object(members) = value else {
-        return false;
-    };
-    let Some(url) = string(value, "image_url").filter(|u| dataurl::is_data_url(u)) else {
-        return false;
-    };
-    if !members
-        .iter()
-        .all(|(key, _)| key == "image_url" || key == "label")
-    {
-        return false;
-    }
-    push_data_url(
-        url,
-        pointer.to_string(),
-        "nemo-gym tool_output_image",
-        label(value, "label"),
-        found,
-    );
-    true
-}
-
 /// Finds a base64 `data:` URL inside text: where it starts, its media type and
 /// its payload length (at least 16 characters, so a passing mention is not one).
 pub fn find_data_url(text: &str) -> Option<(usize, String, usize)> {
@@ -219,20 +188,18 @@ pub fn find_data_url(text: &str) -> Option<(usize, String, usize)> {
     None
 }
 
-fn label<'j>(value: &'j Json<'j>, key: &str) -> Option<&'j str> {
-    value.get(key).and_then(Json::as_str)
-}
-
-fn string<'j>(value: &'j Json<'j>, key: &str) -> Option<&'j str> {
+/// A member's string value.
+pub(crate) fn string<'j>(value: &'j Json<'j>, key: &str) -> Option<&'j str> {
     value.get(key).and_then(Json::as_str)
 }
 
 /// A member under either of two spellings (Gemini's camelCase or snake_case).
-fn either<'j>(value: &'j Json<'j>, camel: &str, snake: &str) -> Option<&'j Json<'j>> {
+pub(crate) fn either<'j>(value: &'j Json<'j>, camel: &str, snake: &str) -> Option<&'j Json<'j>> {
     value.get(camel).or_else(|| value.get(snake))
 }
 
-fn push_data_url<'j>(
+/// Pushes the item a data URL (or a URL that fails to parse as one) holds.
+pub(crate) fn push_data_url<'j>(
     url: &'j str,
     pointer: String,
     kind: &'static str,
@@ -268,7 +235,7 @@ fn push_data_url<'j>(
 }
 
 /// The media type a format token stands for (Bedrock `format`, OpenAI audio `format`).
-fn format_type(kind: &str, format: &str) -> Option<String> {
+pub(crate) fn format_type(kind: &str, format: &str) -> Option<String> {
     let media_type = match (kind, format) {
         ("image", "jpeg" | "jpg") => "image/jpeg",
         ("image", other) => return Some(format!("image/{other}")),
@@ -297,339 +264,74 @@ fn format_type(kind: &str, format: &str) -> Option<String> {
     Some(media_type.to_string())
 }
 
-/// Recognizes one object as a media block; returns whether it was one.
-fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
-    let kind = string(value, "type");
-    let mut push = |kind: &'static str,
-                    declared_raw: Option<&'j str>,
-                    declared: Option<String>,
-                    payload,
-                    name: Option<&'j str>| {
-        let declared = declared.or_else(|| declared_raw.and_then(media::normalize));
-        found.push(Found {
-            pointer: pointer.to_string(),
-            kind,
-            declared,
-            declared_raw,
-            payload,
-            name: name.map(Cow::Borrowed),
-        });
-        true
-    };
-    match kind {
-        // Canonical parts (MCP image and audio blocks have the same shape).
-        Some("image" | "file" | "audio")
-            if value.has("mimeType") && (value.has("data") || value.has("url")) =>
-        {
-            let payload = match (string(value, "data"), string(value, "url")) {
-                (Some(data), _) => Payload::Base64(data),
-                (None, Some(url)) => Payload::Url(url),
-                _ => return false,
-            };
-            let kind = match kind {
-                Some("image") => "canonical image",
-                Some("audio") => "canonical audio",
-                _ => "canonical file",
-            };
-            push(
-                kind,
-                string(value, "mimeType"),
-                None,
-                payload,
-                label(value, "name"),
-            )
-        }
-        Some("image_url") => {
-            let url = value
-                .get("image_url")
-                .and_then(|u| string(u, "url").or_else(|| u.as_str()));
-            match url {
-                Some(url) if dataurl::is_data_url(url) => {
-                    push_data_url(
-                        url,
-                        pointer.to_string(),
-                        "openai-chat image_url",
-                        None,
-                        found,
-                    );
-                    true
-                }
-                Some(url) => push(
-                    "openai-chat image_url",
-                    None,
-                    ext_type(url),
-                    Payload::Url(url),
-                    None,
-                ),
-                None => false,
-            }
-        }
-        Some("input_audio") => {
-            let Some(audio) = value.get("input_audio") else {
-                return false;
-            };
-            let format = string(audio, "format");
-            let Some(data) = string(audio, "data") else {
-                return false;
-            };
-            push(
-                "openai input_audio",
-                format,
-                format.and_then(|f| format_type("audio", f)),
-                Payload::Base64(data),
-                None,
-            )
-        }
-        Some("file")
-            if value
-                .get("file")
-                .is_some_and(|f| matches!(f, Json::Object(_))) =>
-        {
-            let file = value.get("file").unwrap_or(&Json::Null);
-            let name = label(file, "filename");
-            match string(file, "file_data") {
-                Some(data) if dataurl::is_data_url(data) => {
-                    push_data_url(data, pointer.to_string(), "openai-chat file", name, found);
-                    true
-                }
-                Some(data) => push("openai-chat file", None, None, Payload::Base64(data), name),
-                None => match string(file, "file_id") {
-                    Some(id) => push("openai-chat file", None, None, Payload::Url(id), name),
-                    None => false,
-                },
-            }
-        }
-        Some("input_image") => match string(value, "image_url") {
-            Some(url) if dataurl::is_data_url(url) => {
-                push_data_url(
-                    url,
-                    pointer.to_string(),
-                    "openai-responses input_image",
-                    None,
-                    found,
-                );
-                true
-            }
-            Some(url) => push(
-                "openai-responses input_image",
-                None,
-                ext_type(url),
-                Payload::Url(url),
-                None,
-            ),
-            None => match string(value, "file_id") {
-                Some(id) => push(
-                    "openai-responses input_image",
-                    None,
-                    None,
-                    Payload::Url(id),
-                    None,
-                ),
-                None => false,
-            },
-        },
-        Some("input_file") => {
-            let name = label(value, "filename");
-            match (string(value, "file_data"), string(value, "file_url")) {
-                (Some(data), _) if dataurl::is_data_url(data) => {
-                    push_data_url(
-                        data,
-                        pointer.to_string(),
-                        "openai-responses input_file",
-                        name,
-                        found,
-                    );
-                    true
-                }
-                (Some(data), _) => push(
-                    "openai-responses input_file",
-                    None,
-                    None,
-                    Payload::Base64(data),
-                    name,
-                ),
-                (None, Some(url)) => push(
-                    "openai-responses input_file",
-                    None,
-                    ext_type(url),
-                    Payload::Url(url),
-                    name,
-                ),
-                _ => match string(value, "file_id") {
-                    Some(id) => push(
-                        "openai-responses input_file",
-                        None,
-                        None,
-                        Payload::Url(id),
-                        name,
-                    ),
-                    None => false,
-                },
-            }
-        }
-        Some(block @ ("image" | "document"))
-            if value.get("source").is_some_and(|s| s.has("type")) =>
-        {
-            let source = value.get("source").unwrap_or(&Json::Null);
-            let kind = if block == "image" {
-                "anthropic image"
-            } else {
-                "anthropic document"
-            };
-            let name = label(value, "title");
-            match string(source, "type") {
-                Some("base64") => match string(source, "data") {
-                    Some(data) => push(
-                        kind,
-                        string(source, "media_type"),
-                        None,
-                        Payload::Base64(data),
-                        name,
-                    ),
-                    None => false,
-                },
-                Some("url") => match string(source, "url") {
-                    Some(url) => push(kind, None, ext_type(url), Payload::Url(url), name),
-                    None => false,
-                },
-                // A reference to an upload of the Files API.
-                Some("file") => match string(source, "file_id") {
-                    Some(id) => push(kind, None, None, Payload::Url(id), name),
-                    None => false,
-                },
-                Some("text") => match string(source, "data") {
-                    Some(text) => push(
-                        kind,
-                        string(source, "media_type"),
-                        None,
-                        Payload::Text(text),
-                        name,
-                    ),
-                    None => false,
-                },
-                Some("content") => match text_blocks(source) {
-                    Some(texts) => push(kind, None, None, Payload::Blocks(texts), name),
-                    None => false,
-                },
-                _ => false,
-            }
-        }
-        Some("resource") => {
-            let Some(resource) = value.get("resource") else {
-                return false;
-            };
-            let name = string(resource, "uri");
-            match (string(resource, "blob"), string(resource, "text")) {
-                (Some(blob), _) => push(
-                    "mcp resource",
-                    string(resource, "mimeType"),
-                    None,
-                    Payload::Base64(blob),
-                    name,
-                ),
-                (None, Some(text)) => push(
-                    "mcp resource",
-                    string(resource, "mimeType"),
-                    None,
-                    Payload::Text(text),
-                    name,
-                ),
-                _ => false,
-            }
-        }
-        Some("resource_link") => match string(value, "uri") {
-            Some(uri) => push(
-                "mcp resource_link",
-                string(value, "mimeType"),
-                None,
-                Payload::Url(uri),
-                label(value, "name"),
-            ),
-            None => false,
-        },
-        _ => recognize_untyped(value, pointer, found),
-    }
+/// What one shape made of an object it was asked about
+/// ([`Dialect::recognize_media`](crate::shapes::Dialect::recognize_media)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// A media block of the shape; it was pushed onto the found items.
+    Media,
+    /// A block of the shape that holds no media the scan reports: no later
+    /// shape is asked, and the walk goes on into its members.
+    Empty,
+    /// Not a block of the shape: the next shape is asked.
+    Other,
 }
 
-/// Gemini and Bedrock blocks, which carry no `type` key.
-fn recognize_untyped<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
-    if let Some(blob) =
-        either(value, "inlineData", "inline_data").filter(|b| matches!(b, Json::Object(_)))
-    {
-        let declared_raw = either(blob, "mimeType", "mime_type").and_then(Json::as_str);
-        if let Some(data) = string(blob, "data") {
-            found.push(Found {
-                pointer: pointer.to_string(),
-                kind: "gemini inlineData",
-                declared: declared_raw.and_then(media::normalize),
-                declared_raw,
-                payload: Payload::Base64(data),
-                name: either(blob, "displayName", "display_name")
-                    .and_then(Json::as_str)
-                    .map(Cow::Borrowed),
-            });
-            return true;
+/// The order the shapes are asked about an object, the order the checks have
+/// always had: blocks with a `type` first (canonical parts before the OpenAI
+/// Chat `file` and Anthropic `image`/`document` blocks that share their type
+/// names), then Gemini and Bedrock blocks, which have no `type`, then a bare
+/// NeMo Gym entry, which has no `type` either (so no earlier shape can have
+/// called it `Empty`).
+const ASKED: [Shape; 8] = [
+    Shape::Canonical,
+    Shape::OpenaiChat,
+    Shape::OpenaiResponses,
+    Shape::Anthropic,
+    Shape::Mcp,
+    Shape::Gemini,
+    Shape::Bedrock,
+    Shape::NemoGym,
+];
+
+/// Recognizes one object as a media block; returns whether it was one.
+fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
+    for shape in ASKED {
+        match shape.dialect().recognize_media(value, pointer, found) {
+            Verdict::Media => return true,
+            Verdict::Empty => return false,
+            Verdict::Other => {}
         }
-    }
-    if let Some(file) =
-        either(value, "fileData", "file_data").filter(|b| matches!(b, Json::Object(_)))
-    {
-        let declared_raw = either(file, "mimeType", "mime_type").and_then(Json::as_str);
-        if let Some(uri) = either(file, "fileUri", "file_uri").and_then(Json::as_str) {
-            found.push(Found {
-                pointer: pointer.to_string(),
-                kind: "gemini fileData",
-                declared: declared_raw.and_then(media::normalize),
-                declared_raw,
-                payload: Payload::Url(uri),
-                name: either(file, "displayName", "display_name")
-                    .and_then(Json::as_str)
-                    .map(Cow::Borrowed),
-            });
-            return true;
-        }
-    }
-    for (block, kind) in [
-        ("image", "bedrock image"),
-        ("document", "bedrock document"),
-        ("audio", "bedrock audio"),
-        ("video", "bedrock video"),
-    ] {
-        let Some(source) = value.get(block).and_then(|inner| inner.get("source")) else {
-            continue;
-        };
-        let inner = value.get(block).unwrap_or(&Json::Null);
-        // Inline bytes, a text document, or a reference to an S3 object.
-        let payload = if let Some(bytes) = string(source, "bytes") {
-            Payload::Base64(bytes)
-        } else if let Some(text) = string(source, "text") {
-            Payload::Text(text)
-        } else if let Some(uri) = source.get("s3Location").and_then(|l| string(l, "uri")) {
-            Payload::Url(uri)
-        } else if let Some(texts) = text_blocks(source) {
-            Payload::Blocks(texts)
-        } else {
-            continue;
-        };
-        let format = string(inner, "format");
-        found.push(Found {
-            pointer: format!("{pointer}/{block}"),
-            kind,
-            declared: format
-                .and_then(|f| format_type(block, &f.to_ascii_lowercase()))
-                .and_then(|t| media::normalize(&t)),
-            declared_raw: format,
-            payload,
-            name: string(inner, "name").map(Cow::Borrowed),
-        });
-        return true;
     }
     false
 }
 
+/// Pushes one block found at `pointer`: its declared type is `declared`, or
+/// else `declared_raw` normalized.
+pub(crate) fn push<'j>(
+    found: &mut Vec<Found<'j>>,
+    pointer: &str,
+    kind: &'static str,
+    declared_raw: Option<&'j str>,
+    declared: Option<String>,
+    payload: Payload<'j>,
+    name: Option<&'j str>,
+) -> Verdict {
+    let declared = declared.or_else(|| declared_raw.and_then(media::normalize));
+    found.push(Found {
+        pointer: pointer.to_string(),
+        kind,
+        declared,
+        declared_raw,
+        payload,
+        name: name.map(Cow::Borrowed),
+    });
+    Verdict::Media
+}
+
 /// A `content` list of text blocks (`{"type": "text", "text": …}` or
 /// `{"text": …}`).
-fn text_blocks<'j>(source: &'j Json<'j>) -> Option<&'j [Json<'j>]> {
+pub(crate) fn text_blocks<'j>(source: &'j Json<'j>) -> Option<&'j [Json<'j>]> {
     let Some(Json::Array(items)) = source.get("content") else {
         return None;
     };
@@ -647,7 +349,8 @@ pub fn blocks_text(blocks: &[Json<'_>]) -> String {
     texts.join("\n")
 }
 
-fn ext_type(url: &str) -> Option<String> {
+/// The media type a URL's extension stands for.
+pub(crate) fn ext_type(url: &str) -> Option<String> {
     media::extension_of_url(url)
         .as_deref()
         .and_then(media::from_extension)

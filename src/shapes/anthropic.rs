@@ -14,9 +14,20 @@ pub struct Anthropic;
 
 impl super::Dialect for Anthropic {
     super::dialect_basics!(Anthropic, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
 
 mod read;
+mod scan;
 mod write;
 
 pub use read::read;

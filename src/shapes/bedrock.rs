@@ -13,9 +13,20 @@ pub struct Bedrock;
 
 impl super::Dialect for Bedrock {
     super::dialect_basics!(Bedrock, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
 
 mod read;
+mod scan;
 mod write;
 
 pub use read::read;

@@ -24,7 +24,19 @@ pub struct Canonical;
 
 impl super::Dialect for Canonical {
     super::dialect_basics!(Canonical, part_value);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
+
+mod scan;
 
 fn invalid(error: ModelError) -> ConvertError {
     ConvertError::invalid(error.pointer, error.message)

@@ -21,9 +21,20 @@ pub struct Gemini;
 
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
 
 mod read;
+mod scan;
 mod signature;
 mod write;
 

@@ -13,9 +13,20 @@ pub struct Mcp;
 
 impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
 
 mod read;
+mod scan;
 mod write;
 
 pub use read::read;

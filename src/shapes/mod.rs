@@ -191,6 +191,30 @@ pub trait Dialect: Sync {
 
     /// Writes one part as a block of the shape at `place`.
     fn write_part(&self, part: &Part, place: Place) -> Result<Value, Unsupported>;
+
+    // --- scan ---
+    /// Recognizes one object of a document as a media block of the shape
+    /// (`scan::find_media`), pushing what it holds onto `found`.
+    fn recognize_media<'j>(
+        &self,
+        _value: &'j crate::json::Json<'j>,
+        _pointer: &str,
+        _found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        crate::scan::Verdict::Other
+    }
+
+    /// Scans an object's member (`key`: `item`, at `pointer`) the shape lays
+    /// out its own way; whether it did (the scan then does not walk into it).
+    fn scan_member<'j>(
+        &self,
+        _key: &str,
+        _item: &'j crate::json::Json<'j>,
+        _pointer: &str,
+        _found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> bool {
+        false
+    }
 }
 
 impl fmt::Display for Shape {

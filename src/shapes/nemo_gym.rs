@@ -13,10 +13,31 @@ pub struct NemoGym;
 
 impl super::Dialect for NemoGym {
     super::dialect_basics!(NemoGym, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
+
+    fn scan_member<'j>(
+        &self,
+        key: &str,
+        item: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> bool {
+        scan::scan_member(key, item, pointer, found)
+    }
 }
 
 mod read;
 pub mod rollout;
+mod scan;
 pub mod split;
 mod write;
 

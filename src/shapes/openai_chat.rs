@@ -14,9 +14,20 @@ pub struct OpenaiChat;
 
 impl super::Dialect for OpenaiChat {
     super::dialect_basics!(OpenaiChat, write_part);
+
+    // --- scan ---
+    fn recognize_media<'j>(
+        &self,
+        value: &'j crate::json::Json<'j>,
+        pointer: &str,
+        found: &mut Vec<crate::scan::Found<'j>>,
+    ) -> crate::scan::Verdict {
+        scan::recognize(value, pointer, found)
+    }
 }
 
 mod read;
+mod scan;
 mod write;
 
 pub(crate) use read::{media_from_raw, media_from_url};
