@@ -14,6 +14,62 @@ use crate::part::{MediaPart, Part, Source};
 use crate::shapes::{self, Place, Shape};
 use crate::size::group_digits;
 
+/// Why `encode` refused a source: the cause of the [`Error::Rejected`] that
+/// names the source by its label.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// Larger than `--max-part-bytes`; `size: None`, a stream that ran past it.
+    #[error("{}, over the cap of {} bytes (--max-part-bytes)", cap_size(.size, *.max), group_digits(*.max))]
+    OverCap { size: Option<u64>, max: u64 },
+    /// No bytes at all.
+    #[error("empty (a media part must carry bytes)")]
+    Empty,
+    /// Bytes of no type the sniffer knows, and no extension that tells.
+    #[error("cannot tell the media type: {}; pass --mime-type", unknown_type(.extension))]
+    UnknownType { extension: Option<String> },
+    /// A URL kept as a URL whose path has no known extension.
+    #[error("cannot tell the media type from the URL's path; pass --mime-type (or --fetch to sniff the bytes)")]
+    UrlType,
+    /// A data URL that does not parse.
+    #[error(transparent)]
+    DataUrl(#[from] dataurl::DataUrlError),
+    /// A data URL not in base64.
+    #[error("data URL is not base64 (expected data:<media type>;base64,<payload>)")]
+    NotBase64,
+    /// A data URL without a media type.
+    #[error("data URL has no media type")]
+    NoMediaType,
+    /// A data URL whose media type is not `type/subtype`.
+    #[error("data URL media type {0:?} is not of the form type/subtype")]
+    BadMediaType(String),
+    /// A payload that is not strict base64.
+    #[error(transparent)]
+    Base64(#[from] b64::Base64Error),
+    /// Content of another type than claimed (`--strict`).
+    #[error("{}", media::mismatch_message(.content, .claimed))]
+    Mismatch { content: String, claimed: String },
+    /// A part the target shape cannot carry.
+    #[error(transparent)]
+    Unsupported(#[from] shapes::Unsupported),
+}
+
+fn cap_size(size: &Option<u64>, max: u64) -> String {
+    match size {
+        Some(size) => format!("{} bytes", group_digits(*size)),
+        None => format!("more than {} bytes", group_digits(max)),
+    }
+}
+
+fn unknown_type(extension: &Option<String>) -> String {
+    match extension {
+        Some(ext) => {
+            format!("the content is not recognized and .{ext} is not in the extension table")
+        }
+        None => "the content is not recognized and there is no extension".to_string(),
+    }
+}
+
 /// One thing to turn into a part, in command-line order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceSpec {
@@ -124,9 +180,7 @@ pub fn encode_each(options: &EncodeOptions) -> Result<(Vec<SourceResult>, Vec<St
             }
             shapes::write_part(options.to, &part, Place::User)
                 .map(Some)
-                .map_err(|unsupported| {
-                    Error::rejected(format!("{}: {unsupported}", source.label()))
-                })
+                .map_err(|unsupported| Error::refused(source.label(), Refusal::from(unsupported)))
         });
         results.push(result);
     }
@@ -153,7 +207,7 @@ pub fn encode(options: &EncodeOptions) -> Result<Encoded> {
             continue;
         }
         let block = shapes::write_part(options.to, &part, Place::User)
-            .map_err(|unsupported| Error::rejected(format!("{}: {unsupported}", source.label())))?;
+            .map_err(|unsupported| Error::refused(source.label(), Refusal::from(unsupported)))?;
         blocks.push(block);
         kept_parts.push(part);
     }
@@ -253,11 +307,7 @@ fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<V
     let bytes = input.read_all(options.max_part_bytes)?;
     if let Some(max) = options.max_part_bytes {
         if bytes.len() as u64 > max {
-            return Err(Error::rejected(format!(
-                "{label}: more than {} bytes, over the cap of {} bytes (--max-part-bytes)",
-                group_digits(max),
-                group_digits(max)
-            )));
+            return Err(Error::refused(label, Refusal::OverCap { size: None, max }));
         }
     }
     Ok(bytes)
@@ -265,11 +315,13 @@ fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<V
 
 fn check_cap(label: &str, len: u64, max: u64) -> Result<()> {
     if len > max {
-        return Err(Error::rejected(format!(
-            "{label}: {} bytes, over the cap of {} bytes (--max-part-bytes)",
-            group_digits(len),
-            group_digits(max)
-        )));
+        return Err(Error::refused(
+            label,
+            Refusal::OverCap {
+                size: Some(len),
+                max,
+            },
+        ));
     }
     Ok(())
 }
@@ -286,9 +338,7 @@ fn from_bytes(
     warnings: &mut Vec<String>,
 ) -> Result<MediaPart> {
     if bytes.is_empty() {
-        return Err(Error::rejected(format!(
-            "{label}: empty (a media part must carry bytes)"
-        )));
+        return Err(Error::refused(label, Refusal::Empty));
     }
     let mut claims = Vec::new();
     if let Some(ext_type) = extension.and_then(media::from_extension) {
@@ -306,15 +356,8 @@ fn from_bytes(
         })
     });
     let Some(decision) = decision else {
-        let why = match extension {
-            Some(ext) => {
-                format!("the content is not recognized and .{ext} is not in the extension table")
-            }
-            None => "the content is not recognized and there is no extension".to_string(),
-        };
-        return Err(Error::rejected(format!(
-            "{label}: cannot tell the media type: {why}; pass --mime-type"
-        )));
+        let extension = extension.map(str::to_string);
+        return Err(Error::refused(label, Refusal::UnknownType { extension }));
     };
     report_mismatch(label, &decision, options, warnings)?;
     Ok(media_part(
@@ -331,30 +374,20 @@ fn from_data_url(
     options: &EncodeOptions,
     warnings: &mut Vec<String>,
 ) -> Result<MediaPart> {
-    let parsed = dataurl::parse(url).map_err(|e| Error::rejected(format!("{label}: {e}")))?;
+    let refused = |refusal: Refusal| Error::refused(label, refusal);
+    let parsed = dataurl::parse(url).map_err(|e| refused(e.into()))?;
     if !parsed.base64 {
-        return Err(Error::rejected(format!(
-            "{label}: data URL is not base64 (expected data:<media type>;base64,<payload>)"
-        )));
+        return Err(refused(Refusal::NotBase64));
     }
     let declared = match (&parsed.media_type, parsed.declared) {
         (Some(media_type), _) => media_type.clone(),
-        (None, "") => {
-            return Err(Error::rejected(format!(
-                "{label}: data URL has no media type"
-            )));
-        }
-        (None, declared) => {
-            return Err(Error::rejected(format!(
-                "{label}: data URL media type {declared:?} is not of the form type/subtype"
-            )));
-        }
+        (None, "") => return Err(refused(Refusal::NoMediaType)),
+        (None, declared) => return Err(refused(Refusal::BadMediaType(declared.to_string()))),
     };
     if let (Some(max), Some(len)) = (options.max_part_bytes, b64::decoded_len(parsed.payload)) {
         check_cap(label, len, max)?;
     }
-    let bytes =
-        b64::decode_strict(parsed.payload).map_err(|e| Error::rejected(format!("{label}: {e}")))?;
+    let bytes = b64::decode_strict(parsed.payload).map_err(|e| refused(e.into()))?;
     let mut claims = vec![Claim {
         media_type: declared,
         source: ClaimSource::Declared,
@@ -379,11 +412,7 @@ fn from_url(url: &str, label: &str, options: &EncodeOptions) -> Result<MediaPart
             let extension = media::extension_of_url(url);
             match extension.as_deref().and_then(media::from_extension) {
                 Some(media_type) => media_type.to_string(),
-                None => {
-                    return Err(Error::rejected(format!(
-                        "{label}: cannot tell the media type from the URL's path; pass --mime-type (or --fetch to sniff the bytes)"
-                    )))
-                }
+                None => return Err(Error::refused(label, Refusal::UrlType)),
             }
         }
     };
@@ -411,11 +440,14 @@ fn report_mismatch(
     warnings: &mut Vec<String>,
 ) -> Result<()> {
     if let Some((content, claimed)) = &decision.mismatch {
-        let message = format!("{label}: {}", media::mismatch_message(content, claimed));
+        let mismatch = Refusal::Mismatch {
+            content: content.clone(),
+            claimed: claimed.clone(),
+        };
         if options.strict {
-            return Err(Error::rejected(message));
+            return Err(Error::refused(label, mismatch));
         }
-        warnings.push(message);
+        warnings.push(format!("{label}: {mismatch}"));
     }
     Ok(())
 }
@@ -433,5 +465,47 @@ fn media_part(
         mime_type,
         source,
         name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode_one(source: SourceSpec, to: Shape) -> Error {
+        let options = EncodeOptions {
+            sources: vec![source],
+            to,
+            ..EncodeOptions::default()
+        };
+        encode(&options).unwrap_err()
+    }
+
+    fn cause(error: &Error) -> Option<&Refusal> {
+        std::error::Error::source(error).and_then(|cause| cause.downcast_ref())
+    }
+
+    #[test]
+    fn a_refused_source_is_named_in_the_message_and_its_cause_is_typed() {
+        let error = encode_one(SourceSpec::DataUrl("data:,hello".into()), Shape::Canonical);
+        assert_eq!(error.exit_code(), 1);
+        assert_eq!(error.to_string(), "data:,…");
+        assert_eq!(cause(&error), Some(&Refusal::NotBase64));
+        assert_eq!(
+            format!("{:#}", anyhow::Error::from(error)),
+            "data:,…: data URL is not base64 (expected data:<media type>;base64,<payload>)"
+        );
+    }
+
+    #[test]
+    fn a_part_the_shape_cannot_carry_keeps_the_shape_s_refusal() {
+        let url = "data:image/bmp;base64,Qk0AAAAAAAAAAA==";
+        let error = encode_one(SourceSpec::DataUrl(url.into()), Shape::Anthropic);
+        let Some(Refusal::Unsupported(unsupported)) = cause(&error) else {
+            panic!("not an unsupported part: {error:?}");
+        };
+        assert_eq!(unsupported.shape, Shape::Anthropic);
+        let expected = format!("data:image/bmp;base64,…: {unsupported}");
+        assert_eq!(format!("{:#}", anyhow::Error::from(error)), expected);
     }
 }

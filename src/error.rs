@@ -33,11 +33,25 @@ impl ExitStatus {
 
 /// Every way a partkit operation can fail.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input was read but refused: invalid data, a part over a cap, a part the
     /// target shape cannot carry. Exit code 1.
-    #[error("{0}")]
-    Rejected(String),
+    ///
+    /// Its message is `context`; the typed cause, when there is one, is its
+    /// [`source`](std::error::Error::source) (such as an
+    /// [`encode::Refusal`](crate::encode::Refusal) or a
+    /// [`fetch::BodyTooLarge`](crate::fetch::BodyTooLarge)), so that the
+    /// alternate form (`{:#}` through `anyhow`) prints `context: cause`.
+    #[error("{context}")]
+    Rejected {
+        /// What was refused, as messages name it (a source's label, a URL),
+        /// or the whole message when there is no typed cause.
+        context: String,
+        /// Why, to match on with `downcast_ref`.
+        #[source]
+        cause: Option<Box<dyn std::error::Error + Send + Sync + 'static>>,
+    },
     /// The arguments do not describe a command that can run. Exit code 2.
     #[error("{0}")]
     Usage(String),
@@ -61,9 +75,24 @@ pub enum Error {
 }
 
 impl Error {
-    /// A rejection of the input (exit 1).
+    /// A rejection of the input (exit 1), said in one message.
     pub fn rejected(message: impl Into<String>) -> Error {
-        Error::Rejected(message.into())
+        Error::Rejected {
+            context: message.into(),
+            cause: None,
+        }
+    }
+
+    /// A rejection of `context` (exit 1) for a typed `cause`; the message is
+    /// `context: cause` in the alternate form.
+    pub fn refused(
+        context: impl Into<String>,
+        cause: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
+        Error::Rejected {
+            context: context.into(),
+            cause: Some(Box::new(cause)),
+        }
     }
 
     /// A usage error (exit 2).
@@ -74,7 +103,7 @@ impl Error {
     /// The process exit code this error maps to.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Rejected(_) => 1,
+            Error::Rejected { .. } => 1,
             _ => 2,
         }
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use ureq::ResponseExt;
 
 use crate::error::{Error, Result};
+use crate::size::group_digits;
 
 /// Limits on one download.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,15 +118,25 @@ pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
 }
 
 fn too_large(url: &str, max: u64, declared: Option<u64>) -> Error {
-    let size = match declared {
-        Some(len) => format!("{} bytes", crate::size::group_digits(len)),
+    Error::refused(redact_url(url), BodyTooLarge { declared, max })
+}
+
+/// A fetched body over the cap (`--max-part-bytes`): the cause of the
+/// [`Error::Rejected`] naming the URL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("body is {}, over the cap of {} bytes", body_size(.declared), group_digits(*.max))]
+pub struct BodyTooLarge {
+    /// The size the server declared; `None`: the body ran past the cap.
+    pub declared: Option<u64>,
+    /// The cap, in bytes.
+    pub max: u64,
+}
+
+fn body_size(declared: &Option<u64>) -> String {
+    match declared {
+        Some(len) => format!("{} bytes", group_digits(*len)),
         None => "larger".to_string(),
-    };
-    Error::Rejected(format!(
-        "{}: body is {size}, over the cap of {} bytes",
-        redact_url(url),
-        crate::size::group_digits(max)
-    ))
+    }
 }
 
 fn describe(error: &ureq::Error) -> String {
@@ -205,6 +216,36 @@ pub fn redact_message(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_body_over_the_cap_is_a_rejection_with_a_typed_cause() {
+        let error = too_large("https://u:p@h/a.png?k=s", 1_000, Some(2_000));
+        assert_eq!(error.exit_code(), 1);
+        let cause = std::error::Error::source(&error).and_then(|c| c.downcast_ref());
+        assert_eq!(
+            cause,
+            Some(&BodyTooLarge {
+                declared: Some(2_000),
+                max: 1_000
+            })
+        );
+        let printed = format!("{:#}", anyhow::Error::from(error));
+        assert_eq!(
+            printed,
+            format!(
+                "{}: body is 2,000 bytes, over the cap of 1,000 bytes",
+                redact_url("https://u:p@h/a.png?k=s")
+            )
+        );
+        let printed = format!(
+            "{:#}",
+            anyhow::Error::from(too_large("https://h/a", 10, None))
+        );
+        assert_eq!(
+            printed,
+            "https://h/a: body is larger, over the cap of 10 bytes"
+        );
+    }
 
     #[test]
     fn urls_lose_their_secrets() {
