@@ -21,8 +21,27 @@ pub struct Gemini;
 
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
+        detect::message(message)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 mod signature;
 mod write;

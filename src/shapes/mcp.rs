@@ -13,8 +13,23 @@ pub struct Mcp;
 
 impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 mod write;
 
