@@ -19,7 +19,7 @@
 //! 4. bodies with a `messages` list ([`Tier::Body`]): canonical `extensions` or
 //!    system blocks (0); Anthropic's own settings (1);
 //! 5. otherwise a `messages` list decides by its system prompt and its messages
-//!    (here: [`system_body`], [`detect_messages`]);
+//!    (here: `system_body`, `detect_messages`);
 //! 6. last ([`Tier::Loose`]): canonical, by `messages`, `tools` or `system` (0).
 //!
 //! One message (or item) is decided by its own keys first (ranked like the
@@ -289,5 +289,51 @@ mod tests {
         .unwrap();
         assert_eq!(mixed.shape, Shape::OpenaiChat);
         assert!(mixed.note.unwrap().contains("pass --from"));
+    }
+
+    /// Where two shapes' rules both fit, the order of checks (the ranks the
+    /// shapes give their rules) decides.
+    #[test]
+    fn overlapping_rules_keep_the_order_of_checks() {
+        let nemo = json!({"tool_output_images": [], "type": "tool_result", "tool_use_id": "t"});
+        assert_eq!(shape(nemo), Shape::NemoGym);
+        let chat_tool = json!({"role": "tool", "tool_call_id": "c", "parts": []});
+        assert_eq!(shape(chat_tool), Shape::OpenaiChat);
+        assert_eq!(
+            shape(json!({"choices": [], "candidates": []})),
+            Shape::OpenaiChat
+        );
+        assert_eq!(shape(json!({"contents": [], "input": "x"})), Shape::Gemini);
+        let mcp = json!({"content": [{"type": "text", "text": "x"}], "messages": []});
+        assert_eq!(shape(mcp), Shape::Mcp);
+        let canonical = json!({"messages": [], "extensions": {}, "stop_sequences": []});
+        assert_eq!(shape(canonical), Shape::Canonical);
+        assert_eq!(shape(json!({"tools": []})), Shape::Canonical);
+        // Anthropic and Bedrock bodies: the system prompt, then the messages.
+        let bedrock = json!({"system": [{"text": "s"}], "messages": [{"role": "user", "content": [{"text": "hi"}]}]});
+        assert_eq!(shape(bedrock), Shape::Bedrock);
+        let open = detect(&json!({"system": [], "messages": [{"role": "user", "content": "hi"}]}));
+        let open = open.unwrap();
+        assert_eq!(open.shape, Shape::Anthropic);
+        assert!(open.note.unwrap().contains("fit Anthropic and Bedrock"));
+        // A tool_result block is canonical in a tool message, else Anthropic's.
+        let block = json!({"type": "tool_result", "tool_use_id": "t", "content": "x"});
+        assert_eq!(
+            shape(json!([{"role": "user", "content": [block.clone()]}])),
+            Shape::Anthropic
+        );
+        assert_eq!(
+            shape(json!([{"role": "tool", "content": [block]}])),
+            Shape::Canonical
+        );
+        let image = json!({"type": "image", "source": {}, "mimeType": "image/png"});
+        assert_eq!(
+            shape(json!([{"role": "user", "content": [image]}])),
+            Shape::Anthropic
+        );
+        assert_eq!(
+            shape(json!([{"role": "system", "content": "s"}])),
+            Shape::OpenaiChat
+        );
     }
 }
