@@ -1,7 +1,7 @@
 //! Telling a document's shape from its keys (`convert --from auto`).
 //!
 //! Each shape says what its keys look like (`shapes/<shape>/detect.rs`, asked
-//! through [`Dialect`](crate::shapes::Dialect)); this module only asks them all
+//! through [`Dialect`]); this module only asks them all
 //! and combines the answers. A document (an object) is decided by the first
 //! rule that fits, in this order, which the [`Rank`]s the shapes give their
 //! rules keep:
