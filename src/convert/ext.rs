@@ -187,9 +187,14 @@ fn is_default(key: &str, value: &Value) -> bool {
         (key, value),
         ("stream" | "logprobs", Value::Bool(false)) | ("parallel_tool_calls", Value::Bool(true))
     ) || (key == "n" && value.as_u64() == Some(1))
-        // Google's placeholder for a call without a thought signature signs nothing.
-        || (key == "thoughtSignature"
-            && value.as_str() == Some(crate::shapes::gemini::THOUGHT_SIGNATURE_PLACEHOLDER))
+        // A shape's placeholder (Gemini's thought signature for a call without
+        // one) stands for nothing.
+        || value.as_str().is_some_and(|text| {
+            Shape::ALL.into_iter().any(|shape| {
+                let placeholders = shape.dialect().conversion().placeholders;
+                placeholders.contains(&(key, text))
+            })
+        })
 }
 
 /// Null, or an empty string, list or object.

@@ -287,6 +287,9 @@ pub struct ConvertFacts {
     /// Fields of another shape's part (its inner object, `(shape, field)`)
     /// that this shape's writer carries over, so they are not lost.
     pub carried_inner_fields: &'static [(Shape, &'static str)],
+    /// Field values (`(field, value)`) the shape writes where it has nothing
+    /// to say: kept by it, dropping them loses nothing.
+    pub placeholders: &'static [(&'static str, &'static str)],
 }
 
 impl ConvertFacts {
@@ -305,6 +308,7 @@ impl ConvertFacts {
         shared_settings: &[],
         streams_by_endpoint: false,
         carried_inner_fields: &[],
+        placeholders: &[],
     };
 
     /// A shape that carries whatever it is given as it is (the canonical

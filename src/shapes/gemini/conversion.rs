@@ -9,5 +9,7 @@ pub const FACTS: ConvertFacts = ConvertFacts {
     url_schemes: Some(&["http", "https", "gs"]),
     // Streaming is `streamGenerateContent`, another endpoint.
     streams_by_endpoint: true,
+    // Google's placeholder for a call without a thought signature signs nothing.
+    placeholders: &[("thoughtSignature", super::THOUGHT_SIGNATURE_PLACEHOLDER)],
     ..ConvertFacts::PROVIDER
 };
