@@ -1,8 +1,37 @@
 //! Telling a document's shape from its keys (`convert --from auto`).
+//!
+//! Each shape says what its keys look like (`shapes/<shape>/detect.rs`, asked
+//! through [`Dialect`]); this module only asks them all
+//! and combines the answers. A document (an object) is decided by the first
+//! rule that fits, in this order, which the [`Rank`]s the shapes give their
+//! rules keep:
+//!
+//! 1. single tool results ([`Tier::ToolResult`]): NeMo Gym `tool_output_images` (0);
+//!    an Anthropic `tool_result` with `tool_use_id` (1); any other `tool_result`,
+//!    canonical (2); a Responses `function_call_output` (3); a Chat `tool`
+//!    message with `tool_call_id` (4); a lone Gemini Content with `parts` (5); a
+//!    Gemini `functionResponse` (6); a Bedrock `toolResult` (7);
+//! 2. responses ([`Tier::Response`]): Chat `choices` (0); Gemini `candidates` (1);
+//!    an Anthropic assistant `message` (2); a Responses `response` object (3);
+//!    Bedrock `output` with `stopReason` (4);
+//! 3. requests ([`Tier::Request`]): Gemini's keys (0); Responses' (1); Bedrock's
+//!    (2); an MCP `content` list without a role (3);
+//! 4. bodies with a `messages` list ([`Tier::Body`]): canonical `extensions` or
+//!    system blocks (0); Anthropic's own settings (1);
+//! 5. otherwise a `messages` list decides by its system prompt and its messages
+//!    (here: `system_body`, `detect_messages`);
+//! 6. last ([`Tier::Loose`]): canonical, by `messages`, `tools` or `system` (0).
+//!
+//! One message (or item) is decided by its own keys first (ranked like the
+//! rules above: Gemini 0, Responses 1, Chat 2, canonical 3, a Chat system
+//! message with string content 4), then by the first content block some shape
+//! claims (Bedrock's untyped blocks 0, Chat's 1, Responses' 2, a canonical
+//! `tool_result` 3, Anthropic's blocks 4 and sourced images 5, canonical calls
+//! and opaque blocks 6 and media 7).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::shapes::Shape;
+use crate::shapes::{Dialect, Shape};
 
 /// A detected shape, with a note when close candidates had to be told apart
 /// by a guess.
@@ -10,6 +39,42 @@ use crate::shapes::Shape;
 pub struct Detected {
     pub shape: Shape,
     pub note: Option<String>,
+}
+
+/// The stage of detection a document rule belongs to, in the order they are
+/// tried: a single tool result is told first, since its keys are the fewest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    ToolResult,
+    Response,
+    Request,
+    /// A body with a `messages` list and keys of its own.
+    Body,
+    /// Keys that fit only when nothing else did.
+    Loose,
+}
+
+/// Where a document rule stands in the order of all shapes' rules (see the
+/// module): the lowest rank that fits decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Rank {
+    pub tier: Tier,
+    pub order: u8,
+}
+
+impl Rank {
+    pub const fn new(tier: Tier, order: u8) -> Rank {
+        Rank { tier, order }
+    }
+}
+
+/// Evidence that leaves more than one shape open; one shape is the guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsure {
+    /// Messages with nothing but text.
+    PlainMessages,
+    /// A body with `system` and `messages` whose blocks tell nothing.
+    SystemBody,
 }
 
 fn sure(shape: Shape) -> Option<Detected> {
@@ -25,117 +90,55 @@ fn guessed(shape: Shape, why: &str) -> Option<Detected> {
     })
 }
 
+/// The shape whose answer ranks lowest (the first in [`Shape::ALL`] on a tie,
+/// which the ranks avoid).
+fn lowest<R: Ord>(ask: impl Fn(&dyn Dialect) -> Option<R>) -> Option<(R, Shape)> {
+    Shape::ALL
+        .into_iter()
+        .filter_map(|shape| Some((ask(shape.dialect())?, shape)))
+        .min()
+}
+
+/// The shape that guesses when the evidence leaves `case` open, and why.
+fn guess(case: Unsure) -> Option<Detected> {
+    Shape::ALL
+        .into_iter()
+        .find_map(|shape| guessed(shape, shape.dialect().detect_guess(case)?))
+}
+
 /// Detects the shape of a document, or `None` when nothing fits.
 pub fn detect(value: &Value) -> Option<Detected> {
     match value {
-        Value::Object(map) => {
-            let has = |key: &str| map.contains_key(key);
-            let kind = map.get("type").and_then(Value::as_str);
-            // Single tool results.
-            if has("tool_output_images") {
-                return sure(Shape::NemoGym);
-            }
-            match kind {
-                Some("tool_result") if has("tool_use_id") => return sure(Shape::Anthropic),
-                Some("tool_result") => return sure(Shape::Canonical),
-                Some("function_call_output") => return sure(Shape::OpenaiResponses),
-                _ => {}
-            }
-            if map.get("role").and_then(Value::as_str) == Some("tool") && has("tool_call_id") {
-                return sure(Shape::OpenaiChat);
-            }
-            if has("parts") && map.get("parts").is_some_and(Value::is_array) {
-                // A lone Gemini Content.
-                return sure(Shape::Gemini);
-            }
-            if has("functionResponse") || has("function_response") {
-                return sure(Shape::Gemini);
-            }
-            if has("toolResult") {
-                return sure(Shape::Bedrock);
-            }
-            // Responses.
-            if has("choices") {
-                return sure(Shape::OpenaiChat);
-            }
-            if has("candidates") {
-                return sure(Shape::Gemini);
-            }
-            if kind == Some("message")
-                && map.get("role").and_then(Value::as_str) == Some("assistant")
-            {
-                return sure(Shape::Anthropic);
-            }
-            if map.get("object").and_then(Value::as_str) == Some("response") {
-                return sure(Shape::OpenaiResponses);
-            }
-            if has("output") && has("stopReason") {
-                return sure(Shape::Bedrock);
-            }
-            // Requests.
-            if has("contents")
-                || has("systemInstruction")
-                || has("system_instruction")
-                || has("generationConfig")
-            {
-                return sure(Shape::Gemini);
-            }
-            if has("input") || has("instructions") || has("max_output_tokens") {
-                return sure(Shape::OpenaiResponses);
-            }
-            if has("toolConfig") || has("inferenceConfig") || has("modelId") {
-                return sure(Shape::Bedrock);
-            }
-            if has("content") && !has("role") && map.get("content").is_some_and(Value::is_array) {
-                return sure(Shape::Mcp);
-            }
-            if let Some(messages) = map.get("messages").and_then(Value::as_array) {
-                if has("extensions")
-                    || map
-                        .get("system")
-                        .is_some_and(|s| s.is_array() && canonical_blocks(s))
-                {
-                    return sure(Shape::Canonical);
-                }
-                if has("stop_sequences") || has("anthropic_version") {
-                    return sure(Shape::Anthropic);
-                }
-                if let Some(system) = map.get("system") {
-                    return system_body(system, messages);
-                }
-                return detect_messages(messages);
-            }
-            if has("messages") || has("tools") || has("system") {
-                return sure(Shape::Canonical);
-            }
-            None
-        }
+        Value::Object(map) => detect_document(map),
         Value::Array(items) => detect_messages(items),
         _ => None,
     }
 }
 
+fn detect_document(map: &Map<String, Value>) -> Option<Detected> {
+    let ranked = lowest(|dialect| dialect.detect_document(map));
+    if let Some((rank, shape)) = ranked {
+        if rank.tier <= Tier::Body {
+            return sure(shape);
+        }
+    }
+    if let Some(messages) = map.get("messages").and_then(Value::as_array) {
+        return match map.get("system") {
+            Some(system) => system_body(system, messages),
+            None => detect_messages(messages),
+        };
+    }
+    ranked.and_then(|(_, shape)| sure(shape))
+}
+
 /// A body with `messages` and `system`, which Anthropic and Bedrock both
-/// have: the blocks tell them apart (`{"type": "text", …}` is Anthropic's,
-/// `{"text": …}` Bedrock's), the system prompt's first, then the messages'.
+/// have: the blocks tell them apart, the system prompt's first (as the shapes
+/// judge it, [`Dialect::detect_system_prompt`]), then the messages'.
 fn system_body(system: &Value, messages: &[Value]) -> Option<Detected> {
     let by_messages = detect_messages(messages).filter(|d| d.note.is_none());
-    let by_system = match system {
-        // Only Anthropic takes a string.
-        Value::String(_) => Some(Shape::Anthropic),
-        Value::Array(blocks) if !blocks.is_empty() => {
-            let typed = blocks.iter().all(|b| b.get("type").is_some());
-            let untyped = blocks
-                .iter()
-                .all(|b| b.is_object() && b.get("type").is_none());
-            match (typed, untyped) {
-                (true, _) => Some(Shape::Anthropic),
-                (_, true) => Some(Shape::Bedrock),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
+    let by_system = Shape::ALL
+        .into_iter()
+        .find(|shape| shape.dialect().detect_system_prompt(system));
     let by_messages = by_messages.map(|d| d.shape);
     match (by_system, by_messages) {
         (Some(a), Some(b)) if a != b => guessed(
@@ -143,34 +146,13 @@ fn system_body(system: &Value, messages: &[Value]) -> Option<Detected> {
             "its system prompt and its messages look like different shapes",
         ),
         (Some(shape), _) | (None, Some(shape)) => sure(shape),
-        (None, None) => guessed(
-            Shape::Anthropic,
-            "an empty system list and plain messages fit Anthropic and Bedrock",
-        ),
+        (None, None) => guess(Unsure::SystemBody),
     }
-}
-
-fn canonical_blocks(value: &Value) -> bool {
-    value.as_array().is_some_and(|items| {
-        items.iter().all(|b| {
-            matches!(
-                b.get("type").and_then(Value::as_str),
-                Some("text" | "image" | "file" | "audio" | "opaque")
-            )
-        }) && items
-            .iter()
-            .any(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-    })
 }
 
 /// Detects the shape of a bare list of messages (or items).
 fn detect_messages(items: &[Value]) -> Option<Detected> {
-    let mut votes: Vec<Shape> = Vec::new();
-    for item in items {
-        if let Some(shape) = message_shape(item) {
-            votes.push(shape);
-        }
-    }
+    let votes: Vec<Shape> = items.iter().filter_map(message_shape).collect();
     let Some(&first) = votes.first() else {
         // Content that is a string or a list of text blocks fits Chat,
         // Anthropic and canonical alike.
@@ -189,7 +171,7 @@ fn detect_messages(items: &[Value]) -> Option<Detected> {
                     && m.get("content").is_some_and(text_only)
             });
         return if plain {
-            guessed(Shape::OpenaiChat, "plain text messages fit several shapes")
+            guess(Unsure::PlainMessages)
         } else {
             None
         };
@@ -210,71 +192,20 @@ fn detect_messages(items: &[Value]) -> Option<Detected> {
     guessed(best, "its messages look like more than one shape")
 }
 
-/// What one message (or Responses item) says about its shape.
+/// What one message (or Responses item) says about its shape: its own keys,
+/// else the first of its content blocks that a shape claims.
 fn message_shape(item: &Value) -> Option<Shape> {
     let map = item.as_object()?;
-    let has = |key: &str| map.contains_key(key);
+    if let Some((_, shape)) = lowest(|dialect| dialect.detect_message(map)) {
+        return Some(shape);
+    }
     let role = map.get("role").and_then(Value::as_str);
-    let kind = map.get("type").and_then(Value::as_str);
-    if has("parts") || role == Some("model") {
-        return Some(Shape::Gemini);
-    }
-    if matches!(
-        kind,
-        Some("function_call" | "function_call_output" | "reasoning" | "message" | "item_reference")
-    ) {
-        return Some(Shape::OpenaiResponses);
-    }
-    if has("tool_calls") || has("tool_call_id") || matches!(role, Some("developer")) {
-        return Some(Shape::OpenaiChat);
-    }
-    if has("extensions") {
-        return Some(Shape::Canonical);
-    }
-    let content = map.get("content")?;
-    let Some(blocks) = content.as_array() else {
-        // A string content says little: OpenAI Chat is the common case.
-        return if role == Some("system") {
-            Some(Shape::OpenaiChat)
-        } else {
-            None
-        };
-    };
-    for block in blocks {
-        let Some(block) = block.as_object() else {
-            continue;
-        };
-        let kind = block.get("type").and_then(Value::as_str);
-        if kind.is_none()
-            && (block.contains_key("text")
-                || block.contains_key("toolUse")
-                || block.contains_key("toolResult")
-                || block.contains_key("image"))
-        {
-            return Some(Shape::Bedrock);
-        }
-        match kind {
-            Some("image_url" | "input_audio" | "refusal") => return Some(Shape::OpenaiChat),
-            Some("file") if block.contains_key("file") => return Some(Shape::OpenaiChat),
-            Some("input_text" | "input_image" | "input_file" | "output_text") => {
-                return Some(Shape::OpenaiResponses)
-            }
-            // A canonical tool_result carries `call_id`; Anthropic's `tool_use_id`.
-            Some("tool_result") if block.contains_key("call_id") || role == Some("tool") => {
-                return Some(Shape::Canonical)
-            }
-            Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking" | "document") => {
-                return Some(Shape::Anthropic)
-            }
-            Some("image") if block.contains_key("source") => return Some(Shape::Anthropic),
-            Some("tool_call" | "opaque") => return Some(Shape::Canonical),
-            Some("image" | "file" | "audio") if block.contains_key("mimeType") => {
-                return Some(Shape::Canonical)
-            }
-            _ => {}
-        }
-    }
-    None
+    let blocks = map.get("content")?.as_array()?;
+    blocks
+        .iter()
+        .filter_map(Value::as_object)
+        .find_map(|block| lowest(|dialect| dialect.detect_block(block, role)))
+        .map(|(_, shape)| shape)
 }
 
 #[cfg(test)]
@@ -358,5 +289,51 @@ mod tests {
         .unwrap();
         assert_eq!(mixed.shape, Shape::OpenaiChat);
         assert!(mixed.note.unwrap().contains("pass --from"));
+    }
+
+    /// Where two shapes' rules both fit, the order of checks (the ranks the
+    /// shapes give their rules) decides.
+    #[test]
+    fn overlapping_rules_keep_the_order_of_checks() {
+        let nemo = json!({"tool_output_images": [], "type": "tool_result", "tool_use_id": "t"});
+        assert_eq!(shape(nemo), Shape::NemoGym);
+        let chat_tool = json!({"role": "tool", "tool_call_id": "c", "parts": []});
+        assert_eq!(shape(chat_tool), Shape::OpenaiChat);
+        assert_eq!(
+            shape(json!({"choices": [], "candidates": []})),
+            Shape::OpenaiChat
+        );
+        assert_eq!(shape(json!({"contents": [], "input": "x"})), Shape::Gemini);
+        let mcp = json!({"content": [{"type": "text", "text": "x"}], "messages": []});
+        assert_eq!(shape(mcp), Shape::Mcp);
+        let canonical = json!({"messages": [], "extensions": {}, "stop_sequences": []});
+        assert_eq!(shape(canonical), Shape::Canonical);
+        assert_eq!(shape(json!({"tools": []})), Shape::Canonical);
+        // Anthropic and Bedrock bodies: the system prompt, then the messages.
+        let bedrock = json!({"system": [{"text": "s"}], "messages": [{"role": "user", "content": [{"text": "hi"}]}]});
+        assert_eq!(shape(bedrock), Shape::Bedrock);
+        let open = detect(&json!({"system": [], "messages": [{"role": "user", "content": "hi"}]}));
+        let open = open.unwrap();
+        assert_eq!(open.shape, Shape::Anthropic);
+        assert!(open.note.unwrap().contains("fit Anthropic and Bedrock"));
+        // A tool_result block is canonical in a tool message, else Anthropic's.
+        let block = json!({"type": "tool_result", "tool_use_id": "t", "content": "x"});
+        assert_eq!(
+            shape(json!([{"role": "user", "content": [block.clone()]}])),
+            Shape::Anthropic
+        );
+        assert_eq!(
+            shape(json!([{"role": "tool", "content": [block]}])),
+            Shape::Canonical
+        );
+        let image = json!({"type": "image", "source": {}, "mimeType": "image/png"});
+        assert_eq!(
+            shape(json!([{"role": "user", "content": [image]}])),
+            Shape::Anthropic
+        );
+        assert_eq!(
+            shape(json!([{"role": "system", "content": "s"}])),
+            Shape::OpenaiChat
+        );
     }
 }

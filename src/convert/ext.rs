@@ -124,9 +124,13 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             // which the Responses writer carries over from Chat).
             if let Some(Value::Object(inner)) = fields.get("$inner") {
                 let carried = |key: &str| {
-                    key == "detail"
-                        && shape == Shape::OpenaiChat.name()
-                        && target == Shape::OpenaiResponses
+                    Shape::from_name(shape).is_some_and(|source| {
+                        target
+                            .dialect()
+                            .conversion()
+                            .carried_inner_fields
+                            .contains(&(source, key))
+                    })
                 };
                 for (key, _) in inner
                     .iter()
@@ -140,16 +144,12 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
     names
 }
 
-/// Request fields that more than one shape has, spelled alike.
-const SHARED: &[(&str, &[Shape])] = &[(
-    "stream",
-    &[Shape::OpenaiChat, Shape::OpenaiResponses, Shape::Anthropic],
-)];
-
-/// The shared field `key` of `source`'s extensions, if `target` has it too.
+/// The shared field `key` of `source`'s extensions, if `target` has it too
+/// (both list it in their [`ConvertFacts::shared_settings`]).
+///
+/// [`ConvertFacts::shared_settings`]: super::ConvertFacts::shared_settings
 fn shared(source: &str, key: &str, target: Shape) -> Option<()> {
-    let (_, shapes) = SHARED.iter().find(|(name, _)| *name == key)?;
-    let has = |shape: Shape| shapes.contains(&shape);
+    let has = |shape: Shape| shape.dialect().conversion().shared_settings.contains(&key);
     (has(target) && Shape::from_name(source).is_some_and(has)).then_some(())
 }
 
@@ -173,11 +173,11 @@ pub fn carry_shared(extensions: &Extensions, target: Shape, body: &mut Map<Strin
     }
 }
 
-/// Streaming, which Gemini and Bedrock choose by the endpoint a body is sent
-/// to (`streamGenerateContent`, `ConverseStream`), not by a field: leaving it
-/// out of their body loses nothing.
+/// Streaming, which some targets choose by the endpoint a body is sent to
+/// (Gemini's `streamGenerateContent`, Bedrock's `ConverseStream`), not by a
+/// field: leaving it out of their body loses nothing.
 fn by_endpoint(key: &str, target: Shape) -> bool {
-    matches!(key, "stream" | "stream_options") && matches!(target, Shape::Gemini | Shape::Bedrock)
+    matches!(key, "stream" | "stream_options") && target.dialect().conversion().streams_by_endpoint
 }
 
 /// A setting at the value its shape takes when it is absent: dropping it
@@ -187,9 +187,14 @@ fn is_default(key: &str, value: &Value) -> bool {
         (key, value),
         ("stream" | "logprobs", Value::Bool(false)) | ("parallel_tool_calls", Value::Bool(true))
     ) || (key == "n" && value.as_u64() == Some(1))
-        // Google's placeholder for a call without a thought signature signs nothing.
-        || (key == "thoughtSignature"
-            && value.as_str() == Some(crate::shapes::gemini::THOUGHT_SIGNATURE_PLACEHOLDER))
+        // A shape's placeholder (Gemini's thought signature for a call without
+        // one) stands for nothing.
+        || value.as_str().is_some_and(|text| {
+            Shape::ALL.into_iter().any(|shape| {
+                let placeholders = shape.dialect().conversion().placeholders;
+                placeholders.contains(&(key, text))
+            })
+        })
 }
 
 /// Null, or an empty string, list or object.

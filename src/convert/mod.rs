@@ -231,18 +231,96 @@ impl Context {
     }
 }
 
-/// Whether `target` can fetch media at `url`: http(s) everywhere; Gemini also
-/// reads its own `gs://` storage; canonical, MCP and NeMo Gym keep any URI.
+/// Whether `target` can fetch media at `url` (its
+/// [`ConvertFacts::url_schemes`]).
 fn fetchable(target: Shape, url: &str) -> bool {
     let scheme = url
         .split_once(':')
         .map_or("", |(scheme, _)| scheme)
         .to_ascii_lowercase();
-    match target {
-        Shape::Canonical | Shape::Mcp | Shape::NemoGym => true,
-        Shape::Gemini => matches!(scheme.as_str(), "http" | "https" | "gs"),
-        _ => matches!(scheme.as_str(), "http" | "https"),
-    }
+    target
+        .dialect()
+        .conversion()
+        .url_schemes
+        .is_none_or(|schemes| schemes.contains(&scheme.as_str()))
+}
+
+/// What the shape-independent steps of a conversion need to know of a shape;
+/// each shape's folder holds its own (`shapes/<shape>/conversion.rs`), asked
+/// as `shape.dialect().conversion()`.
+#[derive(Debug)]
+pub struct ConvertFacts {
+    /// The API pairs calls and results by id, so every call and result must
+    /// carry one: id-less calls get made-up ids (`prepare::assign_ids`).
+    pub needs_call_ids: bool,
+    /// The API refuses empty messages and empty text parts, so they are left
+    /// out (unless the shape wrote them itself).
+    pub refuses_empty_messages: bool,
+    /// Its file parts take only PDF, so a text file is delivered as a text
+    /// part a model reads as well.
+    pub text_files_as_text: bool,
+    /// Its tool results carry media; where they do not, the media is lifted
+    /// out into a user message (two-message delivery, SPEC §7).
+    pub tool_results_carry_media: bool,
+    /// It has user messages to lift tool media into when `--tool-media lift`
+    /// asks (not so a shape that is only tool results, or the model itself).
+    pub lifts_tool_media_on_request: bool,
+    /// The URL schemes the provider fetches media from; `None`: it fetches
+    /// nothing and keeps any URI as it is.
+    pub url_schemes: Option<&'static [&'static str]>,
+    /// A response may hold more than one turn (tool results after the calls)
+    /// as it is; other shapes write such a response as a message list.
+    pub response_holds_turns: bool,
+    /// Its documents are the canonical model written out: a pointer into the
+    /// transcript is one into the document, and reading it needs no hints for
+    /// writing it back.
+    pub document_is_model: bool,
+    /// It carries other shapes' opaque blocks as they are, file references
+    /// included, so nothing has to replace them.
+    pub carries_opaque_blocks: bool,
+    /// Request settings it spells as other shapes do (`stream`): kept by one,
+    /// they go across to another that has them too.
+    pub shared_settings: &'static [&'static str],
+    /// Streaming is chosen by the endpoint a body is sent to, not by a field:
+    /// leaving `stream` out of its body loses nothing.
+    pub streams_by_endpoint: bool,
+    /// Fields of another shape's part (its inner object, `(shape, field)`)
+    /// that this shape's writer carries over, so they are not lost.
+    pub carried_inner_fields: &'static [(Shape, &'static str)],
+    /// Field values (`(field, value)`) the shape writes where it has nothing
+    /// to say: kept by it, dropping them loses nothing.
+    pub placeholders: &'static [(&'static str, &'static str)],
+}
+
+impl ConvertFacts {
+    /// A provider API's, which most shapes are: ids required, empties
+    /// refused, media in tool results, http(s) URLs fetched.
+    pub const PROVIDER: ConvertFacts = ConvertFacts {
+        needs_call_ids: true,
+        refuses_empty_messages: true,
+        text_files_as_text: false,
+        tool_results_carry_media: true,
+        lifts_tool_media_on_request: true,
+        url_schemes: Some(&["http", "https"]),
+        response_holds_turns: false,
+        document_is_model: false,
+        carries_opaque_blocks: false,
+        shared_settings: &[],
+        streams_by_endpoint: false,
+        carried_inner_fields: &[],
+        placeholders: &[],
+    };
+
+    /// A shape that carries whatever it is given as it is (the canonical
+    /// model, and the single tool results of MCP and NeMo Gym): nothing is
+    /// required, refused or fetched.
+    pub const CARRIER: ConvertFacts = ConvertFacts {
+        needs_call_ids: false,
+        refuses_empty_messages: false,
+        lifts_tool_media_on_request: false,
+        url_schemes: None,
+        ..ConvertFacts::PROVIDER
+    };
 }
 
 /// The result of a conversion.
@@ -280,7 +358,8 @@ pub fn convert(
     // output also holds tool results (NeMo Gym's agents write them there) is
     // written as the message list it is, so that nothing is lost.
     if form == Form::Response
-        && ![source, Shape::Canonical].contains(&to)
+        && source != to
+        && !to.dialect().conversion().response_holds_turns
         && transcript.messages.len() > 1
     {
         form = Form::Messages;
@@ -291,14 +370,15 @@ pub fn convert(
     if form == Form::ToolResult {
         prepare::identify_result(&mut transcript, &context.options);
     }
-    if source != Shape::Canonical {
+    let source_is_model = source.dialect().conversion().document_is_model;
+    if !source_is_model {
         prepare::mark_empties(&mut transcript, source);
     }
     let in_input = |error: ConvertError, transcript: &Transcript| match error {
         ConvertError::Unsupported {
             pointer,
             unsupported,
-        } if source != Shape::Canonical => ConvertError::Unsupported {
+        } if !source_is_model => ConvertError::Unsupported {
             pointer: locate::part(value, transcript, &pointer).unwrap_or(pointer),
             unsupported,
         },

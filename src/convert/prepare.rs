@@ -15,24 +15,18 @@ pub fn for_target(
     mut transcript: Transcript,
     context: &mut Context,
 ) -> Result<Transcript, ConvertError> {
-    if needs_ids(context.target) {
+    let facts = context.target.dialect().conversion();
+    if facts.needs_call_ids {
         assign_ids(&mut transcript, context);
     }
-    if !matches!(
-        context.target,
-        Shape::Canonical | Shape::Mcp | Shape::NemoGym
-    ) {
+    if facts.refuses_empty_messages {
         leave_out_empties(&mut transcript, context);
     }
-    if context.target == Shape::OpenaiChat {
+    if facts.text_files_as_text {
         text_files_as_text(&mut transcript, context);
     }
-    let lift = context.target == Shape::OpenaiChat
-        || (context.options.tool_media == ToolMedia::Lift
-            && !matches!(
-                context.target,
-                Shape::Canonical | Shape::Mcp | Shape::NemoGym
-            ));
+    let lift = !facts.tool_results_carry_media
+        || (context.options.tool_media == ToolMedia::Lift && facts.lifts_tool_media_on_request);
     if lift {
         lift_tool_media(&mut transcript);
     }
@@ -87,9 +81,9 @@ fn leave_out_empties(transcript: &mut Transcript, context: &mut Context) {
     }
 }
 
-/// Chat Completions file parts take only PDF, but a text file is text a model
-/// reads as well in a text part: it is delivered so, introduced by its name
-/// (`File notes.txt (text/plain):`), wherever it stands.
+/// A target whose file parts take only PDF (Chat Completions'): a text file
+/// is text a model reads as well in a text part, so it is delivered so,
+/// introduced by its name (`File notes.txt (text/plain):`), wherever it stands.
 fn text_files_as_text(transcript: &mut Transcript, context: &mut Context) {
     let mut delivered = Vec::new();
     let mut convert = |block: &mut Block| {
@@ -140,18 +134,11 @@ fn text_files_as_text(transcript: &mut Transcript, context: &mut Context) {
     }
     if !delivered.is_empty() {
         context.note(format!(
-            "{} files delivered to openai-chat as text parts (its file parts take only PDF)",
-            delivered.join(", ")
+            "{} files delivered to {} as text parts (its file parts take only PDF)",
+            delivered.join(", "),
+            context.target
         ));
     }
-}
-
-/// Whether a shape requires every call and result to carry an id.
-fn needs_ids(shape: Shape) -> bool {
-    matches!(
-        shape,
-        Shape::OpenaiChat | Shape::OpenaiResponses | Shape::Anthropic | Shape::Bedrock
-    )
 }
 
 /// Gives every id-less call a deterministic id (`call_1`, `call_2`, … unique in

@@ -6,10 +6,8 @@
 //! names the reference (a result never comes out empty), attached by a user
 //! they are an error unless `--on-unsupported text` asks for the placeholder.
 
-use serde_json::Value;
-
 use super::{Context, ConvertError, OnUnsupported};
-use crate::shapes::{Shape, Unsupported};
+use crate::shapes::Unsupported;
 use crate::transcript::{Block, Opaque, Role, Transcript};
 
 /// A media reference found in an opaque block.
@@ -28,77 +26,24 @@ impl Reference {
     }
 }
 
-/// The media reference an opaque block holds, if it is one.
+/// The media reference an opaque block holds, if it is one (as its shape
+/// reads its own blocks, [`Dialect::file_reference`](crate::shapes::Dialect::file_reference)).
 pub fn reference(opaque: &Opaque) -> Option<Reference> {
-    let value = &opaque.value;
-    let kind_of = |kind: &str| match kind {
-        "image" | "input_image" => "image",
-        "audio" => "audio",
-        "video" => "video",
-        _ => "file",
-    };
-    let str_at = |pointer: &str| value.pointer(pointer).and_then(Value::as_str);
-    match opaque.shape {
-        Shape::Anthropic => {
-            let kind = str_at("/type").filter(|k| matches!(*k, "image" | "document"))?;
-            let id =
-                str_at("/source/file_id").filter(|_| str_at("/source/type") == Some("file"))?;
-            Some(Reference {
-                kind: kind_of(kind),
-                target: format!("anthropic file {id}"),
-            })
-        }
-        Shape::OpenaiResponses => {
-            let kind = str_at("/type").filter(|k| matches!(*k, "input_image" | "input_file"))?;
-            let id = str_at("/file_id")?;
-            Some(Reference {
-                kind: kind_of(kind),
-                target: format!("openai file {id}"),
-            })
-        }
-        Shape::OpenaiChat => {
-            let id = str_at("/file/file_id").filter(|_| str_at("/type") == Some("file"))?;
-            Some(Reference {
-                kind: "file",
-                target: format!("openai file {id}"),
-            })
-        }
-        Shape::Bedrock => ["image", "document", "video", "audio"]
-            .into_iter()
-            .find_map(|kind| {
-                let uri = value
-                    .get(kind)?
-                    .pointer("/source/s3Location/uri")?
-                    .as_str()?;
-                Some(Reference {
-                    kind: kind_of(kind),
-                    target: uri.to_string(),
-                })
-            }),
-        _ => None,
-    }
+    let (found, _) = opaque.shape.dialect().file_reference(&opaque.value)?;
+    Some(found)
 }
 
 /// The string that names a reference in its document (the file id, the S3
 /// URI), for finding the block again.
 pub fn needle(opaque: &Opaque) -> Option<&str> {
-    reference(opaque)?;
-    let value = &opaque.value;
-    ["/source/file_id", "/file_id", "/file/file_id"]
-        .into_iter()
-        .find_map(|pointer| value.pointer(pointer))
-        .or_else(|| {
-            ["image", "document", "video", "audio"]
-                .into_iter()
-                .find_map(|kind| value.get(kind)?.pointer("/source/s3Location/uri"))
-        })
-        .and_then(Value::as_str)
+    let (_, needle) = opaque.shape.dialect().file_reference(&opaque.value)?;
+    Some(needle)
 }
 
 /// Replaces the references of other shapes by the policy (see the module).
 pub fn for_target(transcript: &mut Transcript, context: &mut Context) -> Result<(), ConvertError> {
     let target = context.target;
-    if target == Shape::Canonical {
+    if target.dialect().conversion().carries_opaque_blocks {
         return Ok(());
     }
     for (m, message) in transcript.messages.iter_mut().enumerate() {
@@ -167,7 +112,9 @@ fn replace(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shapes::Shape;
     use serde_json::json;
+    use serde_json::Value;
 
     fn found(shape: Shape, value: Value) -> Option<String> {
         reference(&Opaque { shape, value }).map(|r| r.placeholder())

@@ -23,8 +23,42 @@ impl super::Dialect for Bedrock {
     ) -> crate::scan::Verdict {
         scan::recognize(value, pointer, found)
     }
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn detect_block(
+        &self,
+        block: &serde_json::Map<String, serde_json::Value>,
+        _role: Option<&str>,
+    ) -> Option<u8> {
+        detect::block(block)
+    }
+
+    fn detect_system_prompt(&self, system: &serde_json::Value) -> bool {
+        detect::system_prompt(system)
+    }
+
+    fn file_reference<'v>(
+        &self,
+        block: &'v serde_json::Value,
+    ) -> Option<(crate::convert::references::Reference, &'v str)> {
+        conversion::file_reference(block)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 mod scan;
 mod write;

@@ -1,5 +1,8 @@
 //! partkit's own canonical transcripts: read and written as they are.
 
+mod conversion;
+mod detect;
+
 use serde_json::Value;
 
 use crate::convert::{Context, ConvertError, Form};
@@ -33,6 +36,31 @@ impl super::Dialect for Canonical {
         found: &mut Vec<crate::scan::Found<'j>>,
     ) -> crate::scan::Verdict {
         scan::recognize(value, pointer, found)
+    }
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
+        detect::message(message)
+    }
+
+    fn detect_block(
+        &self,
+        block: &serde_json::Map<String, serde_json::Value>,
+        role: Option<&str>,
+    ) -> Option<u8> {
+        detect::block(block, role)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
     }
 }
 

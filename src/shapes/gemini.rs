@@ -31,8 +31,27 @@ impl super::Dialect for Gemini {
     ) -> crate::scan::Verdict {
         scan::recognize(value, pointer, found)
     }
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
+        detect::message(message)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 mod scan;
 mod signature;

@@ -23,8 +23,23 @@ impl super::Dialect for Mcp {
     ) -> crate::scan::Verdict {
         scan::recognize(value, pointer, found)
     }
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 mod scan;
 mod write;

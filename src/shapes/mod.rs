@@ -215,6 +215,58 @@ pub trait Dialect: Sync {
     ) -> bool {
         false
     }
+
+    // --- detection and conversion facts (convert) ---
+
+    /// The rank of the first of this shape's rules that a whole document's
+    /// keys fit, if any (`convert --from auto`; the lowest rank of all shapes
+    /// decides, see `convert::detect`).
+    fn detect_document(
+        &self,
+        _document: &Map<String, Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        None
+    }
+
+    /// The rank of the first of this shape's rules that one message's (or
+    /// item's) own keys fit, if any; ranked among all shapes' message rules.
+    fn detect_message(&self, _message: &Map<String, Value>) -> Option<u8> {
+        None
+    }
+
+    /// The rank of the first of this shape's rules that one content block of
+    /// a message with `role` fits, if any; ranked among all shapes' block rules.
+    fn detect_block(&self, _block: &Map<String, Value>, _role: Option<&str>) -> Option<u8> {
+        None
+    }
+
+    /// Whether a body's `system` field is written as this shape writes it
+    /// (what tells Anthropic and Bedrock bodies apart).
+    fn detect_system_prompt(&self, _system: &Value) -> bool {
+        false
+    }
+
+    /// Why this shape is the guess when the evidence leaves `case` open
+    /// (for the note), or `None` when it is not.
+    fn detect_guess(&self, _case: crate::convert::detect::Unsure) -> Option<&'static str> {
+        None
+    }
+
+    /// What the conversion engine's shape-independent steps need to know of
+    /// the shape (ids, empties, tool media, URLs, shared settings).
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &crate::convert::ConvertFacts::PROVIDER
+    }
+
+    /// The media reference into the provider's own file store that one of
+    /// its blocks (kept opaque) holds, with the string that names it in the
+    /// document (to find the block again); `None` when the block is none.
+    fn file_reference<'v>(
+        &self,
+        _block: &'v Value,
+    ) -> Option<(crate::convert::references::Reference, &'v str)> {
+        None
+    }
 }
 
 impl fmt::Display for Shape {

@@ -33,8 +33,23 @@ impl super::Dialect for NemoGym {
     ) -> bool {
         scan::scan_member(key, item, pointer, found)
     }
+
+    // --- detection and conversion facts (convert) ---
+
+    fn detect_document(
+        &self,
+        document: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<crate::convert::detect::Rank> {
+        detect::document(document)
+    }
+
+    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
+        &conversion::FACTS
+    }
 }
 
+mod conversion;
+mod detect;
 mod read;
 pub mod rollout;
 mod scan;

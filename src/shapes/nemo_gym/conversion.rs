@@ -1,0 +1,7 @@
+//! What the conversion engine needs to know of NeMo Gym tool replies.
+
+use crate::convert::ConvertFacts;
+
+/// A single tool reply that carries its images as they are: nothing is
+/// required, refused or fetched.
+pub const FACTS: ConvertFacts = ConvertFacts::CARRIER;
