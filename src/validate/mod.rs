@@ -1,4 +1,8 @@
-//! `partkit validate`: pre-commit checks on fixtures and recordings (SPEC §6).
+//! The checks behind `partkit validate` (SPEC §6): pre-commit checks on
+//! fixtures and recordings. [`ValidateOptions`] in, one [`InputReport`] of
+//! [`Finding`]s per input out ([`validate_inputs`]); one document alone is
+//! [`check_document`]. The command line only maps its arguments to the options
+//! and prints.
 //!
 //! Each input is read document by document (JSON Lines one line at a time);
 //! files are checked in parallel, and findings come back in input order.
