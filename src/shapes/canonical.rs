@@ -24,7 +24,23 @@ pub struct Canonical;
 
 impl super::Dialect for Canonical {
     super::dialect_basics!(Canonical, part_value);
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
 }
+
+mod rules;
 
 fn invalid(error: ModelError) -> ConvertError {
     ConvertError::invalid(error.pointer, error.message)

@@ -21,9 +21,28 @@ pub struct Gemini;
 
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
+
+    // --- validate ---
+
+    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
+        rules::check(value)
+    }
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
 }
 
 mod read;
+mod rules;
 mod signature;
 mod write;
 

@@ -13,9 +13,16 @@ pub struct Mcp;
 
 impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
 }
 
 mod read;
+mod rules;
 mod write;
 
 pub use read::read;

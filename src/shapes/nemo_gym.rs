@@ -13,10 +13,17 @@ pub struct NemoGym;
 
 impl super::Dialect for NemoGym {
     super::dialect_basics!(NemoGym, write_part);
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
 }
 
 mod read;
 pub mod rollout;
+pub mod rules;
 pub mod split;
 mod write;
 

@@ -14,9 +14,24 @@ pub struct OpenaiResponses;
 
 impl super::Dialect for OpenaiResponses {
     super::dialect_basics!(OpenaiResponses, write_part);
+
+    // --- validate ---
+
+    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
+        rules::check(value)
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
 }
 
 mod read;
+mod rules;
 mod write;
 
 pub use read::read;
