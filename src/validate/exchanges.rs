@@ -13,6 +13,7 @@ use super::transcript::{hosted_type, issue};
 use crate::convert;
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, Role, Tool, ToolCall, ToolResult, Transcript};
+use crate::validate::kit::IdPattern;
 
 /// How a call is named in messages: `call c1 (get_chart)`, or `call of
 /// get_chart` when it has no id.
@@ -91,6 +92,10 @@ fn caught(issues: &mut [Issue], findings: std::ops::Range<usize>) {
 /// that fit the declared tool. A bare message list may start inside a
 /// conversation: results before its first assistant message answer calls
 /// before the list (so a tool result written as a list of messages is clean).
+///
+/// Long because it is the one pass over the messages, turn by turn, that
+/// decides which results answer which calls; the work on each call and each
+/// result is in `State`'s methods.
 pub(super) fn exchanges(
     transcript: &Transcript,
     shape: Shape,
@@ -102,39 +107,18 @@ pub(super) fn exchanges(
     // calls of the same name, in order. Gemini (proto3) reads an empty id as
     // absent; elsewhere an empty id is a missing one.
     let facts = shape.dialect().validate_facts();
-    let ids_optional = facts.ids.optional;
-    let empty_is_absent = facts.ids.empty_is_absent;
     let mut seen_assistant = false;
     // A provider's request body declares every tool it may call, so one that
     // declares none and carries calls calls undeclared tools; a bare message
     // list cannot declare tools, and canonical transcripts need not.
     let declares_all = form == convert::Form::Request && facts.request_declares_tools;
-    let no_tools = Vec::new();
-    let declared: Option<HashMap<&str, &Tool>> = transcript
-        .tools
-        .as_ref()
-        .filter(|tools| !tools.is_empty())
-        .or(declares_all.then_some(&no_tools))
-        .map(|tools| {
-            tools
-                .iter()
-                .filter(|t| hosted_type(t).is_none())
-                .map(|t| (t.name.as_str(), t))
-                .collect()
-        });
-    // Hosted tools are allow-listed by name and by type.
-    let hosted: HashSet<&str> = transcript
-        .tools
-        .iter()
-        .flatten()
-        .filter_map(|t| hosted_type(t).map(|kind| [t.name.as_str(), kind]))
-        .flatten()
-        .filter(|name| !name.is_empty())
-        .collect();
+    let (declared, hosted) = declarations(transcript, declares_all);
     let mut state = State {
         locate,
-        ids_optional,
-        empty_is_absent,
+        shape,
+        ids_optional: facts.ids.optional,
+        empty_is_absent: facts.ids.empty_is_absent,
+        pattern: facts.ids.pattern,
         all_calls: HashMap::new(),
         answered: HashSet::new(),
         turn_names: HashSet::new(),
@@ -170,38 +154,7 @@ pub(super) fn exchanges(
                 continue;
             };
             let at = locate.call((index, b), call);
-            let id = call
-                .id
-                .as_deref()
-                .filter(|id| !(empty_is_absent && id.is_empty()));
-            match id {
-                None if ids_optional => {}
-                None | Some("") => issues.push(issue(
-                    "tool-id-missing",
-                    at.clone(),
-                    format!("call of {} has no id", call.name),
-                )),
-                Some(id) => {
-                    if let Some(first) = state.all_calls.get(id) {
-                        issues.push(issue(
-                            "tool-id-duplicate",
-                            at.clone(),
-                            format!("call id {id:?} is used twice (first by the call at {first})"),
-                        ));
-                    } else {
-                        state.all_calls.insert(id.to_string(), at.clone());
-                    }
-                    if let Some((pattern, allowed)) = facts.ids.pattern {
-                        if !allowed(id) {
-                            issues.push(issue(
-                                "tool-id-pattern",
-                                at.clone(),
-                                format!("call id {id:?} is outside {shape}'s pattern {pattern}"),
-                            ));
-                        }
-                    }
-                }
-            }
+            let id = state.call_id(call, &at, issues);
             state.turn_names.insert(call.name.as_str());
             let before = issues.len();
             check_call(call, declared.as_ref(), &hosted, &at, issues);
@@ -219,56 +172,7 @@ pub(super) fn exchanges(
                 let Block::ToolResult(result) = block else {
                     continue;
                 };
-                let id = result
-                    .call_id
-                    .as_deref()
-                    .filter(|id| !(empty_is_absent && id.is_empty()));
-                let slot = match id {
-                    Some("") => None,
-                    Some(id) => open.iter().position(|call| call.id.as_deref() == Some(id)),
-                    // Id-less results pair with id-less calls of their name
-                    // (any name when the result has none), in order.
-                    None if ids_optional => open.iter().position(|call| {
-                        call.id.is_none() && result.name.as_deref().is_none_or(|n| n == call.name)
-                    }),
-                    None => None,
-                };
-                // An id-less result for a call that has an id: it answers that
-                // call, but must echo its id.
-                let echo = match (slot, id) {
-                    (None, None) if ids_optional => open.iter().position(|call| {
-                        call.id.is_some() && result.name.as_deref().is_none_or(|n| n == call.name)
-                    }),
-                    _ => None,
-                };
-                match (slot, echo) {
-                    (Some(slot), _) => {
-                        let call = open.remove(slot);
-                        if result.is_error {
-                            caught(issues, call.findings);
-                        }
-                        if let Some(id) = call.id {
-                            state.answered.insert(id);
-                        }
-                    }
-                    (None, Some(slot)) => {
-                        let call = open.remove(slot);
-                        if result.is_error {
-                            caught(issues, call.findings.clone());
-                        }
-                        let id = call.id.unwrap_or_default();
-                        issues.push(issue(
-                            "tool-id-missing",
-                            locate.result((index, b), result),
-                            format!(
-                                "the result of {} has no call id; it must echo the call's id {id}",
-                                which(Some(&id), call.name)
-                            ),
-                        ));
-                        state.answered.insert(id);
-                    }
-                    (None, None) => state.stray((index, b), result, issues),
-                }
+                state.answer((index, b), result, &mut open, issues);
             }
             index += 1;
         }
@@ -276,36 +180,50 @@ pub(super) fn exchanges(
             // The conversation stops at the calls: their results are to come.
             continue;
         }
-        for call in open {
-            let message = format!(
-                "{} has no result in the tool results right after it",
-                which(call.id.as_deref(), call.name)
-            );
-            state.unanswered.push((issues.len(), call.id));
-            issues.push(issue("tool-call-unanswered", call.at, message));
-        }
+        state.unanswered(open, issues);
     }
-    // A call whose result stands elsewhere is reported once, at the result.
-    let drop: HashSet<usize> = state
-        .unanswered
+    state.finish(issues);
+}
+
+/// The tools calls are checked against, by name (`None`: the document does
+/// not say which tools there are), and the hosted tools, allow-listed by name
+/// and by type.
+#[allow(clippy::type_complexity)]
+fn declarations(
+    transcript: &Transcript,
+    declares_all: bool,
+) -> (Option<HashMap<&str, &Tool>>, HashSet<&str>) {
+    let declared = match transcript.tools.as_ref().filter(|tools| !tools.is_empty()) {
+        Some(tools) => Some(
+            tools
+                .iter()
+                .filter(|t| hosted_type(t).is_none())
+                .map(|t| (t.name.as_str(), t))
+                .collect(),
+        ),
+        None => declares_all.then(HashMap::new),
+    };
+    let hosted = transcript
+        .tools
         .iter()
-        .filter(|(_, id)| id.as_ref().is_some_and(|id| state.misplaced.contains(id)))
-        .map(|(at, _)| *at)
+        .flatten()
+        .filter_map(|t| hosted_type(t).map(|kind| [t.name.as_str(), kind]))
+        .flatten()
+        .filter(|name| !name.is_empty())
         .collect();
-    let mut at = 0;
-    issues.retain(|_| {
-        at += 1;
-        !drop.contains(&(at - 1))
-    });
+    (declared, hosted)
 }
 
 /// What the exchange checks remember across turns.
 struct State<'l, 'v, 't> {
     locate: &'l Locator<'v>,
+    shape: Shape,
     /// Ids are optional in the shape (Gemini, canonical): id-less results pair by name.
     ids_optional: bool,
     /// An empty id is an absent one (Gemini).
     empty_is_absent: bool,
+    /// The pattern call ids must match, where the shape has one.
+    pattern: Option<IdPattern>,
     /// Every call id seen so far, with where its call stands.
     all_calls: HashMap<String, String>,
     answered: HashSet<String>,
@@ -318,6 +236,141 @@ struct State<'l, 'v, 't> {
 }
 
 impl State<'_, '_, '_> {
+    /// The calls of a turn that no result right after it answers.
+    fn unanswered(&mut self, open: Vec<Open<'_>>, issues: &mut Vec<Issue>) {
+        for call in open {
+            let message = format!(
+                "{} has no result in the tool results right after it",
+                which(call.id.as_deref(), call.name)
+            );
+            self.unanswered.push((issues.len(), call.id));
+            issues.push(issue("tool-call-unanswered", call.at, message));
+        }
+    }
+
+    /// A call whose result stands elsewhere is reported once, at the result:
+    /// its `tool-call-unanswered` finding goes.
+    fn finish(self, issues: &mut Vec<Issue>) {
+        let drop: HashSet<usize> = self
+            .unanswered
+            .iter()
+            .filter(|(_, id)| id.as_ref().is_some_and(|id| self.misplaced.contains(id)))
+            .map(|(at, _)| *at)
+            .collect();
+        let mut at = 0;
+        issues.retain(|_| {
+            at += 1;
+            !drop.contains(&(at - 1))
+        });
+    }
+
+    /// Checks the id of a call: missing, duplicate, outside the shape's
+    /// pattern. Returns the id (`None` for an absent one).
+    fn call_id<'c>(
+        &mut self,
+        call: &'c ToolCall,
+        at: &str,
+        issues: &mut Vec<Issue>,
+    ) -> Option<&'c str> {
+        let id = call
+            .id
+            .as_deref()
+            .filter(|id| !(self.empty_is_absent && id.is_empty()));
+        match id {
+            None if self.ids_optional => {}
+            None | Some("") => issues.push(issue(
+                "tool-id-missing",
+                at.to_string(),
+                format!("call of {} has no id", call.name),
+            )),
+            Some(id) => {
+                if let Some(first) = self.all_calls.get(id) {
+                    issues.push(issue(
+                        "tool-id-duplicate",
+                        at.to_string(),
+                        format!("call id {id:?} is used twice (first by the call at {first})"),
+                    ));
+                } else {
+                    self.all_calls.insert(id.to_string(), at.to_string());
+                }
+                if let Some((pattern, allowed)) = self.pattern {
+                    if !allowed(id) {
+                        issues.push(issue(
+                            "tool-id-pattern",
+                            at.to_string(),
+                            format!(
+                                "call id {id:?} is outside {}'s pattern {pattern}",
+                                self.shape
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        id
+    }
+
+    /// Pairs a result of the tool messages right after an assistant turn with
+    /// the turn's open call it answers, or reports it.
+    fn answer(
+        &mut self,
+        (index, b): (usize, usize),
+        result: &ToolResult,
+        open: &mut Vec<Open<'_>>,
+        issues: &mut Vec<Issue>,
+    ) {
+        let id = result
+            .call_id
+            .as_deref()
+            .filter(|id| !(self.empty_is_absent && id.is_empty()));
+        let slot = match id {
+            Some("") => None,
+            Some(id) => open.iter().position(|call| call.id.as_deref() == Some(id)),
+            // Id-less results pair with id-less calls of their name
+            // (any name when the result has none), in order.
+            None if self.ids_optional => open.iter().position(|call| {
+                call.id.is_none() && result.name.as_deref().is_none_or(|n| n == call.name)
+            }),
+            None => None,
+        };
+        // An id-less result for a call that has an id: it answers that
+        // call, but must echo its id.
+        let echo = match (slot, id) {
+            (None, None) if self.ids_optional => open.iter().position(|call| {
+                call.id.is_some() && result.name.as_deref().is_none_or(|n| n == call.name)
+            }),
+            _ => None,
+        };
+        match (slot, echo) {
+            (Some(slot), _) => {
+                let call = open.remove(slot);
+                if result.is_error {
+                    caught(issues, call.findings);
+                }
+                if let Some(id) = call.id {
+                    self.answered.insert(id);
+                }
+            }
+            (None, Some(slot)) => {
+                let call = open.remove(slot);
+                if result.is_error {
+                    caught(issues, call.findings.clone());
+                }
+                let id = call.id.unwrap_or_default();
+                issues.push(issue(
+                    "tool-id-missing",
+                    self.locate.result((index, b), result),
+                    format!(
+                        "the result of {} has no call id; it must echo the call's id {id}",
+                        which(Some(&id), call.name)
+                    ),
+                ));
+                self.answered.insert(id);
+            }
+            (None, None) => self.stray((index, b), result, issues),
+        }
+    }
+
     /// A result that does not answer an open call of the turn right before it.
     fn stray(&mut self, at: (usize, usize), result: &ToolResult, issues: &mut Vec<Issue>) {
         let pointer = self.locate.result(at, result);

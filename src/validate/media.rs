@@ -69,102 +69,14 @@ impl Checker<'_> {
             return done(self, stat);
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let depth = self.options.depth;
-        let total = match check::decode_strict_prefix(media.payload, &mut scratch, depth) {
-            Ok(total) => Some(total),
-            Err(PayloadProblem::Base64 {
-                error,
-                lenient: true,
-            }) => {
-                let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
-                if self.url_safe_base64 && !how.whitespace {
-                    // Either alphabet, padded or not, is legal where Gemini
-                    // reads it (protobuf's JSON mapping; SPEC §0); partkit's
-                    // writers re-encode it for every other shape.
-                    scratch = bytes;
-                    Some(scratch.len() as u64)
-                } else {
-                    let canonical = b64::encode(&bytes);
-                    let patch =
-                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
-                    let fixed = patch.is_some();
-                    self.issue(
-                        "base64-noncanonical",
-                        media.pointer.clone(),
-                        format!("not canonical base64 ({}): {error}", how.describe()),
-                        patch,
-                    );
-                    scratch = bytes;
-                    fixed.then_some(scratch.len() as u64)
-                }
-            }
-            Err(problem) => {
-                let rule = match problem {
-                    PayloadProblem::Empty => "media-empty",
-                    _ => "base64-invalid",
-                };
-                self.issue(rule, media.pointer.clone(), problem.message(), None);
-                None
-            }
-        };
+        let total = self.decode(&media, &mut scratch);
         let Some(total) = total else {
             self.scratch = scratch;
             return done(self, stat);
         };
         stat.decoded = total;
         self.inline_bytes += stat.decoded;
-        let mut declared = media.normalized.clone();
-        let mut retyped = false;
-        let checked = loop {
-            match check::check_decoded(media.payload, &mut scratch, total, &declared, depth) {
-                Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
-                    let fixable_to = content.filter(|sniffed| {
-                        !media.token
-                            && MediaKind::of(sniffed) == media.kind
-                            && media
-                                .fix_types
-                                .is_none_or(|types| types.contains(&sniffed.as_str()))
-                    });
-                    let patch = fixable_to.as_ref().and_then(|to| {
-                        self.patch(media.type_in, &media.type_pointer, media.declared, to)
-                    });
-                    let message = match &fixable_to {
-                        Some(to) => media::mismatch_message(to, &declared),
-                        None => PayloadProblem::Mismatch {
-                            content: media::sniff(&scratch),
-                            declared: declared.clone(),
-                        }
-                        .message(),
-                    };
-                    let fixed = patch.is_some();
-                    self.issue(
-                        "media-type-mismatch",
-                        media.type_pointer.clone(),
-                        message,
-                        patch,
-                    );
-                    match (fixed, fixable_to) {
-                        (true, Some(to)) => {
-                            declared = to;
-                            retyped = true;
-                        }
-                        _ => break None,
-                    }
-                }
-                Err(problem) => {
-                    let rule = match problem {
-                        PayloadProblem::Empty => "media-empty",
-                        PayloadProblem::Header(_) => "image-header",
-                        PayloadProblem::Truncated(_) => "image-truncated",
-                        PayloadProblem::Mismatch { .. } => "media-type-mismatch",
-                        PayloadProblem::Base64 { .. } => "base64-invalid",
-                    };
-                    self.issue(rule, media.pointer.clone(), problem.message(), None);
-                    break None;
-                }
-                Ok(info) => break Some(info),
-            }
-        };
+        let (checked, declared, retyped) = self.check_bytes(&media, &mut scratch, total);
         // Only a profile that refuses animated GIFs pays for decoding frames.
         let still_only = self
             .options
@@ -210,7 +122,118 @@ impl Checker<'_> {
         done(self, stat);
     }
 
-    /// The first per-part limit a checked payload breaks.
+    /// Decodes a payload's base64 into `scratch`: its decoded length, or
+    /// `None` (with the finding) when it is not base64 or (unrepaired) not
+    /// canonical base64.
+    fn decode(&mut self, media: &Media<'_>, scratch: &mut Vec<u8>) -> Option<u64> {
+        match check::decode_strict_prefix(media.payload, scratch, self.options.depth) {
+            Ok(total) => Some(total),
+            Err(PayloadProblem::Base64 {
+                error,
+                lenient: true,
+            }) => {
+                let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
+                if self.url_safe_base64 && !how.whitespace {
+                    // Either alphabet, padded or not, is legal where Gemini
+                    // reads it (protobuf's JSON mapping; SPEC §0); partkit's
+                    // writers re-encode it for every other shape.
+                    *scratch = bytes;
+                    Some(scratch.len() as u64)
+                } else {
+                    let canonical = b64::encode(&bytes);
+                    let patch =
+                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
+                    let fixed = patch.is_some();
+                    self.issue(
+                        "base64-noncanonical",
+                        media.pointer.clone(),
+                        format!("not canonical base64 ({}): {error}", how.describe()),
+                        patch,
+                    );
+                    *scratch = bytes;
+                    fixed.then_some(scratch.len() as u64)
+                }
+            }
+            Err(problem) => {
+                let rule = match problem {
+                    PayloadProblem::Empty => "media-empty",
+                    _ => "base64-invalid",
+                };
+                self.issue(rule, media.pointer.clone(), problem.message(), None);
+                None
+            }
+        }
+    }
+
+    /// Checks the decoded bytes against the declared type (retyping them once
+    /// where `--fix` repairs a mismatch): what the check found (`None` after
+    /// a finding), the type in force, and whether it was repaired.
+    #[allow(clippy::type_complexity)]
+    fn check_bytes(
+        &mut self,
+        media: &Media<'_>,
+        scratch: &mut Vec<u8>,
+        total: u64,
+    ) -> (Option<check::BytesInfo>, String, bool) {
+        let mut declared = media.normalized.clone();
+        let mut retyped = false;
+        let checked = loop {
+            match check::check_decoded(media.payload, scratch, total, &declared, self.options.depth)
+            {
+                Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
+                    let fixable_to = content.filter(|sniffed| {
+                        !media.token
+                            && MediaKind::of(sniffed) == media.kind
+                            && media
+                                .fix_types
+                                .is_none_or(|types| types.contains(&sniffed.as_str()))
+                    });
+                    let patch = fixable_to.as_ref().and_then(|to| {
+                        self.patch(media.type_in, &media.type_pointer, media.declared, to)
+                    });
+                    let message = match &fixable_to {
+                        Some(to) => media::mismatch_message(to, &declared),
+                        None => PayloadProblem::Mismatch {
+                            content: media::sniff(scratch),
+                            declared: declared.clone(),
+                        }
+                        .message(),
+                    };
+                    let fixed = patch.is_some();
+                    self.issue(
+                        "media-type-mismatch",
+                        media.type_pointer.clone(),
+                        message,
+                        patch,
+                    );
+                    match (fixed, fixable_to) {
+                        (true, Some(to)) => {
+                            declared = to;
+                            retyped = true;
+                        }
+                        _ => break None,
+                    }
+                }
+                Err(problem) => {
+                    let rule = match problem {
+                        PayloadProblem::Empty => "media-empty",
+                        PayloadProblem::Header(_) => "image-header",
+                        PayloadProblem::Truncated(_) => "image-truncated",
+                        PayloadProblem::Mismatch { .. } => "media-type-mismatch",
+                        PayloadProblem::Base64 { .. } => "base64-invalid",
+                    };
+                    self.issue(rule, media.pointer.clone(), problem.message(), None);
+                    break None;
+                }
+                Ok(info) => break Some(info),
+            }
+        };
+        (checked, declared, retyped)
+    }
+
+    /// The first per-part limit a checked payload breaks. Long because it is
+    /// one ladder, in the order the limits are reported (the first that
+    /// fails is the finding).
     fn limit_problem(
         &self,
         media: &Media<'_>,
