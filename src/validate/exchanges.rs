@@ -188,7 +188,6 @@ pub(super) fn exchanges(
 /// The tools calls are checked against, by name (`None`: the document does
 /// not say which tools there are), and the hosted tools, allow-listed by name
 /// and by type.
-#[allow(clippy::type_complexity)]
 fn declarations(
     transcript: &Transcript,
     declares_all: bool,

@@ -168,7 +168,6 @@ impl Checker<'_> {
     /// Checks the decoded bytes against the declared type (retyping them once
     /// where `--fix` repairs a mismatch): what the check found (`None` after
     /// a finding), the type in force, and whether it was repaired.
-    #[allow(clippy::type_complexity)]
     fn check_bytes(
         &mut self,
         media: &Media<'_>,
