@@ -47,6 +47,7 @@ pub mod shapes;
 pub mod size;
 pub mod subdoc;
 pub mod transcript;
+pub mod validate;
 
 pub use error::{Error, ExitStatus, Result};
 pub use part::{MediaPart, Part, Source};

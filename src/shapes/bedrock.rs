@@ -55,12 +55,40 @@ impl super::Dialect for Bedrock {
     fn conversion(&self) -> &'static crate::convert::ConvertFacts {
         &conversion::FACTS
     }
+
+    // --- validate ---
+
+    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
+        rules::check(value)
+    }
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
+
+    fn required_id_field(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<&'static str> {
+        rules::required_id_field(object, key)
+    }
 }
 
 mod conversion;
 mod detect;
 mod read;
 mod scan;
+
+mod rules;
 mod write;
 
 pub use read::read;

@@ -62,8 +62,23 @@ impl super::Dialect for Canonical {
     fn conversion(&self) -> &'static crate::convert::ConvertFacts {
         &conversion::FACTS
     }
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
 }
 
+mod rules;
 mod scan;
 
 fn invalid(error: ModelError) -> ConvertError {

@@ -36,12 +36,20 @@ impl super::Dialect for Mcp {
     fn conversion(&self) -> &'static crate::convert::ConvertFacts {
         &conversion::FACTS
     }
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
 }
 
 mod conversion;
 mod detect;
 mod read;
 mod scan;
+
+mod rules;
 mod write;
 
 pub use read::read;

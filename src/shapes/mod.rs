@@ -267,6 +267,42 @@ pub trait Dialect: Sync {
     ) -> Option<(crate::convert::references::Reference, &'v str)> {
         None
     }
+
+    // --- validate ---
+
+    /// The shape's own rules on a raw document (research/providers.md): media
+    /// only where the shape carries it, no empty blocks where its API refuses
+    /// them, the fields a block must have, the order of roles.
+    fn validate_rules(&self, _value: &Value) -> Vec<crate::validate::kit::Issue> {
+        Vec::new()
+    }
+
+    /// What `validate`'s transcript checks need to know of the shape.
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &crate::validate::kit::ValidateFacts::DEFAULT
+    }
+
+    /// Whether an object of a document of the shape is a tool call or a tool
+    /// result, as the shape's reader reads them; `key` is the member (or, for
+    /// list items, the list's member) the object stands under.
+    fn tool_object(
+        &self,
+        _object: &Map<String, Value>,
+        _key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        None
+    }
+
+    /// The id member a call or result object must have where the shape's
+    /// reader refuses one without it (`validate` reports a missing id as a
+    /// finding of its own, so it reads it as empty).
+    fn required_id_field(
+        &self,
+        _object: &Map<String, Value>,
+        _key: Option<&str>,
+    ) -> Option<&'static str> {
+        None
+    }
 }
 
 impl fmt::Display for Shape {

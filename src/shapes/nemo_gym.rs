@@ -46,6 +46,12 @@ impl super::Dialect for NemoGym {
     fn conversion(&self) -> &'static crate::convert::ConvertFacts {
         &conversion::FACTS
     }
+
+    // --- validate ---
+
+    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
+        &rules::FACTS
+    }
 }
 
 mod conversion;
@@ -53,6 +59,8 @@ mod detect;
 mod read;
 pub mod rollout;
 mod scan;
+
+pub mod rules;
 pub mod split;
 mod write;
 

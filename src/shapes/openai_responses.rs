@@ -56,12 +56,28 @@ impl super::Dialect for OpenaiResponses {
     fn conversion(&self) -> &'static crate::convert::ConvertFacts {
         &conversion::FACTS
     }
+
+    // --- validate ---
+
+    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
+        rules::check(value)
+    }
+
+    fn tool_object(
+        &self,
+        object: &serde_json::Map<String, serde_json::Value>,
+        key: Option<&str>,
+    ) -> Option<crate::validate::kit::ToolObject> {
+        rules::tool_object(object, key)
+    }
 }
 
 mod conversion;
 mod detect;
 mod read;
 mod scan;
+
+mod rules;
 mod write;
 
 pub use read::read;

@@ -1,14 +1,23 @@
-//! `partkit validate`: pre-commit checks on fixtures and recordings (SPEC §6).
+//! The checks behind `partkit validate` (SPEC §6): pre-commit checks on
+//! fixtures and recordings. [`ValidateOptions`] in, one [`InputReport`] of
+//! [`Finding`]s per input out ([`validate_inputs`]); one document alone is
+//! [`check_document`]. The command line only maps its arguments to the options
+//! and prints.
 //!
 //! Each input is read document by document (JSON Lines one line at a time);
 //! files are checked in parallel, and findings come back in input order.
 
-pub mod arguments;
-pub mod document;
+mod arguments;
+mod document;
+mod exchanges;
+pub mod kit;
+mod locate;
+mod media;
+mod options;
+mod report;
 pub mod rules;
-pub mod scope;
-pub mod shape_rules;
-pub mod transcript;
+mod scope;
+mod transcript;
 
 use std::fs;
 use std::io::{BufRead, Cursor};
@@ -16,7 +25,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use document::{check_document, CheckOptions, DocKind, Issue, KindChoice, Limits, Patch};
+pub use document::{check_document, recognize};
+pub use options::{CheckOptions, DocKind, KindChoice, Limits};
+pub use report::{DocReport, Issue, Patch};
 pub use rules::{Rule, Severity, RULES};
 
 use crate::error::{Error, Result};
@@ -289,7 +300,7 @@ fn record(
     report: &mut InputReport,
     label: &str,
     line: usize,
-    doc: document::DocReport,
+    doc: DocReport,
     options: &ValidateOptions,
     fixing: bool,
 ) {

@@ -2,101 +2,15 @@
 //! applies to it. Findings come back with, where `--fix` may apply them, the
 //! byte range to replace.
 
-use crate::b64;
-use crate::check::{self, Depth, PayloadProblem};
+use super::media::{ImageStat, Media};
+use super::options::{CheckOptions, DocKind, KindChoice};
+use super::report::{DocReport, Issue, Patch};
 use crate::json::{self, pointer_token, Json};
-use crate::media::{self, MediaKind};
+use crate::media::MediaKind;
 use crate::part::PartView;
-use crate::profile::{Cap, Profile};
 use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
 use crate::shapes::Shape;
 use crate::size::group_digits;
-use crate::subdoc::At;
-
-/// A repair: replace `bytes[start..end]` of the document with `replacement`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Patch {
-    pub start: usize,
-    pub end: usize,
-    pub replacement: String,
-}
-
-/// One finding inside a document.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Issue {
-    pub rule: &'static str,
-    /// A JSON pointer from the document's root ("" for the whole document).
-    pub pointer: String,
-    pub message: String,
-    /// The repair, for a fixable rule whose text can be patched in place.
-    pub patch: Option<Patch>,
-}
-
-/// What a document was recognized as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocKind {
-    /// A tool reply (an object with `tool_output_images`).
-    Reply,
-    /// Canonical parts (one part, or a list of them).
-    Parts,
-    /// A transcript, request, response or tool result of a shape.
-    Transcript(Shape),
-    /// A NeMo Gym rollout (its conversation checked as an OpenAI Responses request).
-    Rollout,
-}
-
-/// Which kind to check documents as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum KindChoice {
-    /// Recognize each document; skip what is none of the kinds.
-    #[default]
-    Auto,
-    Reply,
-    Parts,
-    /// A transcript of the given shape (`None`: detect it).
-    Transcript(Option<Shape>),
-    /// A NeMo Gym rollout line.
-    Rollout,
-}
-
-/// The limits in force, from `--profile` and the explicit options.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// The profile the limits come from, for messages.
-    pub profile: Option<&'static Profile>,
-    /// `--max-bytes`: decoded bytes per media part.
-    pub max_bytes: Option<u64>,
-    /// `--max-dim` or the profile's longest side.
-    pub max_dim: Option<u32>,
-    /// `--max-images` or the profile's count.
-    pub max_images: Option<usize>,
-}
-
-/// How to check documents.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckOptions {
-    pub kind: KindChoice,
-    pub depth: Depth,
-    pub limits: Limits,
-    /// Compute repairs (and go on checking past a repaired problem).
-    pub fix: bool,
-    /// `--target`: pre-flight transcripts for conversion to this shape.
-    pub target: Option<Shape>,
-    /// `--at`: check the values at these pointers instead of whole documents.
-    pub at: At,
-}
-
-/// The findings for one document.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct DocReport {
-    /// What the document was checked as; `None` for a document that is not JSON
-    /// or was skipped.
-    pub kind: Option<DocKind>,
-    /// The document is none of the kinds (and `--kind` did not force one).
-    pub skipped: bool,
-    pub images: usize,
-    pub issues: Vec<Issue>,
-}
 
 thread_local! {
     /// The decode buffer, kept per thread so that a run over many documents
@@ -216,60 +130,26 @@ fn recognize_transcript(doc: &Json<'_>) -> Option<DocKind> {
     let value = doc.to_value();
     crate::convert::detect::detect(&value)
         .map(|detected| detected.shape)
-        .filter(|shape| *shape != Shape::NemoGym)
+        .filter(|shape| shape.dialect().validate_facts().transcript)
         .map(DocKind::Transcript)
 }
 
-/// What is known of one image once it is checked, for the document's limits.
-struct ImageStat {
-    pointer: String,
-    decoded: u64,
-    dimensions: Option<(u32, u32)>,
-    /// Whether the image already has an error (one finding per image).
-    flagged: bool,
-}
-
-/// One embedded media payload to check.
-struct Media<'j> {
-    pointer: String,
-    /// The string holding the payload (the data URL, or the part's `data`).
-    payload_in: &'j str,
-    /// Where the declared type stands (for type findings).
-    type_pointer: String,
-    /// The string holding the declared type (the data URL, or `mimeType`).
-    type_in: &'j str,
-    kind: MediaKind,
-    /// The declared type as written.
-    declared: &'j str,
-    /// The declared type normalized.
-    normalized: String,
-    payload: &'j str,
-    /// The types `--fix` may write for a mismatch (`None`: any of the same kind).
-    fix_types: Option<&'static [&'static str]>,
-    /// The shape takes only the normalized spelling (NeMo Gym's entries): an
-    /// alias is the error `reply-image-type`, not a warning.
-    exact_type: bool,
-    /// The declared type is a shape's format token (Bedrock's `png`), not a
-    /// media type: no alias finding, and no repair writes a media type there.
-    token: bool,
-}
-
-struct Checker<'o> {
-    options: &'o CheckOptions,
+pub(super) struct Checker<'o> {
+    pub(super) options: &'o CheckOptions,
     /// The document's text, which borrowed strings point into.
-    bytes: &'o [u8],
-    scratch: Vec<u8>,
-    issues: Vec<Issue>,
-    images: Vec<ImageStat>,
+    pub(super) bytes: &'o [u8],
+    pub(super) scratch: Vec<u8>,
+    pub(super) issues: Vec<Issue>,
+    pub(super) images: Vec<ImageStat>,
     /// Image parts that point at a URL: not checked, but images the document holds.
-    url_images: usize,
-    inline_bytes: u64,
+    pub(super) url_images: usize,
+    pub(super) inline_bytes: u64,
     /// URL-safe and unpadded base64 are legal here (a Gemini document).
-    url_safe_base64: bool,
+    pub(super) url_safe_base64: bool,
 }
 
 impl Checker<'_> {
-    fn issue(
+    pub(super) fn issue(
         &mut self,
         rule: &'static str,
         pointer: String,
@@ -298,7 +178,13 @@ impl Checker<'_> {
     /// in the document, even when the string had escapes (and so was copied):
     /// two repairs in one string (a data URL's type and its payload) never
     /// overlap, and the escapes outside `sub` stay as written.
-    fn patch(&self, container: &str, pointer: &str, sub: &str, replacement: &str) -> Option<Patch> {
+    pub(super) fn patch(
+        &self,
+        container: &str,
+        pointer: &str,
+        sub: &str,
+        replacement: &str,
+    ) -> Option<Patch> {
         if !self.options.fix {
             return None;
         }
@@ -376,7 +262,7 @@ impl Checker<'_> {
     /// A transcript: every embedded media item by the media rules, then the
     /// shape's rules and the tool exchanges on the document read as a transcript.
     fn transcript(&mut self, doc: &Json<'_>, shape: Shape) {
-        self.url_safe_base64 = shape == Shape::Gemini;
+        self.url_safe_base64 = shape.dialect().validate_facts().url_safe_base64;
         for found in crate::scan::find_media(doc) {
             let crate::scan::Payload::Base64(payload) = found.payload else {
                 continue;
@@ -465,335 +351,6 @@ impl Checker<'_> {
         }
     }
 
-    /// Checks one embedded payload: the first failing rule is its finding; with
-    /// `--fix` a repairable problem is repaired and the checks go on.
-    fn media(&mut self, media: Media<'_>) {
-        let mut stat = ImageStat {
-            pointer: media.pointer.clone(),
-            decoded: 0,
-            dimensions: None,
-            flagged: true,
-        };
-        let is_image = media.kind == MediaKind::Image;
-        let done = |checker: &mut Self, stat: ImageStat| {
-            if is_image {
-                checker.images.push(stat);
-            }
-        };
-        if media.payload.is_empty() {
-            self.issue(
-                "media-empty",
-                media.pointer,
-                "no bytes (a media part must carry bytes)".into(),
-                None,
-            );
-            return done(self, stat);
-        }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let depth = self.options.depth;
-        let total = match check::decode_strict_prefix(media.payload, &mut scratch, depth) {
-            Ok(total) => Some(total),
-            Err(PayloadProblem::Base64 {
-                error,
-                lenient: true,
-            }) => {
-                let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
-                if self.url_safe_base64 && !how.whitespace {
-                    // Either alphabet, padded or not, is legal where Gemini
-                    // reads it (protobuf's JSON mapping; SPEC §0); partkit's
-                    // writers re-encode it for every other shape.
-                    scratch = bytes;
-                    Some(scratch.len() as u64)
-                } else {
-                    let canonical = b64::encode(&bytes);
-                    let patch =
-                        self.patch(media.payload_in, &media.pointer, media.payload, &canonical);
-                    let fixed = patch.is_some();
-                    self.issue(
-                        "base64-noncanonical",
-                        media.pointer.clone(),
-                        format!("not canonical base64 ({}): {error}", how.describe()),
-                        patch,
-                    );
-                    scratch = bytes;
-                    fixed.then_some(scratch.len() as u64)
-                }
-            }
-            Err(problem) => {
-                let rule = match problem {
-                    PayloadProblem::Empty => "media-empty",
-                    _ => "base64-invalid",
-                };
-                self.issue(rule, media.pointer.clone(), problem.message(), None);
-                None
-            }
-        };
-        let Some(total) = total else {
-            self.scratch = scratch;
-            return done(self, stat);
-        };
-        stat.decoded = total;
-        self.inline_bytes += stat.decoded;
-        let mut declared = media.normalized.clone();
-        let mut retyped = false;
-        let checked = loop {
-            match check::check_decoded(media.payload, &mut scratch, total, &declared, depth) {
-                Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
-                    let fixable_to = content.filter(|sniffed| {
-                        !media.token
-                            && MediaKind::of(sniffed) == media.kind
-                            && media
-                                .fix_types
-                                .is_none_or(|types| types.contains(&sniffed.as_str()))
-                    });
-                    let patch = fixable_to.as_ref().and_then(|to| {
-                        self.patch(media.type_in, &media.type_pointer, media.declared, to)
-                    });
-                    let message = match &fixable_to {
-                        Some(to) => media::mismatch_message(to, &declared),
-                        None => PayloadProblem::Mismatch {
-                            content: media::sniff(&scratch),
-                            declared: declared.clone(),
-                        }
-                        .message(),
-                    };
-                    let fixed = patch.is_some();
-                    self.issue(
-                        "media-type-mismatch",
-                        media.type_pointer.clone(),
-                        message,
-                        patch,
-                    );
-                    match (fixed, fixable_to) {
-                        (true, Some(to)) => {
-                            declared = to;
-                            retyped = true;
-                        }
-                        _ => break None,
-                    }
-                }
-                Err(problem) => {
-                    let rule = match problem {
-                        PayloadProblem::Empty => "media-empty",
-                        PayloadProblem::Header(_) => "image-header",
-                        PayloadProblem::Truncated(_) => "image-truncated",
-                        PayloadProblem::Mismatch { .. } => "media-type-mismatch",
-                        PayloadProblem::Base64 { .. } => "base64-invalid",
-                    };
-                    self.issue(rule, media.pointer.clone(), problem.message(), None);
-                    break None;
-                }
-                Ok(info) => break Some(info),
-            }
-        };
-        // Only a profile that refuses animated GIFs pays for decoding frames.
-        let still_only = self
-            .options
-            .limits
-            .profile
-            .is_some_and(|p| p.still_gif_only);
-        let animated = is_image
-            && still_only
-            && declared == "image/gif"
-            && checked.is_some()
-            && gif_is_animated(&b64::decode_strict(media.payload).unwrap_or_default());
-        self.scratch = scratch;
-        let Some((_, dimensions)) = checked else {
-            return done(self, stat);
-        };
-        stat.dimensions = dimensions;
-        if let Some((rule, message)) =
-            self.limit_problem(&media, &declared, stat.decoded, dimensions, animated)
-        {
-            self.issue(rule, media.pointer.clone(), message, None);
-            return done(self, stat);
-        }
-        stat.flagged = false;
-        if !retyped && !media.token && media.declared != declared {
-            let patch = self.patch(
-                media.type_in,
-                &media.type_pointer,
-                media.declared,
-                &declared,
-            );
-            let (rule, message) = if media.exact_type {
-                let message = nemo_gym::inexact_type_message(media.declared, &declared);
-                ("reply-image-type", message)
-            } else {
-                let message = format!(
-                    "{:?} is written {declared:?} in normalized form",
-                    media.declared
-                );
-                ("media-type-alias", message)
-            };
-            self.issue(rule, media.type_pointer.clone(), message, patch);
-        }
-        done(self, stat);
-    }
-
-    /// The first per-part limit a checked payload breaks.
-    fn limit_problem(
-        &self,
-        media: &Media<'_>,
-        media_type: &str,
-        decoded: u64,
-        dimensions: Option<(u32, u32)>,
-        animated: bool,
-    ) -> Option<(&'static str, String)> {
-        let limits = &self.options.limits;
-        let profile = limits.profile;
-        let is_image = media.kind == MediaKind::Image;
-        if let (Some(profile), true) = (profile, is_image) {
-            if !profile.image_types.contains(&media_type) {
-                let names: Vec<&str> = profile
-                    .image_types
-                    .iter()
-                    .map(|t| t.trim_start_matches("image/"))
-                    .collect();
-                return Some((
-                    "limit-image-type",
-                    format!(
-                        "{media_type} is not accepted by the {} profile ({})",
-                        profile.name,
-                        names.join(", ")
-                    ),
-                ));
-            }
-            if animated && profile.still_gif_only {
-                return Some((
-                    "limit-image-type",
-                    format!(
-                        "an animated GIF is not accepted by the {} profile (still GIFs only)",
-                        profile.name
-                    ),
-                ));
-            }
-        }
-        if let Some(max) = limits.max_bytes {
-            if decoded > max {
-                return Some((
-                    "limit-bytes",
-                    format!(
-                        "{} bytes, over --max-bytes ({} bytes)",
-                        group_digits(decoded),
-                        group_digits(max)
-                    ),
-                ));
-            }
-        }
-        if let (Some(profile), true) = (profile, is_image) {
-            match profile.max_image {
-                Some(Cap::Decoded(max)) if decoded > max => {
-                    return Some((
-                        "limit-bytes",
-                        format!(
-                            "{} bytes, over the {} profile's {} bytes per image",
-                            group_digits(decoded),
-                            profile.name,
-                            group_digits(max)
-                        ),
-                    ))
-                }
-                Some(Cap::Encoded(max)) if media.payload.len() as u64 > max => {
-                    return Some((
-                        "limit-bytes",
-                        format!(
-                            "{} base64 characters, over the {} profile's {} per image",
-                            group_digits(media.payload.len() as u64),
-                            profile.name,
-                            group_digits(max)
-                        ),
-                    ))
-                }
-                _ => {}
-            }
-        }
-        if let (Some(max), Some((width, height))) = (limits.max_dim, dimensions) {
-            if width.max(height) > max {
-                return Some((
-                    "limit-dim",
-                    format!("{width}x{height} px, over {max} px on its longest side"),
-                ));
-            }
-        }
-        None
-    }
-
-    /// The document-level limits: image count, bytes of images, and the smaller
-    /// longest side once a document holds many images.
-    fn document_limits(&mut self) {
-        let limits = self.options.limits.clone();
-        let count = self.images.len() + self.url_images;
-        if let Some(max) = limits.max_images {
-            if count > max {
-                self.issue(
-                    "limit-images",
-                    String::new(),
-                    format!("{count} images, more than the {max} allowed"),
-                    None,
-                );
-            }
-        }
-        let Some(profile) = limits.profile else {
-            return;
-        };
-        if let Some((threshold, side)) = profile.many_images {
-            if count > threshold {
-                let over: Vec<(String, u32, u32)> = self
-                    .images
-                    .iter()
-                    .filter(|image| !image.flagged)
-                    .filter_map(|image| {
-                        image.dimensions.map(|(w, h)| (image.pointer.clone(), w, h))
-                    })
-                    .filter(|(_, w, h)| (*w).max(*h) > side)
-                    .collect();
-                for (pointer, w, h) in over {
-                    self.issue(
-                        "limit-dim",
-                        pointer,
-                        format!(
-                            "{w}x{h} px, over {side} px on its longest side, the {} limit once a document holds more than {threshold} images ({count})",
-                            profile.name
-                        ),
-                        None,
-                    );
-                }
-            }
-        }
-        if let Some(max) = profile.max_total_image_bytes {
-            let total: u64 = self.images.iter().map(|image| image.decoded).sum();
-            if total > max {
-                self.issue(
-                    "limit-total-bytes",
-                    String::new(),
-                    format!(
-                        "{} bytes of images, over the {} profile's {} per document",
-                        group_digits(total),
-                        profile.name,
-                        group_digits(max)
-                    ),
-                    None,
-                );
-            }
-        }
-        if let Some(max) = profile.max_inline_bytes {
-            if self.inline_bytes > max {
-                self.issue(
-                    "limit-total-bytes",
-                    String::new(),
-                    format!(
-                        "{} bytes of inline media, over the {} profile's {} per request",
-                        group_digits(self.inline_bytes),
-                        profile.name,
-                        group_digits(max)
-                    ),
-                    None,
-                );
-            }
-        }
-    }
-
     /// Looks for data URLs pasted into the strings of a value.
     fn text_scan(&mut self, value: &Json<'_>, pointer: String) {
         match value {
@@ -869,14 +426,6 @@ fn raw_range(raw: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
         at += raw_len;
         decoded += value_len;
     }
-}
-
-/// Whether a GIF has more than one frame.
-fn gif_is_animated(bytes: &[u8]) -> bool {
-    use image::AnimationDecoder;
-    image::codecs::gif::GifDecoder::new(std::io::Cursor::new(bytes))
-        .map(|decoder| decoder.into_frames().take(2).count() > 1)
-        .unwrap_or(false)
 }
 
 #[cfg(test)]

@@ -3,9 +3,11 @@
 //! alone and their findings (and repairs) are moved back into the document's
 //! own coordinates: full pointers from its root, byte ranges of its text.
 
-use super::document::{check_document, CheckOptions, DocKind, DocReport, Issue, KindChoice};
+use super::document::check_document;
+use super::options::{CheckOptions, DocKind, KindChoice};
+use super::report::{DocReport, Issue};
 use crate::shapes::nemo_gym::rollout::Conversation;
-use crate::shapes::Shape;
+use crate::shapes::nemo_gym::rules::ROLLOUT_CONVERSATION;
 use crate::subdoc::{join, LocateError, MISSING};
 
 /// Checks one document: the whole of it, or the values at the `--at` pointers.
@@ -78,7 +80,7 @@ pub fn check_rollout(bytes: &[u8], options: &CheckOptions) -> DocReport {
         };
     };
     let inner = CheckOptions {
-        kind: KindChoice::Transcript(Some(Shape::OpenaiResponses)),
+        kind: KindChoice::Transcript(Some(ROLLOUT_CONVERSATION)),
         ..options.clone()
     };
     let mut report = check_document(&conversation.bytes, &inner);

@@ -1,0 +1,216 @@
+//! `partkit validate`: maps the arguments to [`ValidateOptions`], runs the
+//! library's checks ([`crate::validate`]) and prints the findings and the
+//! summary.
+
+use std::io::{self, BufWriter, Write};
+use std::time::Instant;
+
+use super::{at_of, set_threads, stdout_error};
+use crate::cli::{DocKindArg, FindingFormat, ValidateArgs};
+use crate::error::{Error, ExitStatus, Result};
+use crate::io::Layout;
+use crate::output::Printer;
+use crate::size::group_digits;
+use crate::validate::{
+    self, CheckOptions, InputReport, KindChoice, Limits, Status, ValidateOptions,
+};
+
+/// Runs `partkit validate`.
+pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
+    if args.list_rules {
+        return list_rules(args.format);
+    }
+    if let Some(unknown) = args
+        .ignore
+        .iter()
+        .find(|id| validate::rules::find(id).is_none())
+    {
+        return Err(Error::usage(format!(
+            "--ignore {unknown}: no such rule (see partkit validate --list-rules)"
+        )));
+    }
+    let options = options_of(&args)?;
+    set_threads(&args.threads);
+    if args.fix && (args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-")) {
+        return Err(Error::usage("--fix writes files back; it cannot fix stdin"));
+    }
+    let started = Instant::now();
+    let mut unreadable = 0usize;
+    let mut inputs = Vec::new();
+    for input in validate::collect_inputs(&args.paths) {
+        match input {
+            Ok(input) => inputs.push(input),
+            Err(error) => {
+                unreadable += 1;
+                printer.error(&format!("{:#}", anyhow::Error::from(error)));
+            }
+        }
+    }
+    let bar = printer.progress(inputs.len() as u64, "validating");
+    if inputs.len() < 2 {
+        bar.finish_and_clear();
+    }
+    let reports = validate::validate_inputs(&inputs, &options, || bar.inc(1));
+    bar.finish_and_clear();
+    let totals = print_reports(reports, args.format, printer)?;
+    unreadable += totals.unreadable;
+    printer.note(&totals.summary(started, unreadable));
+    Ok(if unreadable > 0 {
+        ExitStatus::Error
+    } else if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// `--list-rules`: the rule table, one rule a line.
+fn list_rules(format: FindingFormat) -> Result<ExitStatus> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    for rule in validate::RULES {
+        let line = match format {
+            FindingFormat::Text => format!(
+                "{:<26} {:<8} {:<8} {}",
+                rule.id,
+                rule.severity.as_str(),
+                if rule.fixable { "fixable" } else { "-" },
+                rule.summary
+            ),
+            FindingFormat::Json => serde_json::json!({
+                "rule": rule.id,
+                "severity": rule.severity.as_str(),
+                "fixable": rule.fixable,
+                "summary": rule.summary,
+            })
+            .to_string(),
+        };
+        writeln!(out, "{line}").map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(ExitStatus::Success)
+}
+
+/// The library's options, as the arguments ask.
+fn options_of(args: &ValidateArgs) -> Result<ValidateOptions> {
+    let profile = args.profile.map(|p| p.profile());
+    Ok(ValidateOptions {
+        check: CheckOptions {
+            kind: match (args.kind, args.from.and_then(|f| f.shape())) {
+                (Some(DocKindArg::Reply), _) => KindChoice::Reply,
+                (Some(DocKindArg::Parts), _) => KindChoice::Parts,
+                (Some(DocKindArg::Rollout), _) => KindChoice::Rollout,
+                (Some(DocKindArg::Transcript), shape) | (None, shape @ Some(_)) => {
+                    KindChoice::Transcript(shape)
+                }
+                (None, None) => KindChoice::Auto,
+            },
+            target: args.target,
+            depth: if args.deep {
+                crate::check::Depth::Full
+            } else {
+                crate::check::Depth::Header
+            },
+            limits: Limits {
+                profile,
+                max_bytes: args.max_bytes,
+                max_dim: args.max_dim.or(profile.and_then(|p| p.max_dim)),
+                max_images: args.max_images.or(profile.and_then(|p| p.max_images)),
+            },
+            fix: args.fix,
+            at: at_of(&args.at)?,
+        },
+        layout: if args.jsonl {
+            Layout::JsonLines
+        } else {
+            Layout::Auto
+        },
+        ignore: args.ignore.clone(),
+    })
+}
+
+/// What the run found, added up for the summary.
+#[derive(Default)]
+struct Totals {
+    documents: usize,
+    skipped: usize,
+    images: usize,
+    errors: usize,
+    warnings: usize,
+    fixed: usize,
+    /// Inputs that could not be read (or written back).
+    unreadable: usize,
+}
+
+/// Prints every finding (and each input's error, on stderr) in input order.
+fn print_reports(
+    reports: Vec<InputReport>,
+    format: FindingFormat,
+    printer: &Printer,
+) -> Result<Totals> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut totals = Totals::default();
+    for report in reports {
+        totals.documents += report.documents;
+        totals.skipped += report.skipped;
+        totals.images += report.images;
+        for finding in &report.findings {
+            match finding.status {
+                Status::Error => totals.errors += 1,
+                Status::Warning => totals.warnings += 1,
+                Status::Fixed => totals.fixed += 1,
+            }
+            let line = match format {
+                FindingFormat::Text => crate::output::sanitize(&finding.to_line()).into_owned(),
+                FindingFormat::Json => finding.to_json().to_string(),
+            };
+            writeln!(out, "{line}").map_err(stdout_error)?;
+        }
+        if let Some(error) = report.error {
+            totals.unreadable += 1;
+            // The error goes to stderr after the findings before it.
+            out.flush().map_err(stdout_error)?;
+            printer.error(&format!("{:#}", anyhow::Error::from(error)));
+        }
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(totals)
+}
+
+impl Totals {
+    /// `checked 3 documents, 2 images in 0.1 s: 1 error; …`.
+    fn summary(&self, started: Instant, unreadable: usize) -> String {
+        let plural = |n: usize, word: &str| {
+            format!(
+                "{} {word}{}",
+                group_digits(n as u64),
+                if n == 1 { "" } else { "s" }
+            )
+        };
+        let mut summary = format!(
+            "checked {}, {} in {:.1} s: {}",
+            plural(self.documents, "document"),
+            plural(self.images, "image"),
+            started.elapsed().as_secs_f64(),
+            plural(self.errors, "error")
+        );
+        if self.warnings > 0 {
+            summary.push_str(&format!(", {}", plural(self.warnings, "warning")));
+        }
+        if self.fixed > 0 {
+            summary.push_str(&format!(", {} fixed", group_digits(self.fixed as u64)));
+        }
+        if self.skipped > 0 {
+            summary.push_str(&format!(
+                "; {} skipped (not a tool reply, canonical parts or a transcript)",
+                plural(self.skipped, "document")
+            ));
+        }
+        if unreadable > 0 {
+            summary.push_str(&format!(
+                "; {} could not be read",
+                plural(unreadable, "path")
+            ));
+        }
+        summary
+    }
+}

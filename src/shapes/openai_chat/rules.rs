@@ -1,0 +1,58 @@
+//! What `validate` asks of OpenAI Chat documents: media only in user
+//! messages, no empty content lists, and where its calls and results stand.
+
+use serde_json::{Map, Value};
+
+use crate::validate::kit::{article, blocks, empty_content, issue, kind, messages};
+use crate::validate::kit::{Issue, ToolObject, ValidateFacts};
+
+/// A request needs `messages`.
+pub const FACTS: ValidateFacts = ValidateFacts {
+    request_list: Some("messages"),
+    ..ValidateFacts::DEFAULT
+};
+
+/// A function entry of `tool_calls` is a call; a `tool` message is a result.
+pub fn tool_object(object: &Map<String, Value>, key: Option<&str>) -> Option<ToolObject> {
+    let kind = object.get("type").and_then(Value::as_str);
+    if key == Some("tool_calls")
+        && matches!(kind, None | Some("function"))
+        && object.get("function").is_some_and(Value::is_object)
+    {
+        Some(ToolObject::Call)
+    } else if object.get("role").and_then(Value::as_str) == Some("tool") {
+        Some(ToolObject::Result)
+    } else {
+        None
+    }
+}
+
+/// The reader refuses a tool message without `tool_call_id`.
+pub fn required_id_field(object: &Map<String, Value>, _key: Option<&str>) -> Option<&'static str> {
+    (object.get("role").and_then(Value::as_str) == Some("tool")).then_some("tool_call_id")
+}
+
+/// The raw rules: no empty content lists, media only in user messages.
+pub fn check(value: &Value) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (at, message) in messages(value, &["messages"]) {
+        empty_content(&at, message, "OpenAI Chat", &mut issues);
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        for (i, block) in blocks(message, "content") {
+            let media = matches!(kind(block), "image_url" | "input_audio" | "file");
+            if media && role != "user" {
+                issues.push(issue(
+                    "media-placement",
+                    format!("{at}/content/{i}"),
+                    format!(
+                        "{} {} part in {} {role} message: Chat Completions carries media only in user messages (deliver tool media in a following user message)",
+                        article(kind(block)),
+                        kind(block),
+                        article(role),
+                    ),
+                ));
+            }
+        }
+    }
+    issues
+}

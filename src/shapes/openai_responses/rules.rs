@@ -1,0 +1,48 @@
+//! What `validate` asks of OpenAI Responses documents: no audio parts,
+//! message images with `detail`, and where its calls and results stand.
+
+use serde_json::{Map, Value};
+
+use crate::validate::kit::{blocks, issue, kind, messages, Issue, ToolObject};
+
+/// `function_call` and `function_call_output` items.
+pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
+    match object.get("type").and_then(Value::as_str) {
+        Some("function_call") => Some(ToolObject::Call),
+        Some("function_call_output") => Some(ToolObject::Result),
+        _ => None,
+    }
+}
+
+/// The raw rules: no audio parts; an image in a message needs `detail`.
+pub fn check(value: &Value) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (at, item) in messages(value, &["input", "output"]) {
+        let content_key =
+            if item.get("type").and_then(Value::as_str) == Some("function_call_output") {
+                "output"
+            } else {
+                "content"
+            };
+        for (i, block) in blocks(item, content_key) {
+            let here = format!("{at}/{content_key}/{i}");
+            if kind(block) == "input_audio" {
+                issues.push(issue(
+                    "media-placement",
+                    here,
+                    "Responses input has no audio parts",
+                ));
+            } else if kind(block) == "input_image"
+                && content_key == "content"
+                && !block.contains_key("detail")
+            {
+                issues.push(issue(
+                    "shape-field",
+                    here,
+                    "an input_image in a message needs detail",
+                ));
+            }
+        }
+    }
+    issues
+}

@@ -1,0 +1,251 @@
+//! Where a tool call, tool result or tool declaration stands in the original
+//! document, so that the findings the transcript checks make on the canonical
+//! model point back into it.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use crate::json::pointer_token;
+use crate::shapes::Shape;
+use crate::transcript::{Block, ToolCall, ToolResult, Transcript};
+use crate::validate::kit::ToolObject;
+
+/// Finds where a call, result or tool stands in the original document.
+pub(super) struct Locator<'v> {
+    value: &'v Value,
+    /// The pointers of the document's calls and results in document order,
+    /// when there are exactly as many as the reader read (so the n-th call of
+    /// the transcript is the n-th call of the document).
+    calls: Option<Vec<String>>,
+    results: Option<Vec<String>>,
+    /// The transcript's calls and results, by (message, block), numbered in order.
+    call_numbers: HashMap<(usize, usize), usize>,
+    result_numbers: HashMap<(usize, usize), usize>,
+}
+
+impl<'v> Locator<'v> {
+    pub(super) fn new(value: &'v Value, shape: Shape, transcript: &Transcript) -> Locator<'v> {
+        fn walk(
+            value: &Value,
+            shape: Shape,
+            key: Option<&str>,
+            pointer: &mut String,
+            calls: &mut Vec<String>,
+            results: &mut Vec<String>,
+        ) {
+            match value {
+                Value::Object(map) => {
+                    match shape.dialect().tool_object(map, key) {
+                        Some(ToolObject::Call) => return calls.push(pointer.clone()),
+                        Some(ToolObject::Result) => return results.push(pointer.clone()),
+                        None => {}
+                    }
+                    for (key, item) in map {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&pointer_token(key));
+                        walk(item, shape, Some(key), pointer, calls, results);
+                        pointer.truncate(len);
+                    }
+                }
+                Value::Array(items) => {
+                    for (index, item) in items.iter().enumerate() {
+                        let len = pointer.len();
+                        pointer.push_str(&format!("/{index}"));
+                        walk(item, shape, key, pointer, calls, results);
+                        pointer.truncate(len);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (mut calls, mut results) = (Vec::new(), Vec::new());
+        walk(
+            value,
+            shape,
+            None,
+            &mut String::new(),
+            &mut calls,
+            &mut results,
+        );
+        let mut call_numbers = HashMap::new();
+        let mut result_numbers = HashMap::new();
+        for (m, message) in transcript.messages.iter().enumerate() {
+            for (b, block) in message.content.iter().enumerate() {
+                match block {
+                    Block::ToolCall(_) => {
+                        call_numbers.insert((m, b), call_numbers.len());
+                    }
+                    Block::ToolResult(_) => {
+                        result_numbers.insert((m, b), result_numbers.len());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Locator {
+            value,
+            calls: (calls.len() == call_numbers.len()).then_some(calls),
+            results: (results.len() == result_numbers.len()).then_some(results),
+            call_numbers,
+            result_numbers,
+        }
+    }
+
+    /// The pointer of the first object (depth first, in document order) that
+    /// `matches`, or "".
+    fn find(&self, matches: &dyn Fn(&Map<String, Value>) -> bool) -> String {
+        fn walk(
+            value: &Value,
+            pointer: &mut String,
+            matches: &dyn Fn(&Map<String, Value>) -> bool,
+        ) -> bool {
+            match value {
+                Value::Object(map) => {
+                    if matches(map) {
+                        return true;
+                    }
+                    for (key, item) in map {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&pointer_token(key));
+                        if walk(item, pointer, matches) {
+                            return true;
+                        }
+                        pointer.truncate(len);
+                    }
+                    false
+                }
+                Value::Array(items) => {
+                    for (index, item) in items.iter().enumerate() {
+                        let len = pointer.len();
+                        pointer.push_str(&format!("/{index}"));
+                        if walk(item, pointer, matches) {
+                            return true;
+                        }
+                        pointer.truncate(len);
+                    }
+                    false
+                }
+                _ => false,
+            }
+        }
+        let mut pointer = String::new();
+        if walk(self.value, &mut pointer, matches) {
+            pointer
+        } else {
+            String::new()
+        }
+    }
+
+    /// The call that is block `at` (message, block) of the transcript.
+    pub(super) fn call(&self, at: (usize, usize), call: &ToolCall) -> String {
+        if let (Some(calls), Some(n)) = (&self.calls, self.call_numbers.get(&at)) {
+            return calls[*n].clone();
+        }
+        let has = |map: &Map<String, Value>, keys: &[&str], want: &str| {
+            keys.iter()
+                .any(|k| map.get(*k).and_then(Value::as_str) == Some(want))
+        };
+        match call.id.as_deref() {
+            Some(id) => self.find(&|map| {
+                has(map, &["id", "call_id", "toolUseId"], id)
+                    && ["name", "function", "input", "args", "arguments"]
+                        .iter()
+                        .any(|k| map.contains_key(*k))
+                    && !map.contains_key("output")
+                    && !map.contains_key("content")
+            }),
+            None => self.find(&|map| has(map, &["name"], &call.name) && map.contains_key("args")),
+        }
+    }
+
+    /// The result that is block `at` (message, block) of the transcript.
+    pub(super) fn result(&self, at: (usize, usize), result: &ToolResult) -> String {
+        if let (Some(results), Some(n)) = (&self.results, self.result_numbers.get(&at)) {
+            return results[*n].clone();
+        }
+        let has = |map: &Map<String, Value>, keys: &[&str], want: &str| {
+            keys.iter()
+                .any(|k| map.get(*k).and_then(Value::as_str) == Some(want))
+        };
+        match (result.call_id.as_deref(), result.name.as_deref()) {
+            (Some(id), _) => self.find(&|map| {
+                has(
+                    map,
+                    &["tool_call_id", "tool_use_id", "toolUseId", "call_id", "id"],
+                    id,
+                ) && ["content", "output", "response", "role"]
+                    .iter()
+                    .any(|k| map.contains_key(*k))
+            }),
+            (None, Some(name)) => {
+                self.find(&|map| has(map, &["name"], name) && map.contains_key("response"))
+            }
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The declaration of the `nth` (from 0) tool named `name`, and the member
+    /// holding its schema (empty when it has none).
+    pub(super) fn tool(&self, name: &str, nth: usize) -> (String, String) {
+        fn walk(value: &Value, pointer: &mut String, name: &str, found: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => {
+                    if map.get("name").and_then(Value::as_str) == Some(name) {
+                        found.push(pointer.clone());
+                        return;
+                    }
+                    for (key, item) in map {
+                        let len = pointer.len();
+                        pointer.push('/');
+                        pointer.push_str(&pointer_token(key));
+                        walk(item, pointer, name, found);
+                        pointer.truncate(len);
+                    }
+                }
+                Value::Array(items) => {
+                    for (index, item) in items.iter().enumerate() {
+                        let len = pointer.len();
+                        pointer.push_str(&format!("/{index}"));
+                        walk(item, pointer, name, found);
+                        pointer.truncate(len);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Tools are declared under `tools` (Bedrock: `toolConfig.tools`).
+        let mut found = Vec::new();
+        for base in ["/tools", "/toolConfig/tools"] {
+            if let Some(tools) = self.value.pointer(base) {
+                let mut pointer = base.to_string();
+                walk(tools, &mut pointer, name, &mut found);
+            }
+        }
+        let Some(at) = found.get(nth).or(found.last()).cloned() else {
+            return (String::new(), String::new());
+        };
+        let declaration = self.value.pointer(&at);
+        let schema = [
+            "parameters",
+            "input_schema",
+            "parametersJsonSchema",
+            "parameters_json_schema",
+        ]
+        .iter()
+        .find(|key| declaration.and_then(|d| d.get(**key)).is_some())
+        .map(|key| format!("{at}/{key}"))
+        .or_else(|| {
+            declaration
+                .and_then(|d| d.get("inputSchema"))
+                .map(|schema| match schema.get("json") {
+                    Some(_) => format!("{at}/inputSchema/json"),
+                    None => format!("{at}/inputSchema"),
+                })
+        })
+        .unwrap_or_default();
+        (at, schema)
+    }
+}
