@@ -31,12 +31,17 @@ pub mod jpeg;
 pub mod limits;
 pub mod png;
 pub mod raster;
+pub mod report;
+pub mod run;
 pub mod search;
+mod stream;
 
 use std::time::Instant;
 
 pub use decode::{DecodeError, DecodeLimits};
 pub use limits::Limits;
+pub use report::{Report, ReportStyle};
+pub use run::{run, Destination, RunOptions, Sink};
 
 use crate::media;
 use crate::size::group_digits;
