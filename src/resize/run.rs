@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::stream::run_json;
-use super::{resize_image, sniff_format, Format, ResizeOptions};
+use super::{resize_image, sniff_format, Format, ResizeOptions, Resized};
 use crate::accounting::OnError;
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::{write_atomic, Input};
@@ -270,9 +270,31 @@ fn run_image(
         report_image(options.report, &at, &result, None, false, report);
         return Ok(ExitStatus::Failure);
     };
-    let new_bytes = resized.bytes.as_deref().unwrap_or(&bytes);
+    let written = write_image(input, &bytes, resized, &options.destination, report, sink)?;
+    report_image(
+        options.report,
+        &at,
+        &result,
+        written.as_deref(),
+        false,
+        report,
+    );
+    Ok(ExitStatus::Success)
+}
+
+/// Writes one resized image (`bytes` when it is unchanged) where it goes;
+/// the file written, if any.
+fn write_image(
+    input: &Input,
+    bytes: &[u8],
+    resized: &Resized,
+    destination: &Destination,
+    report: Emit<'_>,
+    sink: &dyn Sink,
+) -> Result<Option<PathBuf>> {
+    let new_bytes = resized.bytes.as_deref().unwrap_or(bytes);
     let format = resized.after.format;
-    let written: Option<PathBuf> = match &options.destination {
+    Ok(match destination {
         Destination::Stdout => {
             let mut out = sink.stdout();
             out.write_all(new_bytes)
@@ -332,16 +354,7 @@ fn run_image(
                 Some(target)
             }
         }
-    };
-    report_image(
-        options.report,
-        &at,
-        &result,
-        written.as_deref(),
-        false,
-        report,
-    );
-    Ok(ExitStatus::Success)
+    })
 }
 
 /// The file name of a result: the input's, with the extension of a new format.

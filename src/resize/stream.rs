@@ -29,13 +29,6 @@ pub(super) fn run_json(
     report: Emit<'_>,
     sink: &dyn Sink,
 ) -> Result<ExitStatus> {
-    let read_error = |source| Error::Read {
-        path: match input {
-            Input::Path(p) => p.clone(),
-            Input::Stdin => PathBuf::from("-"),
-        },
-        source,
-    };
     let target = match (&options.destination, input) {
         (Destination::Stdout, _) => None,
         (Destination::File(path), _) => Some(path.clone()),
@@ -45,16 +38,14 @@ pub(super) fn run_json(
         (Destination::InPlace, Input::Path(path)) => Some(path.clone()),
         _ => return Err(Error::usage("stdin can only go to stdout or -o")),
     };
-    let mut out = match &target {
+    let out = match &target {
         None => Out::Stdout(sink.stdout()),
         Some(path) => Out::open(path)?,
     };
     let mut lines = RawLines::new(&mut reader);
-    let mut status = ExitStatus::Success;
-    let (mut images, mut resized, mut documents) = (0usize, 0usize, 0usize);
     // The first document tells JSON from JSON Lines.
     let mut pending = Vec::new();
-    let first = lines.next_line(&mut pending).map_err(read_error)?;
+    let first = lines.next_line(&mut pending).map_err(read_error(input))?;
     let Some(first_line) = first else {
         // No document at all (an empty partition of a job): nothing to do.
         if options.destination != Destination::InPlace {
@@ -64,100 +55,98 @@ pub(super) fn run_json(
     };
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
     let mut gap = Vec::new();
-    let single =
-        !options.jsonl && (!complete || !lines.skip_blank(&mut gap).map_err(read_error)?);
-    let mut changed = false;
-    let mut tally = Tally::new(options.on_error);
-    // A failed document, reported already: its stand-in as --on-error says.
-    let fail = |tally: &mut Tally, tail: &[u8], out: &mut Out| -> Result<ExitStatus> {
-        let mut stand_in = Vec::new();
-        tally
-            .failed(Some(&mut stand_in))
-            .expect("writing into memory cannot fail");
-        match stand_in.strip_suffix(b"\n") {
-            // `null`, with the line's own line break.
-            Some(null) => {
-                out.write(null)?;
-                out.write(tail)?;
-                Ok(ExitStatus::Success)
-            }
-            None => Ok(ExitStatus::Failure),
-        }
-    };
-    let mut handle = |line: usize,
-                      doc: &[u8],
-                      tail: &[u8],
-                      result: std::result::Result<ResizedDocument, String>,
-                      out: &mut Out,
-                      tally: &mut Tally,
-                      report: &mut dyn FnMut(Report)|
-     -> Result<ExitStatus> {
-        documents += 1;
-        let at_line = (!single).then_some(line);
-        let resized_doc = match result {
-            Ok(doc) => doc,
-            Err(error) => {
-                let at = Where {
-                    label,
-                    line: at_line,
-                    pointer: None,
-                };
-                report(Report::Error(format!("{}: {error}", at.text())));
-                return fail(tally, tail, out);
-            }
-        };
-        let mut failed = false;
-        for image in &resized_doc.images {
-            images += 1;
-            let at = Where {
-                label,
-                line: at_line,
-                pointer: Some(&image.pointer),
-            };
-            if image.result.as_ref().is_ok_and(Resized::changed) {
-                resized += 1;
-            }
-            failed |= image.result.is_err();
-            report_image(options.report, &at, &image.result, None, true, report);
-        }
-        if failed {
-            return fail(tally, tail, out);
-        }
-        match &resized_doc.output {
-            Some(new) => {
-                changed = true;
-                out.write(new)?;
-            }
-            None => out.write(doc)?,
-        }
-        out.write(tail)?;
-        tally.wrote();
-        Ok(ExitStatus::Success)
+    let single = !options.jsonl
+        && (!complete || !lines.skip_blank(&mut gap).map_err(read_error(input))?);
+    let mut stream = Stream {
+        label,
+        options,
+        single,
+        to_stdout: target.is_none(),
+        out,
+        tally: Tally::new(options.on_error),
+        status: ExitStatus::Success,
+        documents: 0,
+        images: 0,
+        resized: 0,
+        changed: false,
     };
     if single {
         let mut bytes = pending;
         bytes.extend_from_slice(&gap);
-        reader_rest(&mut lines, &mut bytes).map_err(read_error)?;
-        sink.progress(bytes.len() as u64);
-        let result = resize_document_at(&bytes, &options.at, &options.resize);
-        let doc_status = handle(
-            first_line, &bytes, b"", result, &mut out, &mut tally, report,
-        )?;
-        status = worse(status, doc_status);
-        if target.is_none() && !bytes.ends_with(b"\n") && doc_status == ExitStatus::Success {
-            out.write(b"\n")?;
-        }
+        lines
+            .reader
+            .read_to_end(&mut bytes)
+            .map_err(read_error(input))?;
+        stream.single(first_line, bytes, report, sink)?;
     } else {
-        let mut batch: Vec<(usize, Vec<u8>)> = vec![(first_line, pending)];
+        let mut first = vec![(first_line, pending)];
         if !gap.is_empty() {
-            batch.push((0, gap));
+            first.push((0, gap));
         }
+        stream.lines(first, &mut lines, input, report, sink)?;
+    }
+    stream.finish(report)
+}
+
+/// The error of a failed read of `input`.
+fn read_error(input: &Input) -> impl Fn(io::Error) -> Error + '_ {
+    move |source| Error::Read {
+        path: match input {
+            Input::Path(p) => p.clone(),
+            Input::Stdin => PathBuf::from("-"),
+        },
+        source,
+    }
+}
+
+/// A run over one JSON input's documents: where they go, and the counts its
+/// summary reports.
+struct Stream<'a, 's> {
+    label: &'a str,
+    options: &'a RunOptions,
+    /// One JSON document (reports name no line), not JSON Lines.
+    single: bool,
+    to_stdout: bool,
+    out: Out<'s>,
+    tally: Tally,
+    status: ExitStatus,
+    documents: usize,
+    images: usize,
+    resized: usize,
+    /// Some document changed (an unchanged `--in-place` file is not rewritten).
+    changed: bool,
+}
+
+impl Stream<'_, '_> {
+    /// The one document of a JSON input.
+    fn single(&mut self, line: usize, bytes: Vec<u8>, report: Emit<'_>, sink: &dyn Sink) -> Result<()> {
+        sink.progress(bytes.len() as u64);
+        let result = resize_document_at(&bytes, &self.options.at, &self.options.resize);
+        let status = self.document(line, &bytes, b"", result, report)?;
+        self.status = worse(self.status, status);
+        if self.to_stdout && !bytes.ends_with(b"\n") && status == ExitStatus::Success {
+            self.out.write(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// The lines of a JSON Lines input, `first` and the rest of `lines`,
+    /// resized a batch at a time across the cores and written in order.
+    fn lines(
+        &mut self,
+        first: Vec<(usize, Vec<u8>)>,
+        lines: &mut RawLines<'_>,
+        input: &Input,
+        report: Emit<'_>,
+        sink: &dyn Sink,
+    ) -> Result<()> {
+        let mut batch = first;
         let mut batch_bytes = batch.iter().map(|(_, raw)| raw.len()).sum();
         let mut done = false;
-        while !done && !tally.stopped {
+        while !done && !self.tally.stopped {
             while batch.len() < BATCH_LINES && batch_bytes < BATCH_BYTES {
                 let mut raw = Vec::new();
-                match lines.next_raw(&mut raw).map_err(read_error)? {
+                match lines.next_raw(&mut raw).map_err(read_error(input))? {
                     Some(line) => {
                         batch_bytes += raw.len();
                         batch.push((line, raw));
@@ -168,6 +157,7 @@ pub(super) fn run_json(
                     }
                 }
             }
+            let options = self.options;
             let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
                 .par_iter()
                 .map(|(_, raw)| {
@@ -177,51 +167,130 @@ pub(super) fn run_json(
                 })
                 .collect();
             for ((line, raw), result) in batch.iter().zip(results) {
-                if tally.stopped {
+                if self.tally.stopped {
                     break;
                 }
                 sink.progress(raw.len() as u64);
                 let doc = content(raw);
                 match result {
-                    None => out.write(raw)?,
+                    // A blank line stays as it was.
+                    None => self.out.write(raw)?,
                     Some(result) => {
                         let tail = &raw[doc.len()..];
-                        let doc_status =
-                            handle(*line, doc, tail, result, &mut out, &mut tally, report)?;
-                        status = worse(status, doc_status);
+                        let status = self.document(*line, doc, tail, result, report)?;
+                        self.status = worse(self.status, status);
                     }
                 }
             }
             batch.clear();
             batch_bytes = 0;
         }
+        Ok(())
     }
-    if status == ExitStatus::Success || target.is_none() {
-        let in_place_unchanged = options.destination == Destination::InPlace && !changed;
-        if !in_place_unchanged {
-            out.commit()?;
+
+    /// One document's result: its images reported, then the document written
+    /// (resized, or as it was) followed by `tail` (its line break), or failed.
+    fn document(
+        &mut self,
+        line: usize,
+        doc: &[u8],
+        tail: &[u8],
+        result: std::result::Result<ResizedDocument, String>,
+        report: Emit<'_>,
+    ) -> Result<ExitStatus> {
+        self.documents += 1;
+        let at_line = (!self.single).then_some(line);
+        let resized_doc = match result {
+            Ok(doc) => doc,
+            Err(error) => {
+                let at = Where {
+                    label: self.label,
+                    line: at_line,
+                    pointer: None,
+                };
+                report(Report::Error(format!("{}: {error}", at.text())));
+                return self.fail(tail);
+            }
+        };
+        let mut failed = false;
+        for image in &resized_doc.images {
+            self.images += 1;
+            let at = Where {
+                label: self.label,
+                line: at_line,
+                pointer: Some(&image.pointer),
+            };
+            if image.result.as_ref().is_ok_and(Resized::changed) {
+                self.resized += 1;
+            }
+            failed |= image.result.is_err();
+            report_image(self.options.report, &at, &image.result, None, true, report);
+        }
+        if failed {
+            return self.fail(tail);
+        }
+        match &resized_doc.output {
+            Some(new) => {
+                self.changed = true;
+                self.out.write(new)?;
+            }
+            None => self.out.write(doc)?,
+        }
+        self.out.write(tail)?;
+        self.tally.wrote();
+        Ok(ExitStatus::Success)
+    }
+
+    /// A failed document, reported already: its stand-in as --on-error says.
+    fn fail(&mut self, tail: &[u8]) -> Result<ExitStatus> {
+        let mut stand_in = Vec::new();
+        self.tally
+            .failed(Some(&mut stand_in))
+            .expect("writing into memory cannot fail");
+        match stand_in.strip_suffix(b"\n") {
+            // `null`, with the line's own line break.
+            Some(null) => {
+                self.out.write(null)?;
+                self.out.write(tail)?;
+                Ok(ExitStatus::Success)
+            }
+            None => Ok(ExitStatus::Failure),
         }
     }
-    if !single {
-        report(Report::Note(format!("{label}: {}", tally.summary(None))));
+
+    /// Commits the output (a file only when every document went well) and
+    /// reports the counts.
+    fn finish(self, report: Emit<'_>) -> Result<ExitStatus> {
+        let label = self.label;
+        if self.status == ExitStatus::Success || self.to_stdout {
+            let in_place_unchanged =
+                self.options.destination == Destination::InPlace && !self.changed;
+            if !in_place_unchanged {
+                self.out.commit()?;
+            }
+        }
+        if !self.single {
+            report(Report::Note(format!("{label}: {}", self.tally.summary(None))));
+        }
+        if self.options.report == ReportStyle::Text && self.status == ExitStatus::Success {
+            let documents = self.documents;
+            let what = if documents == 1 {
+                String::new()
+            } else {
+                format!(" in {documents} documents")
+            };
+            let summary = match (self.images, self.resized) {
+                (0, _) => format!("{label}: no embedded images"),
+                (n, 0) => format!(
+                    "{label}: {n} image{}{what}, all within every cap",
+                    plural(n)
+                ),
+                (n, r) => format!("{label}: resized {r} of {n} image{}{what}", plural(n)),
+            };
+            report(Report::Note(summary));
+        }
+        Ok(self.status)
     }
-    if options.report == ReportStyle::Text && status == ExitStatus::Success {
-        let what = if documents == 1 {
-            String::new()
-        } else {
-            format!(" in {documents} documents")
-        };
-        let summary = match (images, resized) {
-            (0, _) => format!("{label}: no embedded images"),
-            (n, 0) => format!(
-                "{label}: {n} image{}{what}, all within every cap",
-                plural(n)
-            ),
-            (n, r) => format!("{label}: resized {r} of {n} image{}{what}", plural(n)),
-        };
-        report(Report::Note(summary));
-    }
-    Ok(status)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -242,11 +311,6 @@ fn content(raw: &[u8]) -> &[u8] {
         }
     }
     &raw[..end]
-}
-
-/// Appends the rest of the input.
-fn reader_rest(lines: &mut RawLines<'_>, bytes: &mut Vec<u8>) -> io::Result<()> {
-    lines.reader.read_to_end(bytes).map(|_| ())
 }
 
 /// Lines exactly as written (line breaks kept), so that a JSON Lines file comes
