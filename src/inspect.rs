@@ -147,79 +147,92 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
             }
         }
         Payload::Base64(payload) => {
-            item.bytes = b64::decoded_len(payload);
-            match check::decode_strict_prefix(payload, scratch, Depth::Header) {
-                Err(problem @ PayloadProblem::Base64 { lenient: true, .. }) => {
-                    // Line-wrapped, unpadded or URL-safe: still say what it holds.
-                    item.problems.push(problem.message());
-                    if let Ok((bytes, _)) = b64::decode_lenient(payload) {
-                        item.bytes = Some(bytes.len() as u64);
-                        item.sniffed = media::sniff(&bytes);
-                        let declared = found.declared.clone().or_else(|| item.sniffed.clone());
-                        if let Some(declared) = &declared {
-                            match check::check_bytes(&bytes, declared, Depth::Header) {
-                                Ok((_, dimensions)) => item.dimensions = dimensions,
-                                Err(PayloadProblem::Mismatch { .. })
-                                    if found.declared.is_none() => {}
-                                Err(problem) => item.problems.push(problem.message()),
-                            }
-                        }
-                        if extract {
-                            item.extracted = Some(ExtractedImage {
-                                media_type: item
-                                    .sniffed
-                                    .clone()
-                                    .or(declared)
-                                    .unwrap_or_else(|| "application/octet-stream".into()),
-                                label: item.name.clone(),
-                                bytes: Some(bytes),
-                            });
-                        }
-                    }
-                }
-                Err(problem) => item.problems.push(problem.message()),
-                Ok(total) => {
-                    item.sniffed = media::sniff(scratch);
-                    let declared = found.declared.clone().or_else(|| item.sniffed.clone());
-                    if let Some(declared) = &declared {
-                        match check::check_decoded(payload, scratch, total, declared, Depth::Header)
-                        {
-                            Ok((_, dimensions)) => item.dimensions = dimensions,
-                            Err(PayloadProblem::Mismatch { .. }) if found.declared.is_none() => {}
-                            Err(problem @ PayloadProblem::Mismatch { .. }) => {
-                                item.problems.push(problem.message());
-                                // The bytes are still an image of their own type.
-                                if let Some(sniffed) = &item.sniffed {
-                                    if let Ok((_, dimensions)) = check::check_decoded(
-                                        payload,
-                                        scratch,
-                                        total,
-                                        sniffed,
-                                        Depth::Header,
-                                    ) {
-                                        item.dimensions = dimensions;
-                                    }
-                                }
-                            }
-                            Err(problem) => item.problems.push(problem.message()),
-                        }
-                    }
-                    if extract {
-                        item.extracted = Some(ExtractedImage {
-                            media_type: item
-                                .sniffed
-                                .clone()
-                                .or(declared)
-                                .unwrap_or_else(|| "application/octet-stream".into()),
-                            label: item.name.clone(),
-                            bytes: b64::decode_strict(payload).ok(),
-                        });
-                    }
-                }
-            }
+            examine_base64(&mut item, payload, found.declared, extract, scratch)
         }
     }
     item
+}
+
+/// What inline base64 holds: its size, sniffed type and dimensions, the
+/// problems with it, and (with `extract`) its bytes. Line-wrapped, unpadded or
+/// URL-safe base64 is a problem, but is still read to say what it holds.
+fn examine_base64(
+    item: &mut Item,
+    payload: &str,
+    declared_type: Option<String>,
+    extract: bool,
+    scratch: &mut Vec<u8>,
+) {
+    item.bytes = b64::decoded_len(payload);
+    match check::decode_strict_prefix(payload, scratch, Depth::Header) {
+        Err(problem @ PayloadProblem::Base64 { lenient: true, .. }) => {
+            // Line-wrapped, unpadded or URL-safe: still say what it holds.
+            item.problems.push(problem.message());
+            if let Ok((bytes, _)) = b64::decode_lenient(payload) {
+                item.bytes = Some(bytes.len() as u64);
+                item.sniffed = media::sniff(&bytes);
+                let declared = declared_type.clone().or_else(|| item.sniffed.clone());
+                if let Some(declared) = &declared {
+                    match check::check_bytes(&bytes, declared, Depth::Header) {
+                        Ok((_, dimensions)) => item.dimensions = dimensions,
+                        Err(PayloadProblem::Mismatch { .. })
+                            if declared_type.is_none() => {}
+                        Err(problem) => item.problems.push(problem.message()),
+                    }
+                }
+                if extract {
+                    item.extracted = Some(ExtractedImage {
+                        media_type: item
+                            .sniffed
+                            .clone()
+                            .or(declared)
+                            .unwrap_or_else(|| "application/octet-stream".into()),
+                        label: item.name.clone(),
+                        bytes: Some(bytes),
+                    });
+                }
+            }
+        }
+        Err(problem) => item.problems.push(problem.message()),
+        Ok(total) => {
+            item.sniffed = media::sniff(scratch);
+            let declared = declared_type.clone().or_else(|| item.sniffed.clone());
+            if let Some(declared) = &declared {
+                match check::check_decoded(payload, scratch, total, declared, Depth::Header)
+                {
+                    Ok((_, dimensions)) => item.dimensions = dimensions,
+                    Err(PayloadProblem::Mismatch { .. }) if declared_type.is_none() => {}
+                    Err(problem @ PayloadProblem::Mismatch { .. }) => {
+                        item.problems.push(problem.message());
+                        // The bytes are still an image of their own type.
+                        if let Some(sniffed) = &item.sniffed {
+                            if let Ok((_, dimensions)) = check::check_decoded(
+                                payload,
+                                scratch,
+                                total,
+                                sniffed,
+                                Depth::Header,
+                            ) {
+                                item.dimensions = dimensions;
+                            }
+                        }
+                    }
+                    Err(problem) => item.problems.push(problem.message()),
+                }
+            }
+            if extract {
+                item.extracted = Some(ExtractedImage {
+                    media_type: item
+                        .sniffed
+                        .clone()
+                        .or(declared)
+                        .unwrap_or_else(|| "application/octet-stream".into()),
+                    label: item.name.clone(),
+                    bytes: b64::decode_strict(payload).ok(),
+                });
+            }
+        }
+    }
 }
 
 /// Lays items out as an aligned table with a header row.
@@ -243,42 +256,7 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> Stri
         .iter()
         .zip(files.iter().chain(std::iter::repeat(&None)))
     {
-        let dash = || "-".to_string();
-        let mut row = vec![
-            if item.pointer.is_empty() {
-                "/".to_string()
-            } else {
-                item.pointer.clone()
-            },
-            item.kind.to_string(),
-            item.declared.clone().unwrap_or_else(dash),
-            if item.url {
-                "(url)".to_string()
-            } else {
-                item.sniffed.clone().unwrap_or_else(dash)
-            },
-            item.bytes.map_or_else(dash, crate::size::group_digits),
-            item.dimensions
-                .map_or_else(dash, |(w, h)| format!("{w}x{h}")),
-            item.name.as_deref().map_or_else(dash, |n| shorten(n, 40)),
-            {
-                let mut problems = item.problems.join("; ");
-                if let Some(file) = file {
-                    if !problems.is_empty() {
-                        problems.push_str("; ");
-                    }
-                    problems.push_str(&format!("extracted to {file}"));
-                }
-                if problems.is_empty() {
-                    "-".to_string()
-                } else {
-                    problems
-                }
-            },
-        ];
-        if with_lines {
-            row.insert(0, item.line.to_string());
-        }
+        let row = row(item, file.as_deref(), with_lines);
         rows.push(
             row.into_iter()
                 .map(|cell| crate::output::sanitize(&cell).into_owned())
@@ -309,6 +287,47 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> Stri
         out.push('\n');
     }
     out
+}
+
+/// One item's cells, before they are made safe for a terminal.
+fn row(item: &Item, file: Option<&str>, with_lines: bool) -> Vec<String> {
+    let dash = || "-".to_string();
+    let mut row = vec![
+        if item.pointer.is_empty() {
+            "/".to_string()
+        } else {
+            item.pointer.clone()
+        },
+        item.kind.to_string(),
+        item.declared.clone().unwrap_or_else(dash),
+        if item.url {
+            "(url)".to_string()
+        } else {
+            item.sniffed.clone().unwrap_or_else(dash)
+        },
+        item.bytes.map_or_else(dash, crate::size::group_digits),
+        item.dimensions
+            .map_or_else(dash, |(w, h)| format!("{w}x{h}")),
+        item.name.as_deref().map_or_else(dash, |n| shorten(n, 40)),
+        {
+            let mut problems = item.problems.join("; ");
+            if let Some(file) = file {
+                if !problems.is_empty() {
+                    problems.push_str("; ");
+                }
+                problems.push_str(&format!("extracted to {file}"));
+            }
+            if problems.is_empty() {
+                "-".to_string()
+            } else {
+                problems
+            }
+        },
+    ];
+    if with_lines {
+        row.insert(0, item.line.to_string());
+    }
+    row
 }
 
 fn shorten(text: &str, max: usize) -> String {
