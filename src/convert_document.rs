@@ -1,5 +1,6 @@
-//! `partkit convert`: transcripts between provider shapes (SPEC §7), of whole
-//! documents, of the values at `--at` pointers, and of NeMo Gym rollouts.
+//! One document through [`crate::convert`] (SPEC §7): a whole transcript, the
+//! values at `--at` pointers spliced back into the document, or a NeMo Gym
+//! rollout's conversation; the operation behind `partkit convert`.
 
 use serde_json::Value;
 

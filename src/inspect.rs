@@ -1,5 +1,7 @@
-//! `partkit inspect`: every media item in a recorded document of any shape
-//! (SPEC §9), with what it declares, what its bytes are, and what is wrong.
+//! Every media item in a recorded document of any shape (SPEC §9), with what
+//! it declares, what its bytes are, and what is wrong: the operation behind
+//! `partkit inspect` ([`inspect_at`] for one document, [`table`] to lay the
+//! items out).
 
 use std::borrow::Cow;
 
@@ -175,8 +177,7 @@ fn examine_base64(
                 if let Some(declared) = &declared {
                     match check::check_bytes(&bytes, declared, Depth::Header) {
                         Ok((_, dimensions)) => item.dimensions = dimensions,
-                        Err(PayloadProblem::Mismatch { .. })
-                            if declared_type.is_none() => {}
+                        Err(PayloadProblem::Mismatch { .. }) if declared_type.is_none() => {}
                         Err(problem) => item.problems.push(problem.message()),
                     }
                 }
@@ -198,8 +199,7 @@ fn examine_base64(
             item.sniffed = media::sniff(scratch);
             let declared = declared_type.clone().or_else(|| item.sniffed.clone());
             if let Some(declared) = &declared {
-                match check::check_decoded(payload, scratch, total, declared, Depth::Header)
-                {
+                match check::check_decoded(payload, scratch, total, declared, Depth::Header) {
                     Ok((_, dimensions)) => item.dimensions = dimensions,
                     Err(PayloadProblem::Mismatch { .. }) if declared_type.is_none() => {}
                     Err(problem @ PayloadProblem::Mismatch { .. }) => {

@@ -4,7 +4,8 @@
 //! The crate is a library with a thin binary. The operations take an options
 //! struct and return values, and never print: [`encode`], [`split`],
 //! [`convert`] (one transcript) and [`convert_document`] (a document, its
-//! `--at` values, a rollout), [`inspect`] and [`resize`]. The shared model
+//! `--at` values, a rollout), [`inspect`] and [`resize`]; each one's options
+//! are also at the crate's root. The shared model
 //! ([`part`], [`media`], [`dataurl`], [`b64`]) and the provider shapes
 //! ([`shapes`]) are usable on their own. The command line (argument parsing,
 //! printing, exit codes) is not part of the library's API; [`run_cli`] runs
@@ -49,7 +50,8 @@ pub mod split;
 pub mod subdoc;
 pub mod transcript;
 
-// Plumbing the operations share, reached through the re-exports below.
+// Plumbing the operations share; of it only `OnError` (what a failed
+// document becomes) is part of the API, re-exported below.
 mod accounting;
 mod pipeline;
 mod size;
@@ -62,12 +64,22 @@ mod commands;
 pub mod generate;
 mod output;
 
+// Each operation's options, and the types every one of them speaks, at the
+// crate's root. (Not the functions: `encode` and `convert` would then name
+// both a module and a function, and every doc link to them be ambiguous.)
 pub use accounting::OnError;
+pub use convert::ConvertOptions;
+pub use convert_document::ConvertRequest;
+pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
+pub use part::{MediaPart, Part, Source};
+pub use resize::ResizeOptions;
+pub use shapes::Shape;
+pub use split::SplitOptions;
+
+// For the binary (`main` prints its own errors with it).
 #[doc(hidden)]
 pub use output::sanitize;
-pub use part::{MediaPart, Part, Source};
-pub use shapes::Shape;
 // Until validate moves out of the command layer (as `pub mod validate;`
 // above), its library part is reached through here.
 #[doc(hidden)]

@@ -55,8 +55,8 @@ pub(super) fn run_json(
     };
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
     let mut gap = Vec::new();
-    let single = !options.jsonl
-        && (!complete || !lines.skip_blank(&mut gap).map_err(read_error(input))?);
+    let single =
+        !options.jsonl && (!complete || !lines.skip_blank(&mut gap).map_err(read_error(input))?);
     let mut stream = Stream {
         label,
         options,
@@ -119,7 +119,13 @@ struct Stream<'a, 's> {
 
 impl Stream<'_, '_> {
     /// The one document of a JSON input.
-    fn single(&mut self, line: usize, bytes: Vec<u8>, report: Emit<'_>, sink: &dyn Sink) -> Result<()> {
+    fn single(
+        &mut self,
+        line: usize,
+        bytes: Vec<u8>,
+        report: Emit<'_>,
+        sink: &dyn Sink,
+    ) -> Result<()> {
         sink.progress(bytes.len() as u64);
         let result = resize_document_at(&bytes, &self.options.at, &self.options.resize);
         let status = self.document(line, &bytes, b"", result, report)?;
@@ -270,7 +276,10 @@ impl Stream<'_, '_> {
             }
         }
         if !self.single {
-            report(Report::Note(format!("{label}: {}", self.tally.summary(None))));
+            report(Report::Note(format!(
+                "{label}: {}",
+                self.tally.summary(None)
+            )));
         }
         if self.options.report == ReportStyle::Text && self.status == ExitStatus::Success {
             let documents = self.documents;
