@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, PrettyFormatter, Serializer};
 
-use crate::error::{Error, ExitStatus};
+use crate::error::Error;
 
 /// How JSON output is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -139,15 +139,6 @@ pub fn stdout_error(source: io::Error) -> Error {
     Error::Write {
         path: PathBuf::from("<stdout>"),
         source,
-    }
-}
-
-/// The worse of two statuses: an error over a failure over success.
-pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
-    if b.code() > a.code() {
-        b
-    } else {
-        a
     }
 }
 

@@ -16,10 +16,9 @@ use rayon::prelude::*;
 use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::stream::run_json;
 use super::{resize_image, sniff_format, Format, ResizeOptions, Resized};
-use crate::accounting::OnError;
+use crate::accounting::{worse, OnError};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::{write_atomic, Input};
-use crate::output::worse;
 
 /// Where results go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +46,7 @@ pub struct RunOptions {
     /// Resize only the images inside the values at these pointers.
     pub at: crate::subdoc::At,
     /// What a JSON document that fails becomes.
-    pub on_error: crate::accounting::OnError,
+    pub on_error: OnError,
 }
 
 /// Where a run's results and reports go: the caller's stdout and stderr.

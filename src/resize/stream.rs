@@ -11,10 +11,9 @@ use super::document::{resize_document_at, ResizedDocument};
 use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::run::{Destination, Out, RunOptions, Sink};
 use super::Resized;
-use crate::accounting::Tally;
+use crate::accounting::{worse, Tally};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::Input;
-use crate::output::worse;
 
 /// How many JSON Lines documents are resized together.
 const BATCH_LINES: usize = 64;
