@@ -120,6 +120,16 @@ impl Tally {
     }
 }
 
+/// The worse of two statuses (an error over a failure over success): how a
+/// run of several inputs ends.
+pub fn worse(a: ExitStatus, b: ExitStatus) -> ExitStatus {
+    if b.code() > a.code() {
+        b
+    } else {
+        a
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,14 @@
 //! that LLM prompts and tool replies carry.
 //!
 //! The crate is a library with a thin binary. The operations take an options
-//! struct and return values ([`encode`], [`convert`]; the others still live in
-//! [`commands`] while they move out); the shared model ([`part`], [`media`],
-//! [`dataurl`], [`b64`]) and the provider shapes ([`shapes`]) are usable on
-//! their own.
+//! struct and return values, and never print: [`encode`], [`split`],
+//! [`convert`] (one transcript) and [`convert_document`] (a document, its
+//! `--at` values, a rollout), [`inspect`] and [`resize`]; each one's options
+//! are also at the crate's root. The shared model
+//! ([`part`], [`media`], [`dataurl`], [`b64`]) and the provider shapes
+//! ([`shapes`]) are usable on their own. The command line (argument parsing,
+//! printing, exit codes) is not part of the library's API; [`run_cli`] runs
+//! it, for the binary.
 //!
 //! ```
 //! use partkit::encode::{encode, EncodeOptions, SourceSpec};
@@ -23,35 +27,64 @@
 //! assert_eq!(encoded.blocks[1]["source"]["media_type"], "image/gif");
 //! ```
 
-pub mod accounting;
+// The library: the operations and the model they share. Each operation takes
+// an options struct and returns values; none of them prints.
 pub mod b64;
 pub mod check;
-pub mod cli;
-pub mod commands;
 pub mod convert;
+pub mod convert_document;
 pub mod dataurl;
 pub mod encode;
 pub mod error;
 pub mod fetch;
-pub mod generate;
+pub mod inspect;
 pub mod io;
 pub mod json;
 pub mod media;
-pub mod output;
 pub mod part;
-pub mod pipeline;
 pub mod profile;
 pub mod resize;
 pub mod scan;
 pub mod shapes;
-pub mod size;
+pub mod split;
 pub mod subdoc;
 pub mod transcript;
 pub mod validate;
 
+// Plumbing the operations share; of it only `OnError` (what a failed
+// document becomes) is part of the API, re-exported below.
+mod accounting;
+mod pipeline;
+mod size;
+
+// The command line: binary-only, not public API. (`generate` stays reachable,
+// hidden, for the test that keeps the generated files current.)
+mod cli;
+mod commands;
+#[doc(hidden)]
+pub mod generate;
+mod output;
+
+// Each operation's options, and the types every one of them speaks, at the
+// crate's root. (Not the functions: `encode` and `convert` would then name
+// both a module and a function, and every doc link to them be ambiguous.)
+pub use accounting::OnError;
+pub use convert::ConvertOptions;
+pub use convert_document::ConvertRequest;
+pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
 pub use part::{MediaPart, Part, Source};
+pub use resize::ResizeOptions;
 pub use shapes::Shape;
+pub use split::SplitOptions;
+
+// For the binary (`main` prints its own errors with it).
+#[doc(hidden)]
+pub use output::sanitize;
+// Until validate moves out of the command layer (as `pub mod validate;`
+// above), its library part is reached through here.
+#[doc(hidden)]
+pub use commands::validate;
 
 use std::ffi::OsString;
 

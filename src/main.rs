@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use partkit::output::sanitize;
+use partkit::sanitize;
 use partkit::Outcome;
 
 fn main() -> ExitCode {

@@ -1,12 +1,23 @@
 //! The one owner of stdout and stderr: JSON style (pretty on a terminal, compact
 //! otherwise), warnings unless `--quiet`, and progress bars only on a terminal.
+//!
+//! Every command prints through one [`Printer`]: results go to the stdout it
+//! hands out ([`Printer::stdout`]), and a failed write to it becomes one error
+//! ([`stdout_error`]) that names `<stdout>`; messages go to stderr through its
+//! methods, so `--quiet` and the `partkit:` prefix are decided in one place.
+//! The exit status is not the printer's to guess from what it printed (with
+//! `--on-error null` an error is printed and the run still exits 0): each
+//! command returns it, and `main` turns it into the exit code in one place.
 
 use std::borrow::Cow;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, StdoutLock, Write};
+use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, PrettyFormatter, Serializer};
+
+use crate::error::Error;
 
 /// How JSON output is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -17,6 +28,9 @@ pub enum JsonStyle {
     Pretty,
     Compact,
 }
+
+/// Buffered, locked stdout: what a command writes its results to.
+pub type Stdout = BufWriter<StdoutLock<'static>>;
 
 /// Decides how results and diagnostics are shown.
 #[derive(Debug, Clone)]
@@ -39,6 +53,29 @@ impl Printer {
             quiet,
             stderr_is_terminal: io::stderr().is_terminal(),
         }
+    }
+
+    /// Stdout, locked and buffered, for a command's results. (The lock is
+    /// taken by each writer; a command holds one writer at a time.)
+    pub fn stdout(&self) -> Stdout {
+        BufWriter::new(io::stdout().lock())
+    }
+
+    /// [`Printer::stdout`] with a larger buffer, for output measured in
+    /// megabytes (resized documents and images).
+    pub fn stdout_with_capacity(&self, capacity: usize) -> Stdout {
+        BufWriter::with_capacity(capacity, io::stdout().lock())
+    }
+
+    /// Whether stdout is a terminal (binary output is refused there).
+    pub fn stdout_is_terminal(&self) -> bool {
+        io::stdout().is_terminal()
+    }
+
+    /// Prints one JSON report line on stderr (`resize --report json`): data a
+    /// program reads, so never silenced by `--quiet`.
+    pub fn report_json(&self, value: &serde_json::Value) {
+        let _ = writeln!(io::stderr().lock(), "{value}");
     }
 
     /// Whether JSON is pretty-printed.
@@ -93,6 +130,15 @@ impl Printer {
         }
         bar.set_message(what.to_string());
         bar
+    }
+}
+
+/// The error of a failed write to stdout (a closed pipe among them, which
+/// `main` turns into a quiet exit 0).
+pub fn stdout_error(source: io::Error) -> Error {
+    Error::Write {
+        path: PathBuf::from("<stdout>"),
+        source,
     }
 }
 

@@ -1,15 +1,19 @@
-//! The output side of a run over documents that writes one result per
-//! document (`convert`, `split`, `inspect`): results in input order on stdout,
-//! a failed document reported with its location and replaced as `--on-error`
+//! The document driver of `convert`, `split` and `inspect`: open the input,
+//! run the library's operation on every document (in parallel, through
+//! [`crate::pipeline`]), and print the results: in input order on stdout, a
+//! failed document reported with its location and replaced as `--on-error`
 //! says, and the count of lines in, out and failed at the end of JSON Lines.
+//!
+//! (`resize` reads its documents byte for byte instead, so that a JSON Lines
+//! file comes back unchanged where nothing changed; it shares [`Tally`].)
 
-use std::io::{self, BufWriter, StdoutLock, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::accounting::{Flow, OnError, Tally};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::{Documents, Input, Layout};
-use crate::output::Printer;
+use crate::output::{stdout_error, Printer, Stdout};
 
 /// A run's stdout, its count, and how it names places in messages.
 pub struct Lines<'p> {
@@ -18,15 +22,8 @@ pub struct Lines<'p> {
     /// Whether a single document's messages carry its line too (`<stdin>:1:`).
     line_always: bool,
     pub tally: Tally,
-    pub out: BufWriter<StdoutLock<'static>>,
+    pub out: Stdout,
     printer: &'p Printer,
-}
-
-fn stdout_error(source: io::Error) -> Error {
-    Error::Write {
-        path: PathBuf::from("<stdout>"),
-        source,
-    }
 }
 
 /// Opens `input`'s documents. An input with none (no bytes, or only white
@@ -34,6 +31,62 @@ fn stdout_error(source: io::Error) -> Error {
 pub fn open_documents(input: &Input, layout: Layout) -> Result<Option<Documents>> {
     let mut documents = Documents::open(input, layout)?;
     Ok(documents.detect()?.then_some(documents))
+}
+
+/// A run over the documents of one input: the documents, and the output
+/// their results go to.
+pub struct Driver<'p> {
+    documents: Documents,
+    pub run: Lines<'p>,
+}
+
+impl<'p> Driver<'p> {
+    /// Opens `input` (stdin when `None`; JSON Lines when `jsonl`, else told
+    /// from the content). `None` when it holds no document: the command then
+    /// prints nothing and succeeds.
+    pub fn open(
+        input: Option<PathBuf>,
+        jsonl: bool,
+        policy: OnError,
+        line_always: bool,
+        printer: &'p Printer,
+    ) -> Result<Option<Driver<'p>>> {
+        let input = Input::from_arg(input.unwrap_or_else(|| PathBuf::from("-")));
+        let layout = if jsonl {
+            Layout::JsonLines
+        } else {
+            Layout::Auto
+        };
+        let Some(documents) = open_documents(&input, layout)? else {
+            return Ok(None);
+        };
+        let run = Lines::new(&input, &documents, policy, line_always, printer);
+        Ok(Some(Driver { documents, run }))
+    }
+
+    /// Whether the input is JSON Lines.
+    pub fn is_json_lines(&self) -> bool {
+        self.run.json_lines
+    }
+
+    /// Runs `work` on every document (in parallel) and hands each result, in
+    /// input order, to `sink` with the output; stops early when `sink` says so.
+    pub fn each<R, W, S>(&mut self, work: W, mut sink: S) -> Result<()>
+    where
+        R: Send,
+        W: Fn(usize, &[u8]) -> R + Sync,
+        S: FnMut(&mut Lines<'p>, usize, R) -> Result<Flow>,
+    {
+        let run = &mut self.run;
+        crate::pipeline::for_each_document(&mut self.documents, work, |line, result| {
+            sink(run, line, result)
+        })
+    }
+
+    /// Ends the run (see [`Lines::finish`]).
+    pub fn finish(self, written: Option<&str>) -> Result<ExitStatus> {
+        self.run.finish(written)
+    }
 }
 
 impl<'p> Lines<'p> {
@@ -68,7 +121,7 @@ impl<'p> Lines<'p> {
             json_lines,
             line_always,
             tally: Tally::new(policy),
-            out: BufWriter::new(io::stdout().lock()),
+            out: printer.stdout(),
             printer,
         }
     }

@@ -31,12 +31,17 @@ pub mod jpeg;
 pub mod limits;
 pub mod png;
 pub mod raster;
+pub mod report;
+pub mod run;
 pub mod search;
+mod stream;
 
 use std::time::Instant;
 
 pub use decode::{DecodeError, DecodeLimits};
 pub use limits::Limits;
+pub use report::{Report, ReportStyle};
+pub use run::{run, Destination, RunOptions, Sink};
 
 use crate::media;
 use crate::size::group_digits;
@@ -264,37 +269,9 @@ pub fn sniff_format(bytes: &[u8]) -> Result<Format, ResizeError> {
 /// Brings one image (its file bytes) under every cap of `options`.
 pub fn resize_image(bytes: &[u8], options: &ResizeOptions) -> Result<Resized, ResizeError> {
     let started = Instant::now();
-    let format = sniff_format(bytes)?;
     let limits = &options.limits;
-    let (width, height) = decode::dimensions(bytes, format)?;
-    let animated = match format {
-        Format::Gif if limits.still_gif_only || !limits.accepts("image/gif", false) => {
-            decode::gif_is_animated(bytes, &options.decode)
-        }
-        Format::Webp => decode::webp_is_animated(bytes),
-        _ => false,
-    };
-    let mut reasons = limits.broken(bytes.len() as u64, width, height);
-    let accepted = limits.accepts(format.media_type(), animated);
-    if !accepted {
-        reasons.push(match limits.profile {
-            Some(profile) if animated && format == Format::Gif => {
-                format!("an animated GIF is not accepted by the {profile} profile")
-            }
-            Some(profile) => format!("{} is not accepted by the {profile} profile", format.name()),
-            None => format!("{} is not among the accepted types", format.name()),
-        });
-    }
-    let before = ImageFacts {
-        format,
-        bytes: bytes.len() as u64,
-        width,
-        height,
-        quality: (format == Format::Jpeg)
-            .then(|| jpeg::estimate_quality(bytes))
-            .flatten(),
-        frames: 1,
-    };
+    let (before, reasons, accepted) = measure(bytes, limits, &options.decode)?;
+    let format = before.format;
     if reasons.is_empty() {
         return Ok(Resized {
             bytes: None,
@@ -364,6 +341,46 @@ pub fn resize_image(bytes: &[u8], options: &ResizeOptions) -> Result<Resized, Re
         warnings,
         reasons,
     })
+}
+
+/// What an image is before anything is done to it (from its headers, not
+/// decoded): its facts, the caps it breaks, and whether its type is accepted.
+fn measure(
+    bytes: &[u8],
+    limits: &Limits,
+    decode_limits: &DecodeLimits,
+) -> Result<(ImageFacts, Vec<String>, bool), ResizeError> {
+    let format = sniff_format(bytes)?;
+    let (width, height) = decode::dimensions(bytes, format)?;
+    let animated = match format {
+        Format::Gif if limits.still_gif_only || !limits.accepts("image/gif", false) => {
+            decode::gif_is_animated(bytes, decode_limits)
+        }
+        Format::Webp => decode::webp_is_animated(bytes),
+        _ => false,
+    };
+    let mut reasons = limits.broken(bytes.len() as u64, width, height);
+    let accepted = limits.accepts(format.media_type(), animated);
+    if !accepted {
+        reasons.push(match limits.profile {
+            Some(profile) if animated && format == Format::Gif => {
+                format!("an animated GIF is not accepted by the {profile} profile")
+            }
+            Some(profile) => format!("{} is not accepted by the {profile} profile", format.name()),
+            None => format!("{} is not among the accepted types", format.name()),
+        });
+    }
+    let facts = ImageFacts {
+        format,
+        bytes: bytes.len() as u64,
+        width,
+        height,
+        quality: (format == Format::Jpeg)
+            .then(|| jpeg::estimate_quality(bytes))
+            .flatten(),
+        frames: 1,
+    };
+    Ok((facts, reasons, accepted))
 }
 
 /// Checks a result against every cap, from its own bytes.

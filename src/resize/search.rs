@@ -225,6 +225,10 @@ impl Search<'_> {
     /// Searches the scale (below `top`), at a fixed quality for lossy output.
     /// `known` is a (scale relative to `top`, size) point already measured or
     /// estimated.
+    ///
+    /// (Long, and kept whole: one loop of encode, narrow the bracket, guess
+    /// the next scale, whose bracket and last point thread through every
+    /// step; split up, each piece would take all of them.)
     fn scale_search(
         &self,
         state: &mut State,

@@ -1,0 +1,118 @@
+//! `partkit encode`: sources and `-t` texts, in command-line order, into
+//! [`crate::encode`]'s options; the blocks printed as one JSON array or one
+//! line each.
+
+use std::io::Write;
+use std::time::Duration;
+
+use clap::ArgMatches;
+
+use crate::accounting::{Flow, OnError};
+use crate::cli::{EncodeArgs, OnErrorArgs};
+use crate::encode;
+use crate::error::{ExitStatus, Result};
+use crate::fetch::FetchOptions;
+use crate::output::{stdout_error, write_json, Printer};
+
+use super::lines::Lines;
+use super::on_error_of;
+
+/// Runs `encode`. `matches` gives the order of sources and `-t` texts, which
+/// clap keeps in two lists.
+pub fn run(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<ExitStatus> {
+    let options = encode_options(&args, matches);
+    if let Some(policy) = args.on_error {
+        let policy = on_error_of(&OnErrorArgs { on_error: policy });
+        return run_each(&options, policy, printer);
+    }
+    let encoded = encode::encode(&options)?;
+    for warning in &encoded.warnings {
+        printer.warn(warning);
+    }
+    let mut out = printer.stdout();
+    if args.jsonl {
+        for block in &encoded.blocks {
+            write_json(&mut out, block, false).map_err(stdout_error)?;
+            out.write_all(b"\n").map_err(stdout_error)?;
+        }
+    } else {
+        printer
+            .write_json(&mut out, &encoded.blocks)
+            .map_err(stdout_error)?;
+    }
+    out.flush().map_err(stdout_error)?;
+    Ok(ExitStatus::Success)
+}
+
+/// `encode --jsonl --on-error`: one line per source, a failed one reported
+/// and replaced as the policy says.
+fn run_each(
+    options: &encode::EncodeOptions,
+    policy: OnError,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let (results, warnings) = encode::encode_each(options)?;
+    for warning in &warnings {
+        printer.warn(warning);
+    }
+    // One line per source, not JSON Lines read: no count at the end.
+    let mut run = Lines::named(String::new(), false, policy, false, printer);
+    let mut worst_code = 0;
+    for result in results {
+        let flow = match result {
+            Ok(None) => {
+                run.tally.read_only();
+                Flow::Continue
+            }
+            Ok(Some(block)) => {
+                let mut line = Vec::new();
+                write_json(&mut line, &block, false).expect("writing JSON into memory cannot fail");
+                run.write(&line)?
+            }
+            Err(error) => {
+                worst_code = worst_code.max(error.exit_code());
+                run.fail_saying(&format!("{:#}", anyhow::Error::from(error)))?
+            }
+        };
+        if flow == Flow::Stop {
+            break;
+        }
+    }
+    Ok(match run.finish(None)? {
+        // An unreadable source is exit 2, as without --on-error, unless a
+        // null marks it.
+        ExitStatus::Failure if worst_code == 2 => ExitStatus::Error,
+        status => status,
+    })
+}
+
+/// Puts sources and `-t` texts back in command-line order.
+fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOptions {
+    let mut ordered: Vec<(usize, encode::SourceSpec)> = Vec::new();
+    let source_indices = matches.indices_of("sources").into_iter().flatten();
+    for (index, arg) in source_indices.zip(&args.sources) {
+        ordered.push((index, encode::SourceSpec::classify(arg)));
+    }
+    let text_indices = matches.indices_of("text").into_iter().flatten();
+    for (index, text) in text_indices.zip(&args.text) {
+        ordered.push((index, encode::SourceSpec::Text(text.clone())));
+    }
+    ordered.sort_by_key(|(index, _)| *index);
+    let mut sources: Vec<encode::SourceSpec> = ordered.into_iter().map(|(_, s)| s).collect();
+    if sources.is_empty() {
+        sources.push(encode::SourceSpec::Stdin);
+    }
+    encode::EncodeOptions {
+        sources,
+        part_type: args.part_type.map(Into::into),
+        mime_type: args.mime_type.clone(),
+        name: args.name.clone(),
+        max_part_bytes: args.max_part_bytes,
+        strict: args.strict,
+        fetch: args.fetch.then(|| FetchOptions {
+            timeout: Duration::from_secs(args.timeout),
+            ..FetchOptions::default()
+        }),
+        to: args.to,
+    }
+}

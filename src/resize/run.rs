@@ -1,0 +1,427 @@
+//! `resize` over files and stdin: each input read, told apart as an image or
+//! JSON / JSON Lines by its content, resized, and written where it goes
+//! (stdout, `-o`, `--out-dir`, `--in-place`: always through a temporary file
+//! renamed into place, so no file is ever left half written). What is said
+//! about each image goes to a [`Sink`], in input order, even when several
+//! files are resized at once.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::report::{report_image, Emit, Report, ReportStyle, Where};
+use super::stream::run_json;
+use super::{resize_image, sniff_format, Format, ResizeOptions, Resized};
+use crate::accounting::{worse, OnError};
+use crate::error::{Error, ExitStatus, Result};
+use crate::io::{write_atomic, Input};
+
+/// Where results go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (one image, or JSON documents).
+    Stdout,
+    /// This file (one input).
+    File(PathBuf),
+    /// This folder, under each input's name.
+    Dir(PathBuf),
+    /// Over each input that changed.
+    InPlace,
+}
+
+/// Everything a resize run is asked.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Paths; `-` (or none at all) is stdin.
+    pub inputs: Vec<PathBuf>,
+    pub resize: ResizeOptions,
+    pub destination: Destination,
+    pub report: ReportStyle,
+    /// Read JSON inputs as JSON Lines.
+    pub jsonl: bool,
+    /// Resize only the images inside the values at these pointers.
+    pub at: crate::subdoc::At,
+    /// What a JSON document that fails becomes.
+    pub on_error: OnError,
+}
+
+/// Where a run's results and reports go: the caller's stdout and stderr.
+pub trait Sink: Sync {
+    /// The run starts (its arguments are fine) over inputs of `bytes` in all
+    /// (as far as known: stdin counts nothing).
+    fn start(&self, bytes: u64);
+    /// One report line; called in input order.
+    fn report(&self, line: Report);
+    /// `bytes` more of the inputs were read (for a progress bar).
+    fn progress(&self, bytes: u64);
+    /// Stdout, for [`Destination::Stdout`] (one image, or documents).
+    fn stdout(&self) -> Box<dyn Write + '_>;
+    /// Whether stdout is a terminal (an image is not written there).
+    fn stdout_is_terminal(&self) -> bool;
+}
+
+/// Resizes every input of `options`; results and reports go to `sink`. An
+/// input that fails is reported and the run goes on: the status says how the
+/// worst one went. `Err` is a run that could not start (arguments that
+/// contradict each other, an output folder that cannot be made).
+pub fn run(options: &RunOptions, sink: &dyn Sink) -> Result<ExitStatus> {
+    let inputs: Vec<Input> = if options.inputs.is_empty() {
+        vec![Input::Stdin]
+    } else {
+        options.inputs.iter().map(Input::from_arg).collect()
+    };
+    check_arguments(&inputs, options)?;
+    if let Destination::Dir(dir) = &options.destination {
+        fs::create_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    sink.start(inputs.iter().map(|i| i.file_len().unwrap_or(0)).sum());
+    let status = if options.destination == Destination::Stdout {
+        // One image, or documents printed in order: reports as they come.
+        let mut worst = ExitStatus::Success;
+        let mut report = |line: Report| sink.report(line);
+        for input in &inputs {
+            let status = run_input(input, options, &mut report, sink);
+            worst = worse(worst, status);
+        }
+        worst
+    } else {
+        // Independent files: several at once, reports still in input order.
+        let order = Mutex::new((0usize, BTreeMap::new()));
+        let statuses: Vec<ExitStatus> = inputs
+            .par_iter()
+            .enumerate()
+            .map(|(index, input)| {
+                let mut lines = Vec::new();
+                let status = run_input(input, options, &mut |line| lines.push(line), sink);
+                let mut order = order.lock().unwrap_or_else(|e| e.into_inner());
+                order.1.insert(index, lines);
+                loop {
+                    let next = order.0;
+                    let Some(lines) = order.1.remove(&next) else {
+                        break;
+                    };
+                    lines.into_iter().for_each(|line| sink.report(line));
+                    order.0 += 1;
+                }
+                status
+            })
+            .collect();
+        statuses.into_iter().fold(ExitStatus::Success, worse)
+    };
+    Ok(status)
+}
+
+/// Refuses what cannot run before anything is read or written.
+fn check_arguments(inputs: &[Input], options: &RunOptions) -> Result<()> {
+    let stdin = inputs.iter().filter(|i| **i == Input::Stdin).count();
+    if stdin > 1 {
+        return Err(Error::usage("stdin (-) can be read only once"));
+    }
+    match &options.destination {
+        Destination::File(_) if inputs.len() > 1 => {
+            return Err(Error::usage(
+                "-o takes one input; use --out-dir or --in-place for several",
+            ))
+        }
+        Destination::Dir(_) if stdin > 0 => {
+            return Err(Error::usage(
+                "--out-dir names results after their inputs; use -o FILE for stdin",
+            ))
+        }
+        Destination::InPlace if options.on_error == OnError::Null => {
+            return Err(Error::usage(
+                "--in-place with --on-error null would write null over lines of the input; write to -o or --out-dir instead",
+            ))
+        }
+        Destination::InPlace if stdin > 0 => {
+            return Err(Error::usage(
+                "--in-place rewrites files; it cannot rewrite stdin",
+            ))
+        }
+        Destination::Dir(dir) => {
+            let mut names = BTreeMap::new();
+            for input in inputs {
+                if let Input::Path(path) = input {
+                    if let Some(name) = path.file_name() {
+                        if let Some(other) = names.insert(name.to_os_string(), path.clone()) {
+                            return Err(Error::usage(format!(
+                                "{} and {} would both be written to {}",
+                                other.display(),
+                                path.display(),
+                                dir.join(name).display()
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        Destination::Stdout if inputs.len() > 1 => {
+            // Several images cannot share stdout; documents can.
+            for input in inputs {
+                if let Input::Path(path) = input {
+                    if peek_is_image(path) {
+                        return Err(Error::usage(format!(
+                            "{}: an image among several inputs needs --out-dir, --in-place or -o",
+                            path.display()
+                        )));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn peek_is_image(path: &Path) -> bool {
+    let mut prefix = [0u8; 32];
+    let Ok(mut file) = fs::File::open(path) else {
+        return false;
+    };
+    let n = file.read(&mut prefix).unwrap_or(0);
+    sniff_format(&prefix[..n]).is_ok()
+}
+
+pub(super) fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
+    move |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Reads one input and resizes what it holds; returns its status.
+fn run_input(input: &Input, options: &RunOptions, report: Emit<'_>, sink: &dyn Sink) -> ExitStatus {
+    let label = input.label();
+    let outcome = (|| -> Result<ExitStatus> {
+        let mut reader = input.open()?;
+        let mut prefix = Vec::with_capacity(32);
+        (&mut reader)
+            .take(32)
+            .read_to_end(&mut prefix)
+            .map_err(|source| Error::Read {
+                path: match input {
+                    Input::Path(p) => p.clone(),
+                    Input::Stdin => PathBuf::from("-"),
+                },
+                source,
+            })?;
+        let reader: Box<dyn BufRead + Send> = Box::new(io::BufReader::with_capacity(
+            1 << 16,
+            io::Cursor::new(prefix.clone()).chain(reader),
+        ));
+        if sniff_format(&prefix).is_ok() {
+            let mut bytes = Vec::new();
+            let mut reader = reader;
+            reader
+                .read_to_end(&mut bytes)
+                .map_err(|source| Error::Read {
+                    path: PathBuf::from(&label),
+                    source,
+                })?;
+            sink.progress(bytes.len() as u64);
+            run_image(input, &label, bytes, options, report, sink)
+        } else {
+            run_json(input, &label, reader, options, report, sink)
+        }
+    })();
+    match outcome {
+        Ok(status) => status,
+        Err(error) => {
+            let status = if error.exit_code() == 1 {
+                ExitStatus::Failure
+            } else {
+                ExitStatus::Error
+            };
+            report(Report::Error(format!("{:#}", anyhow::Error::from(error))));
+            status
+        }
+    }
+}
+
+/// Resizes one image file and writes the result where it goes.
+fn run_image(
+    input: &Input,
+    label: &str,
+    bytes: Vec<u8>,
+    options: &RunOptions,
+    report: Emit<'_>,
+    sink: &dyn Sink,
+) -> Result<ExitStatus> {
+    let at = Where {
+        label,
+        line: None,
+        pointer: None,
+    };
+    if options.destination == Destination::Stdout && sink.stdout_is_terminal() {
+        return Err(Error::usage(format!(
+            "{label}: refusing to write an image to a terminal; use -o FILE, --out-dir DIR or --in-place, or redirect stdout"
+        )));
+    }
+    let result = resize_image(&bytes, &options.resize);
+    let Ok(resized) = &result else {
+        report_image(options.report, &at, &result, None, false, report);
+        return Ok(ExitStatus::Failure);
+    };
+    let written = write_image(input, &bytes, resized, &options.destination, report, sink)?;
+    report_image(
+        options.report,
+        &at,
+        &result,
+        written.as_deref(),
+        false,
+        report,
+    );
+    Ok(ExitStatus::Success)
+}
+
+/// Writes one resized image (`bytes` when it is unchanged) where it goes;
+/// the file written, if any.
+fn write_image(
+    input: &Input,
+    bytes: &[u8],
+    resized: &Resized,
+    destination: &Destination,
+    report: Emit<'_>,
+    sink: &dyn Sink,
+) -> Result<Option<PathBuf>> {
+    let new_bytes = resized.bytes.as_deref().unwrap_or(bytes);
+    let format = resized.after.format;
+    Ok(match destination {
+        Destination::Stdout => {
+            let mut out = sink.stdout();
+            out.write_all(new_bytes)
+                .and_then(|_| out.flush())
+                .map_err(write_error(Path::new("<stdout>")))?;
+            None
+        }
+        Destination::File(path) => {
+            write_atomic(path, new_bytes)?;
+            let named = crate::media::extension_of_path(path)
+                .as_deref()
+                .and_then(crate::media::from_extension);
+            if named.is_some_and(|t| t != format.media_type()) {
+                report(Report::Warn(format!(
+                    "{}: content is {}, not {}",
+                    path.display(),
+                    format.media_type(),
+                    named.unwrap_or_default()
+                )));
+            }
+            Some(path.clone())
+        }
+        Destination::Dir(dir) => {
+            let Input::Path(path) = input else {
+                return Err(Error::usage("--out-dir needs a named input"));
+            };
+            let target = dir.join(renamed(path, resized.before.format, format));
+            write_atomic(&target, new_bytes)?;
+            Some(target)
+        }
+        Destination::InPlace => {
+            let Input::Path(path) = input else {
+                return Err(Error::usage("--in-place cannot rewrite stdin"));
+            };
+            if !resized.changed() {
+                None
+            } else {
+                let target = path.with_file_name(renamed(path, resized.before.format, format));
+                if target != *path && target.exists() {
+                    return Err(Error::Write {
+                        path: target.clone(),
+                        source: io::Error::new(
+                            io::ErrorKind::AlreadyExists,
+                            format!(
+                                "{} is now {}, and {} exists already",
+                                path.display(),
+                                format.name(),
+                                target.display()
+                            ),
+                        ),
+                    });
+                }
+                write_atomic(&target, new_bytes)?;
+                if target != *path {
+                    fs::remove_file(path).map_err(write_error(path))?;
+                }
+                Some(target)
+            }
+        }
+    })
+}
+
+/// The file name of a result: the input's, with the extension of a new format.
+fn renamed(path: &Path, before: Format, after: Format) -> std::ffi::OsString {
+    let name = path.file_name().unwrap_or_default();
+    if before == after {
+        return name.to_os_string();
+    }
+    let stem = Path::new(name).file_stem().unwrap_or(name);
+    let mut out = stem.to_os_string();
+    out.push(".");
+    out.push(after.extension());
+    out
+}
+
+/// Where the documents of a JSON input are written.
+pub(super) enum Out<'s> {
+    Stdout(Box<dyn Write + 's>),
+    /// A temporary file beside the target, renamed over it once all is well.
+    Temp {
+        file: BufWriter<tempfile::NamedTempFile>,
+        target: PathBuf,
+    },
+}
+
+impl Out<'_> {
+    pub(super) fn open(target: &Path) -> Result<Out<'static>> {
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let file = tempfile::Builder::new()
+            .prefix(".partkit-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(write_error(target))?;
+        Ok(Out::Temp {
+            file: BufWriter::with_capacity(1 << 20, file),
+            target: target.to_path_buf(),
+        })
+    }
+
+    pub(super) fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Out::Stdout(out) => out
+                .write_all(bytes)
+                .map_err(write_error(Path::new("<stdout>"))),
+            Out::Temp { file, target } => file.write_all(bytes).map_err(write_error(target)),
+        }
+    }
+
+    /// Finishes the output: flushes stdout, or renames the temporary file over
+    /// the target (keeping the target's permissions).
+    pub(super) fn commit(self) -> Result<()> {
+        match self {
+            Out::Stdout(mut out) => out.flush().map_err(write_error(Path::new("<stdout>"))),
+            Out::Temp { file, target } => {
+                let error = write_error(&target);
+                let file = file.into_inner().map_err(|e| error(e.into_error()))?;
+                file.as_file().sync_all().map_err(&error)?;
+                if let Ok(metadata) = fs::metadata(&target) {
+                    file.as_file()
+                        .set_permissions(metadata.permissions())
+                        .map_err(&error)?;
+                }
+                file.persist(&target).map_err(|e| error(e.error))?;
+                Ok(())
+            }
+        }
+    }
+}
