@@ -81,10 +81,6 @@ pub use split::SplitOptions;
 // For the binary (`main` prints its own errors with it).
 #[doc(hidden)]
 pub use output::sanitize;
-// Until validate moves out of the command layer (as `pub mod validate;`
-// above), its library part is reached through here.
-#[doc(hidden)]
-pub use commands::validate;
 
 use std::ffi::OsString;
 

@@ -9,14 +9,13 @@ mod inspect;
 mod lines;
 mod resize;
 mod split;
-pub mod validate;
+mod validate;
 
-use std::io::{self, BufWriter, Write};
 
 use clap::ArgMatches;
 
 use crate::accounting::OnError;
-use crate::cli::{AtArgs, Cli, Command, OnErrorArgs, ThreadsArgs, ValidateArgs};
+use crate::cli::{AtArgs, Cli, Command, OnErrorArgs, ThreadsArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::output::{JsonStyle, Printer};
 use crate::subdoc::{At, AtMissing};
@@ -38,7 +37,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
             encode::run(args, sub, &printer)
         }
         Command::Split(args) => split::run(args, &printer),
-        Command::Validate(args) => run_validate(args, &printer),
+        Command::Validate(args) => validate::run(args, &printer),
         Command::Inspect(args) => inspect::run(args, &printer),
         Command::Resize(args) => resize::run(args, &printer),
         Command::Convert(args) => convert::run(args, &printer),
@@ -78,11 +77,4 @@ fn set_threads(args: &ThreadsArgs) {
     }
     // A second run in one process (a library caller) keeps the first pool.
     let _ = builder.build_global();
-}
-
-// Kept under its old name for `run_validate`.
-use crate::output::stdout_error;
-
-fn run_validate(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
-    validate::run(args, printer)
 }

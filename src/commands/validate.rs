@@ -2,14 +2,14 @@
 //! library's checks ([`crate::validate`]) and prints the findings and the
 //! summary.
 
-use std::io::{self, BufWriter, Write};
+use std::io::Write;
 use std::time::Instant;
 
-use super::{at_of, set_threads, stdout_error};
+use super::{at_of, set_threads};
 use crate::cli::{DocKindArg, FindingFormat, ValidateArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::Layout;
-use crate::output::Printer;
+use crate::output::{stdout_error, Printer};
 use crate::size::group_digits;
 use crate::validate::{
     self, CheckOptions, InputReport, KindChoice, Limits, Status, ValidateOptions,
@@ -18,7 +18,7 @@ use crate::validate::{
 /// Runs `partkit validate`.
 pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     if args.list_rules {
-        return list_rules(args.format);
+        return list_rules(args.format, printer);
     }
     if let Some(unknown) = args
         .ignore
@@ -65,8 +65,8 @@ pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
 }
 
 /// `--list-rules`: the rule table, one rule a line.
-fn list_rules(format: FindingFormat) -> Result<ExitStatus> {
-    let mut out = BufWriter::new(io::stdout().lock());
+fn list_rules(format: FindingFormat, printer: &Printer) -> Result<ExitStatus> {
+    let mut out = printer.stdout();
     for rule in validate::RULES {
         let line = match format {
             FindingFormat::Text => format!(
@@ -147,7 +147,7 @@ fn print_reports(
     format: FindingFormat,
     printer: &Printer,
 ) -> Result<Totals> {
-    let mut out = BufWriter::new(io::stdout().lock());
+    let mut out = printer.stdout();
     let mut totals = Totals::default();
     for report in reports {
         totals.documents += report.documents;
