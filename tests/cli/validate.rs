@@ -506,7 +506,7 @@ fn quiet_does_not_hide_findings() {
 
 /// Every rule id, each with its test below (`rule_<id>`).
 /// Every rule; the transcript rules (from `transcript-invalid` on) are tested
-/// in tests/cli/validate_transcripts.rs.
+/// in the tests/cli/validate_<family>.rs files (`rule_<id>` there too).
 const RULE_IDS: [&str; 44] = [
     "invalid-json",
     "at-missing", // tested in pipelines.rs
