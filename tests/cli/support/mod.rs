@@ -6,6 +6,7 @@
 pub mod exchange;
 pub mod findings;
 pub mod media;
+pub mod outputs;
 pub mod recipes;
 pub mod shapes;
 pub mod validating;
