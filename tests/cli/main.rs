@@ -12,6 +12,7 @@ mod convert_chat;
 mod convert_gemini;
 mod convert_matrix;
 mod convert_responses;
+mod convert_table;
 mod encode;
 mod fetch;
 mod generated;
@@ -31,6 +32,7 @@ mod validate_media;
 mod validate_options;
 mod validate_pairing;
 mod validate_shape;
+mod validate_table;
 mod validate_tools;
 
 pub use support::{

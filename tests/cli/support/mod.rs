@@ -9,6 +9,7 @@ pub mod media;
 pub mod outputs;
 pub mod recipes;
 pub mod shapes;
+pub mod tables;
 pub mod validating;
 
 use std::path::{Path, PathBuf};
