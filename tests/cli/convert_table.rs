@@ -1,8 +1,8 @@
 //! `partkit::convert` in-process, as tables: one line per case (the helpers are
 //! in `support/tables.rs`), and the cross-shape cases kept as files under
-//! `tests/fixtures/convert/cases/` (README-free: the names say it all —
-//! `<shape>/<case>.in.json`, `<case>.<target>.out.json`, `<case>.<target>.notes.txt`).
-//! The expected outputs were written by the binary and read by hand.
+//! `tests/fixtures/convert/cases/` (`<shape>/<case>.in.json`,
+//! `<case>.<target>.out.json`, `<case>.<target>.notes.txt`; README there). The
+//! expected outputs were written by the binary and read by hand.
 
 use std::path::Path;
 

@@ -89,6 +89,7 @@ fn draft4_schema() -> Value {
            "properties": {"n": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}})
 }
 
+// Long: the table of cases, one per schema rule.
 fn arg_cases() -> Vec<ArgCase> {
     use Verdict::{Call, Calls, Clean, Schema};
     const BAD: &str = "tool-arguments-schema";

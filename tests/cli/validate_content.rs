@@ -7,6 +7,7 @@ use super::support::findings::*;
 use super::support::media::*;
 use super::support::shapes::*;
 
+// Long: a table of cases, one or more per shape.
 #[test]
 fn rule_media_placement() {
     const CHAT_TAIL: &str = "Chat Completions carries media only in user messages (deliver tool media in a following user message)";
@@ -151,6 +152,7 @@ fn rule_media_placement() {
     ]);
 }
 
+// Long: a table of cases, one or more per shape.
 #[test]
 fn rule_text_empty() {
     const ANTHROPIC: &str = "Anthropic refuses text blocks without non-whitespace text";

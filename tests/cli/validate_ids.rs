@@ -7,6 +7,7 @@ use super::support::exchange::*;
 use super::support::findings::*;
 use super::support::shapes::*;
 
+// Long: a table of cases, one or more per shape.
 #[test]
 fn rule_tool_id_missing() {
     let mut cases = Vec::new();

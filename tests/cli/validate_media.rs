@@ -16,6 +16,7 @@ use super::{path_arg, temp_file};
 // ---------------------------------------------------------------------------
 // Media rules inside transcripts, --fix, --profile
 
+// Long: one document per shape, each with its expected findings.
 #[test]
 fn media_rules_apply_inside_transcripts() {
     let jpeg_as = |mime: &str| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": b64("tiny.jpg")}});

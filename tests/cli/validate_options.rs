@@ -14,6 +14,7 @@ use super::{path_arg, temp_file};
 // ---------------------------------------------------------------------------
 // JSON Lines, --from, detection, --kind, --ignore
 
+// Long: the lines, then the exact output in text and in JSON.
 #[test]
 fn json_lines_of_transcripts_with_a_bad_line() {
     let lines = [

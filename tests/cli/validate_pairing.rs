@@ -82,6 +82,7 @@ fn rule_tool_call_unanswered() {
     check(cases);
 }
 
+// Long: a table of conversations and the findings each gives.
 #[test]
 fn id_less_gemini_calls_pair_with_results_by_name_and_order() {
     let none = |name: &'static str, args: Value| (None, name, value(args));

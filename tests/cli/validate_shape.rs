@@ -135,6 +135,7 @@ fn rule_transcript_invalid() {
     ]);
 }
 
+// Long: a table of cases, one or more per shape.
 #[test]
 fn rule_shape_field() {
     check(vec![

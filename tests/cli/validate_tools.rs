@@ -163,6 +163,7 @@ fn rule_tool_arguments_json() {
     check(cases);
 }
 
+// Long: a table of cases, one or more per shape.
 #[test]
 fn rule_tool_arguments_not_object() {
     let mut cases = Vec::new();

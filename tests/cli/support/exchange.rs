@@ -101,6 +101,8 @@ pub fn declare(shape: &str, tools: &[(&str, Option<Value>)]) -> Value {
     json!(list)
 }
 
+// Long: one match over (shape, turn), an arm or two for each; split by shape,
+// how the shapes differ would no longer read side by side.
 /// Writes `turns` (and the `tools`, if any) in `shape`.
 pub fn build(
     shape: &'static str,

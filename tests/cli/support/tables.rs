@@ -108,7 +108,7 @@ pub struct CaseFile {
 /// Every case file under `root`, sorted; each input must have an output.
 pub fn case_files(root: &Path) -> Vec<CaseFile> {
     let mut cases = Vec::new();
-    for folder in sorted_entries(root) {
+    for folder in sorted_entries(root).into_iter().filter(|p| p.is_dir()) {
         let from = file_name(&folder);
         let files = sorted_entries(&folder);
         for input in files.iter().filter(|f| file_name(f).ends_with(".in.json")) {
