@@ -12,7 +12,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use super::support::media::{b64, bytes, data_url};
+use super::support::media::{b64, bytes, data_url, png_of_len};
 use super::support::outputs::{
     assert_fails, assert_no_payload_leak, assert_ok, assert_output, warning,
 };
@@ -40,14 +40,6 @@ fn with_name(mut part: Value, name: &str) -> Value {
 
 fn text(text: &str) -> Value {
     json!({"type": "text", "text": text})
-}
-
-/// PNG bytes padded with zeros to `len` bytes: sniffed as PNG, of an exact size.
-fn png_of_len(len: usize) -> Vec<u8> {
-    let mut png = bytes("tiny.png");
-    assert!(len >= png.len());
-    png.resize(len, 0);
-    png
 }
 
 // ---------------------------------------------------------------------------

@@ -19,8 +19,9 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
+use super::support::media::{bytes, png_of_len};
 use super::support::validating::{masked, validate, validate_paths};
-use super::{fixture, Run};
+use super::Run;
 use super::{path_arg, temp_file};
 
 // ---------------------------------------------------------------------------
@@ -33,11 +34,6 @@ const IMAGES: [(&str, &str); 4] = [
     ("tiny.gif", "image/gif"),
     ("tiny.webp", "image/webp"),
 ];
-
-/// A fixture's bytes.
-fn bytes(name: &str) -> Vec<u8> {
-    fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
 
 /// Canonical (standard, padded) base64.
 fn b64(bytes: &[u8]) -> String {
@@ -154,15 +150,6 @@ fn animated_gif() -> Vec<u8> {
         encoder.encode_frames(frames).expect("encode frames");
     }
     out
-}
-
-/// PNG bytes padded with zeros to `len` bytes: sniffed and parsed as a 4×3 PNG,
-/// of an exact decoded size.
-fn png_of_len(len: usize) -> Vec<u8> {
-    let mut png = bytes("tiny.png");
-    assert!(len >= png.len());
-    png.resize(len, 0);
-    png
 }
 
 /// A 1×1 24-bit BMP (the `image` build here has no BMP encoder).

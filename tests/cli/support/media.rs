@@ -31,3 +31,11 @@ pub fn png_of(width: u32, height: u32) -> Vec<u8> {
         .expect("encode");
     out.into_inner()
 }
+
+/// PNG bytes padded with zeros to `len` bytes: sniffed as PNG, of an exact size.
+pub fn png_of_len(len: usize) -> Vec<u8> {
+    let mut png = bytes("tiny.png");
+    assert!(len >= png.len());
+    png.resize(len, 0);
+    png
+}
