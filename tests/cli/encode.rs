@@ -6,14 +6,18 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
+use super::support::media::{b64, bytes, data_url, png_of_len};
+use super::support::outputs::{
+    assert_fails, assert_no_payload_leak, assert_ok, assert_output, warning,
+};
 use super::{fixture, run, run_with_stdin, Run};
+use super::{path_arg, temp_file};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -21,21 +25,6 @@ use super::{fixture, run, run_with_stdin, Run};
 /// A fixture's path as typed on the command line.
 fn path(name: &str) -> String {
     format!("tests/fixtures/{name}")
-}
-
-/// A fixture's bytes.
-fn bytes(name: &str) -> Vec<u8> {
-    fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
-
-/// Canonical (standard, padded) base64 of a fixture.
-fn b64(name: &str) -> String {
-    STANDARD.encode(bytes(name))
-}
-
-/// A base64 data URL of a fixture.
-fn data_url(mime: &str, name: &str) -> String {
-    format!("data:{mime};base64,{}", b64(name))
 }
 
 /// The canonical part of a fixture file, named after it.
@@ -51,70 +40,6 @@ fn with_name(mut part: Value, name: &str) -> Value {
 
 fn text(text: &str) -> Value {
     json!({"type": "text", "text": text})
-}
-
-/// A file in a fresh temporary directory (kept alive by the returned guard).
-fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join(name);
-    fs::write(&file, contents).expect("write temp file");
-    (dir, file)
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-/// PNG bytes padded with zeros to `len` bytes: sniffed as PNG, of an exact size.
-fn png_of_len(len: usize) -> Vec<u8> {
-    let mut png = bytes("tiny.png");
-    assert!(len >= png.len());
-    png.resize(len, 0);
-    png
-}
-
-/// Exit 0, exactly `stderr` on stderr, and stdout exactly `expected` as compact
-/// JSON (stdout is a pipe here), which also pins the key order.
-fn assert_output(run: &Run, expected: &Value, stderr: &str) {
-    assert_eq!(run.code, 0, "exit code; stderr: {}", run.stderr);
-    assert_eq!(run.stderr, stderr, "stderr");
-    assert_eq!(&run.json(), expected, "stdout JSON");
-    assert_eq!(
-        run.stdout,
-        format!("{}\n", serde_json::to_string(expected).unwrap()),
-        "stdout text (compact, keys in order)"
-    );
-}
-
-/// Exit 0, nothing on stderr, stdout exactly `expected`.
-fn assert_ok(run: &Run, expected: &Value) {
-    assert_output(run, expected, "");
-}
-
-/// The stderr of one warning line.
-fn warning(message: &str) -> String {
-    format!("partkit: warning: {message}\n")
-}
-
-/// Exit `code`, nothing on stdout, and stderr exactly one error line `message`.
-fn assert_fails(run: &Run, code: i32, message: &str) {
-    run.assert_error(code, &[message]);
-    assert_eq!(run.stderr, format!("partkit: error: {message}\n"), "stderr");
-}
-
-/// SPEC §1: no message shows more than the first 32 characters of a payload.
-fn assert_no_payload_leak(stderr: &str, payload: &str) {
-    assert!(
-        payload.len() > 32,
-        "the payload must be long enough to leak"
-    );
-    for window in payload.as_bytes().windows(33) {
-        let window = std::str::from_utf8(window).unwrap();
-        assert!(
-            !stderr.contains(window),
-            "stderr shows more than 32 characters of the payload ({window}): {stderr}"
-        );
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -197,7 +122,7 @@ fn non_ascii_file_name_is_kept_exactly_as_the_name() {
 #[test]
 fn name_is_the_base_name_of_an_absolute_path() {
     let absolute = fixture("tiny.gif");
-    let run = run(&["encode", arg(&absolute)]);
+    let run = run(&["encode", path_arg(&absolute)]);
     assert_ok(&run, &json!([file_part("image", "image/gif", "tiny.gif")]));
 }
 
@@ -223,7 +148,7 @@ fn several_sources_come_out_in_command_line_order() {
 fn xml_content_named_svg_is_svg_without_a_warning() {
     let svg = br#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>"#;
     let (_dir, file) = temp_file("icon.svg", svg);
-    let run = run(&["encode", arg(&file)]);
+    let run = run(&["encode", path_arg(&file)]);
     assert_ok(
         &run,
         &json!([{"type": "image", "mimeType": "image/svg+xml",
@@ -235,7 +160,7 @@ fn xml_content_named_svg_is_svg_without_a_warning() {
 fn html_looking_markdown_keeps_the_markdown_type() {
     let markdown = b"<html><body>hi</body></html>\n";
     let (_dir, file) = temp_file("notes.md", markdown);
-    let run = run(&["encode", arg(&file)]);
+    let run = run(&["encode", path_arg(&file)]);
     assert_ok(
         &run,
         &json!([{"type": "file", "mimeType": "text/markdown",
@@ -564,7 +489,7 @@ fn directory_path_is_exit_2() {
 #[test]
 fn unrecognizable_bytes_without_extension_ask_for_mime_type() {
     let (_dir, file) = temp_file("mystery", b"just some words\n");
-    let run = run(&["encode", arg(&file)]);
+    let run = run(&["encode", path_arg(&file)]);
     assert_fails(
         &run,
         1,
@@ -578,7 +503,7 @@ fn unrecognizable_bytes_without_extension_ask_for_mime_type() {
 #[test]
 fn unrecognizable_bytes_with_unknown_extension_ask_for_mime_type() {
     let (_dir, file) = temp_file("mystery.xyz", b"just some words\n");
-    let run = run(&["encode", arg(&file)]);
+    let run = run(&["encode", path_arg(&file)]);
     assert_fails(
         &run,
         1,
@@ -594,7 +519,7 @@ fn unrecognizable_bytes_with_mime_type_are_accepted_silently() {
     let (_dir, file) = temp_file("mystery.xyz", b"just some words\n");
     let run = run(&[
         "encode",
-        arg(&file),
+        path_arg(&file),
         "--mime-type",
         "application/octet-stream",
     ]);
@@ -608,7 +533,7 @@ fn unrecognizable_bytes_with_mime_type_are_accepted_silently() {
 #[test]
 fn control_characters_in_a_file_name_are_escaped_in_messages() {
     let (_dir, file) = temp_file("a\nb\u{1b}[31m.xyz", b"just some words\n");
-    let run = run(&["encode", arg(&file)]);
+    let run = run(&["encode", path_arg(&file)]);
     let shown = file
         .display()
         .to_string()
@@ -920,15 +845,15 @@ fn max_part_bytes_kib_is_1024_bytes_and_kb_is_1000() {
     let expected = json!([{"type": "image", "mimeType": "image/png",
                            "data": STANDARD.encode(png_of_len(1010)), "name": "padded.png"}]);
     assert_ok(
-        &run(&["encode", arg(&file), "--max-part-bytes", "1KiB"]),
+        &run(&["encode", path_arg(&file), "--max-part-bytes", "1KiB"]),
         &expected,
     );
     assert_ok(
-        &run(&["encode", arg(&file), "--max-part-bytes", "1kib"]),
+        &run(&["encode", path_arg(&file), "--max-part-bytes", "1kib"]),
         &expected,
     );
     assert_fails(
-        &run(&["encode", arg(&file), "--max-part-bytes", "1kB"]),
+        &run(&["encode", path_arg(&file), "--max-part-bytes", "1kB"]),
         1,
         &format!(
             "{}: 1,010 bytes, over the cap of 1,000 bytes (--max-part-bytes)",
@@ -942,12 +867,12 @@ fn max_part_bytes_2kb_is_2000_bytes() {
     let (_dir, file) = temp_file("two.png", &png_of_len(2000));
     let (_dir2, over) = temp_file("two-and-one.png", &png_of_len(2001));
     assert_ok(
-        &run(&["encode", arg(&file), "--max-part-bytes", "2kB"]),
+        &run(&["encode", path_arg(&file), "--max-part-bytes", "2kB"]),
         &json!([{"type": "image", "mimeType": "image/png",
                  "data": STANDARD.encode(png_of_len(2000)), "name": "two.png"}]),
     );
     assert_fails(
-        &run(&["encode", arg(&over), "--max-part-bytes", "2KB"]),
+        &run(&["encode", path_arg(&over), "--max-part-bytes", "2KB"]),
         1,
         &format!(
             "{}: 2,001 bytes, over the cap of 2,000 bytes (--max-part-bytes)",

@@ -17,25 +17,13 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
+use super::support::media::{b64, bytes, data_url};
+use super::support::outputs::listing;
 use super::{fixture, run, run_with_stdin, Run};
+use super::{path_arg, temp_file};
 
 // ---------------------------------------------------------------------------
 // Helpers
-
-/// A fixture's bytes.
-fn bytes(name: &str) -> Vec<u8> {
-    fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
-
-/// Canonical base64 of a fixture.
-fn b64(name: &str) -> String {
-    STANDARD.encode(bytes(name))
-}
-
-/// A base64 data URL of a fixture.
-fn data_url(mime: &str, name: &str) -> String {
-    format!("data:{mime};base64,{}", b64(name))
-}
 
 /// A fixture as typed on the command line.
 fn fixture_arg(name: &str) -> String {
@@ -228,28 +216,6 @@ const LINE_COLUMNS: [&str; 9] = [
     "NAME",
     "PROBLEMS",
 ];
-
-/// A file in a fresh temporary directory (kept alive by the returned guard).
-fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join(name);
-    fs::write(&file, contents).expect("write temp file");
-    (dir, file)
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-/// The names in a directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
 
 const THE_PROBLEM_OF_TEXT: &str =
     "a base64 data: URL pasted into text: the model reads characters, not media";
@@ -1495,7 +1461,7 @@ fn invalid_line_in_the_middle_of_json_lines() {
     let gif = json!({"x": data_url("image/gif", "tiny.gif")}).to_string();
     let input = format!("{part}\n{{\"broken\": \n{gif}\n");
     let (_dir, file) = temp_file("recorded.jsonl", input.as_bytes());
-    let path = arg(&file);
+    let path = path_arg(&file);
 
     let run = run(&["inspect", path]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
@@ -1589,11 +1555,11 @@ fn a_document_without_media_is_a_note_and_exit_0() {
     );
     // A file names itself.
     let (_dir, file) = temp_file("plain.json", doc.as_bytes());
-    let run = super::run(&["inspect", arg(&file)]);
+    let run = super::run(&["inspect", path_arg(&file)]);
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stderr,
-        format!("partkit: {}: no media found\n", arg(&file))
+        format!("partkit: {}: no media found\n", path_arg(&file))
     );
 }
 
@@ -1608,7 +1574,7 @@ fn empty_input_is_zero_documents() {
         );
     }
     let (_dir, file) = temp_file("empty.json", b"");
-    let run = run(&["inspect", arg(&file)]);
+    let run = run(&["inspect", path_arg(&file)]);
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
         (0, "", "")
@@ -1685,7 +1651,7 @@ fn assert_extracted(out: &Path) {
 #[test]
 fn extract_writes_exact_bytes_under_safe_names() {
     let (dir, file, out) = extract_setup(&extract_doc(), "doc.json");
-    let run = run(&["inspect", arg(&file), "--extract", arg(&out)]);
+    let run = run(&["inspect", path_arg(&file), "--extract", path_arg(&out)]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(run.stderr, "");
     assert_extracted(&out);
@@ -1716,9 +1682,9 @@ fn extract_with_json_format_has_the_extracted_key() {
         "inspect",
         "--format",
         "json",
-        arg(&file),
+        path_arg(&file),
         "--extract",
-        arg(&out),
+        path_arg(&out),
     ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(run.stderr, "");
@@ -1758,9 +1724,9 @@ fn extract_numbers_across_json_lines() {
         "inspect",
         "--format",
         "json",
-        arg(&file),
+        path_arg(&file),
         "--extract",
-        arg(&out),
+        path_arg(&out),
     ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(listing(&out), ["001-first.png", "002.gif", "003.pdf"]);
@@ -1796,9 +1762,9 @@ fn extract_refuses_existing_files_without_force_and_writes_nothing() {
             "inspect",
             "--format",
             format,
-            arg(&file),
+            path_arg(&file),
             "--extract",
-            arg(&out),
+            path_arg(&out),
         ]);
         let existing = out.join("003-a-b.gif").display().to_string();
         run.assert_error(2, &[&existing, "--force"]);
@@ -1806,11 +1772,23 @@ fn extract_refuses_existing_files_without_force_and_writes_nothing() {
         assert_eq!(fs::read(out.join("003-a-b.gif")).unwrap(), b"old");
     }
     // --force overwrites it and writes the rest.
-    let run = run(&["inspect", arg(&file), "--extract", arg(&out), "--force"]);
+    let run = run(&[
+        "inspect",
+        path_arg(&file),
+        "--extract",
+        path_arg(&out),
+        "--force",
+    ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_extracted(&out);
     // And again: every file exists now, --force still overwrites.
-    let run = super::run(&["inspect", arg(&file), "--extract", arg(&out), "--force"]);
+    let run = super::run(&[
+        "inspect",
+        path_arg(&file),
+        "--extract",
+        path_arg(&out),
+        "--force",
+    ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_extracted(&out);
 }
@@ -1822,10 +1800,16 @@ fn extract_refuses_a_used_directory_for_json_lines() {
     let (_dir, file, out) = extract_setup(&input, "run.jsonl");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("002.png"), b"old").unwrap();
-    let run = run(&["inspect", arg(&file), "--extract", arg(&out)]);
+    let run = run(&["inspect", path_arg(&file), "--extract", path_arg(&out)]);
     run.assert_error(2, &["002.png", "--force"]);
     assert_eq!(listing(&out), ["002.png"]);
-    let run = super::run(&["inspect", arg(&file), "--extract", arg(&out), "--force"]);
+    let run = super::run(&[
+        "inspect",
+        path_arg(&file),
+        "--extract",
+        path_arg(&out),
+        "--force",
+    ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(listing(&out), ["001.png", "002.png"]);
     assert_eq!(fs::read(out.join("002.png")).unwrap(), bytes("tiny.png"));
@@ -1844,7 +1828,7 @@ fn extract_refuses_an_existing_non_image_file_for_json_lines() {
     let (_dir, file, out) = extract_setup(&input, "run.jsonl");
     fs::create_dir_all(&out).unwrap();
     fs::write(out.join("003.pdf"), b"old").unwrap();
-    let run = run(&["inspect", arg(&file), "--extract", arg(&out)]);
+    let run = run(&["inspect", path_arg(&file), "--extract", path_arg(&out)]);
     run.assert_error(2, &["003.pdf", "--force"]);
     assert_eq!(listing(&out), ["003.pdf"]);
 }
@@ -1854,7 +1838,7 @@ fn extract_dir_is_created_with_its_parents() {
     let doc = encode_to("gemini", &["tiny.webp"]);
     let (dir, file, _) = extract_setup(&doc, "doc.json");
     let out = dir.path().join("a/b/c");
-    let run = run(&["inspect", arg(&file), "--extract", arg(&out)]);
+    let run = run(&["inspect", path_arg(&file), "--extract", path_arg(&out)]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(listing(&out), ["001.webp"]);
     assert_eq!(fs::read(out.join("001.webp")).unwrap(), bytes("tiny.webp"));
@@ -1872,7 +1856,7 @@ fn extract_from_stdin_of_every_shape() {
     .to_string();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let run = inspect(&["--extract", arg(&out), "--quiet"], &doc);
+    let run = inspect(&["--extract", path_arg(&out), "--quiet"], &doc);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(
         listing(&out),
@@ -1921,7 +1905,7 @@ fn control_characters_in_names_and_problems_are_escaped() {
     // --extract: the name is a slug.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let run = inspect(&["--extract", arg(&out)], &doc);
+    let run = inspect(&["--extract", path_arg(&out)], &doc);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stdout.contains('\u{1b}'));
     assert_eq!(

@@ -8,13 +8,18 @@
 //! (`committed_fixtures_match_their_recipe`).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
+use super::support::media::{b64, bytes, data_url};
+use super::support::outputs::{
+    assert_fails, assert_no_payload_leak, assert_ok, assert_output, listing, warning,
+};
 use super::{fixture, run, run_with_stdin, Run};
+use super::{path_arg, temp_file};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -26,21 +31,6 @@ const IMAGES: [(&str, &str, &str); 4] = [
     ("tiny.gif", "image/gif", "gif"),
     ("tiny.webp", "image/webp", "webp"),
 ];
-
-/// A fixture's bytes.
-fn bytes(name: &str) -> Vec<u8> {
-    fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
-
-/// Canonical base64 of a fixture.
-fn b64(name: &str) -> String {
-    STANDARD.encode(bytes(name))
-}
-
-/// A base64 data URL of a fixture.
-fn data_url(mime: &str, name: &str) -> String {
-    format!("data:{mime};base64,{}", b64(name))
-}
 
 /// A JSON string literal.
 fn quoted(text: &str) -> String {
@@ -94,35 +84,6 @@ fn split(args: &[&str], stdin: &str) -> Run {
     run_with_stdin(&all, stdin.as_bytes())
 }
 
-/// Exit 0, exactly `stderr` on stderr, and stdout exactly `expected` as compact
-/// JSON on one line (stdout is a pipe here), which also pins the key order.
-fn assert_output(run: &Run, expected: &Value, stderr: &str) {
-    assert_eq!(run.code, 0, "exit code; stderr: {}", run.stderr);
-    assert_eq!(run.stderr, stderr, "stderr");
-    assert_eq!(&run.json(), expected, "stdout JSON");
-    assert_eq!(
-        run.stdout,
-        format!("{}\n", serde_json::to_string(expected).unwrap()),
-        "stdout text (compact, keys in order)"
-    );
-}
-
-/// Exit 0, nothing on stderr, stdout exactly `expected`.
-fn assert_ok(run: &Run, expected: &Value) {
-    assert_output(run, expected, "");
-}
-
-/// The stderr of one warning line.
-fn warning(message: &str) -> String {
-    format!("partkit: warning: {message}\n")
-}
-
-/// Exit `code`, nothing on stdout, and stderr exactly one error line `message`.
-fn assert_fails(run: &Run, code: i32, message: &str) {
-    run.assert_error(code, &[message]);
-    assert_eq!(run.stderr, format!("partkit: error: {message}\n"), "stderr");
-}
-
 /// A reply given on stdin was rejected (exit 1, nothing printed) with exactly
 /// `<stdin>:1: <message>`, and the message shows no more than 32 characters of
 /// any of `payloads`.
@@ -131,45 +92,6 @@ fn assert_rejected(run: &Run, message: &str, payloads: &[&str]) {
     for payload in payloads {
         assert_no_payload_leak(&run.stderr, payload);
     }
-}
-
-/// SPEC §1: no message shows more than the first 32 characters of a payload.
-fn assert_no_payload_leak(stderr: &str, payload: &str) {
-    assert!(
-        payload.len() > 32,
-        "the payload must be long enough to leak"
-    );
-    for window in payload.as_bytes().windows(33) {
-        let Ok(window) = std::str::from_utf8(window) else {
-            continue;
-        };
-        assert!(
-            !stderr.contains(window),
-            "stderr shows more than 32 characters of the payload ({window}): {stderr}"
-        );
-    }
-}
-
-/// A file in a fresh temporary directory (kept alive by the returned guard).
-fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join(name);
-    fs::write(&file, contents).expect("write temp file");
-    (dir, file)
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
-}
-
-/// The names in a directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 /// A committed file under `tests/fixtures/split/`, as typed on the command line.
@@ -883,7 +805,7 @@ fn rejected_reply_prints_nothing_with_rest_or_to() {
 fn rejected_reply_in_a_file_names_the_file_and_line() {
     let input = images_only(&[r#"{"label":"x"}"#.to_string()]);
     let (_dir, file) = temp_file("reply.json", input.as_bytes());
-    let run = run(&["split", arg(&file)]);
+    let run = run(&["split", path_arg(&file)]);
     assert_fails(
         &run,
         1,
@@ -961,7 +883,7 @@ fn images_dir_writes_numbered_files_with_the_exact_bytes() {
         entry("image/webp", "tiny.webp", Some("Sales by month (2024)")),
     ]);
     let (dir, file, out) = images_setup(&input);
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
+    let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
     assert_ok(
         &run,
         &json!([
@@ -995,7 +917,7 @@ fn images_dir_writes_numbered_files_with_the_exact_bytes() {
 fn image_extensions_follow_the_declared_type() {
     for (name, mime, ext) in IMAGES {
         let (_dir, file, out) = images_setup(&images_only(&[entry(mime, name, None)]));
-        let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
+        let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
         assert_eq!(run.code, 0, "stderr: {}", run.stderr);
         assert_eq!(listing(&out), [format!("001.{ext}")]);
     }
@@ -1021,7 +943,13 @@ fn labels_become_safe_slugs_and_nothing_is_written_outside_the_dir() {
         .map(|(label, _)| entry("image/png", "tiny.png", Some(label)))
         .collect();
     let (dir, file, out) = images_setup(&images_only(&entries));
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out), "--quiet"]);
+    let run = run(&[
+        "split",
+        path_arg(&file),
+        "--images-dir",
+        path_arg(&out),
+        "--quiet",
+    ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     let mut expected: Vec<String> = labels.iter().map(|(_, n)| n.to_string()).collect();
     expected[4] = format!("005-{}.png", "x".repeat(60));
@@ -1041,7 +969,7 @@ fn labels_become_safe_slugs_and_nothing_is_written_outside_the_dir() {
 fn images_dir_is_created_with_its_parents() {
     let (dir, file, _) = images_setup(&images_only(&[entry("image/png", "tiny.png", None)]));
     let out = dir.path().join("a/b/c");
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
+    let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(listing(&out), ["001.png"]);
 }
@@ -1050,19 +978,25 @@ fn images_dir_is_created_with_its_parents() {
 fn images_dir_works_with_rest_and_with_to() {
     let input = images_only(&[entry("image/jpeg", "tiny.jpg", Some("a"))]);
     let (_dir, file, out) = images_setup(&input);
-    let run = run(&["split", arg(&file), "--rest", "--images-dir", arg(&out)]);
+    let run = run(&[
+        "split",
+        path_arg(&file),
+        "--rest",
+        "--images-dir",
+        path_arg(&out),
+    ]);
     assert_ok(&run, &json!({}));
     assert_eq!(listing(&out), ["001-a.jpg"]);
     let other = out.with_file_name("other");
     let run = super::run(&[
         "split",
-        arg(&file),
+        path_arg(&file),
         "--to",
         "mcp",
         "--call-id",
         "c1",
         "--images-dir",
-        arg(&other),
+        path_arg(&other),
         "--quiet",
     ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
@@ -1086,7 +1020,7 @@ fn existing_target_file_is_exit_2_and_nothing_is_written() {
     let (_dir, file, out) = images_setup(&input);
     fs::create_dir(&out).unwrap();
     fs::write(out.join("002.jpg"), b"old").unwrap();
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
+    let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
     assert_fails(
         &run,
         2,
@@ -1110,7 +1044,13 @@ fn force_overwrites_existing_images() {
     fs::create_dir(&out).unwrap();
     fs::write(out.join("002.jpg"), b"old").unwrap();
     fs::write(out.join("unrelated.txt"), b"keep").unwrap();
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out), "--force"]);
+    let run = run(&[
+        "split",
+        path_arg(&file),
+        "--images-dir",
+        path_arg(&out),
+        "--force",
+    ]);
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(run.stderr, "");
     assert_eq!(listing(&out), ["001-first.png", "002.jpg", "unrelated.txt"]);
@@ -1121,7 +1061,7 @@ fn force_overwrites_existing_images() {
     assert_eq!(fs::read(out.join("002.jpg")).unwrap(), bytes("tiny.jpg"));
     assert_eq!(fs::read(out.join("unrelated.txt")).unwrap(), b"keep");
     // Running again without --force now refuses.
-    let again = super::run(&["split", arg(&file), "--images-dir", arg(&out)]);
+    let again = super::run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
     again.assert_error(2, &["001-first.png exists; pass --force to overwrite"]);
 }
 
@@ -1132,7 +1072,7 @@ fn rejected_reply_writes_no_images() {
         entry("image/png", "tiny.jpg", None),
     ]);
     let (_dir, file, out) = images_setup(&input);
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
+    let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
     assert_fails(
         &run,
         1,
@@ -1151,8 +1091,8 @@ fn rejected_reply_writes_no_images() {
 fn images_dir_that_is_a_file_is_exit_2() {
     let (_dir, file, out) = images_setup(&images_only(&[entry("image/png", "tiny.png", None)]));
     fs::write(&out, b"not a dir").unwrap();
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out)]);
-    run.assert_error(2, &["cannot write", arg(&out)]);
+    let run = run(&["split", path_arg(&file), "--images-dir", path_arg(&out)]);
+    run.assert_error(2, &["cannot write", path_arg(&out)]);
     assert_eq!(fs::read(&out).unwrap(), b"not a dir");
 }
 
@@ -1283,7 +1223,7 @@ fn json_lines_number_images_across_lines() {
         "split",
         &split_fixture("replies.jsonl"),
         "--images-dir",
-        arg(&out),
+        path_arg(&out),
     ]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert_eq!(run.json_lines(), [replies_line_1(), replies_line_5()]);
@@ -1308,7 +1248,7 @@ fn json_lines_refuse_a_dir_that_holds_split_named_files() {
             "split",
             &split_fixture("replies.jsonl"),
             "--images-dir",
-            arg(&out),
+            path_arg(&out),
         ]);
         assert_fails(
             &run,
@@ -1330,7 +1270,7 @@ fn json_lines_accept_a_dir_with_other_files_and_force_overwrites() {
         fs::write(out.join(other), b"keep").unwrap();
     }
     let path = split_fixture("replies.jsonl");
-    let run = run(&["split", &path, "--images-dir", arg(&out)]);
+    let run = run(&["split", &path, "--images-dir", path_arg(&out)]);
     assert_eq!(run.code, 1, "stderr: {}", run.stderr);
     assert_eq!(
         listing(&out),
@@ -1345,9 +1285,9 @@ fn json_lines_accept_a_dir_with_other_files_and_force_overwrites() {
         ]
     );
     fs::write(out.join("002.gif"), b"old").unwrap();
-    let again = super::run(&["split", &path, "--images-dir", arg(&out)]);
+    let again = super::run(&["split", &path, "--images-dir", path_arg(&out)]);
     again.assert_error(2, &["already holds", "--force"]);
-    let forced = super::run(&["split", &path, "--images-dir", arg(&out), "--force"]);
+    let forced = super::run(&["split", &path, "--images-dir", path_arg(&out), "--force"]);
     assert_eq!(forced.code, 1, "stderr: {}", forced.stderr);
     assert_eq!(fs::read(out.join("002.gif")).unwrap(), bytes("tiny.gif"));
 }
@@ -1359,14 +1299,26 @@ fn jsonl_option_makes_a_one_line_input_refuse_a_dir_with_split_files() {
     fs::create_dir(&out).unwrap();
     fs::write(out.join("001.png"), b"old").unwrap();
     // One document: only the planned name 001-x.png matters, and it is free.
-    let run = run(&["split", arg(&file), "--images-dir", arg(&out), "--rest"]);
+    let run = run(&[
+        "split",
+        path_arg(&file),
+        "--images-dir",
+        path_arg(&out),
+        "--rest",
+    ]);
     assert_ok(&run, &json!({}));
     assert_eq!(listing(&out), ["001-x.png", "001.png"]);
     // Forced JSON Lines: names are not known in advance, so the dir is refused.
     let out2 = out.with_file_name("out2");
     fs::create_dir(&out2).unwrap();
     fs::write(out2.join("001.png"), b"old").unwrap();
-    let run = super::run(&["split", arg(&file), "--jsonl", "--images-dir", arg(&out2)]);
+    let run = super::run(&[
+        "split",
+        path_arg(&file),
+        "--jsonl",
+        "--images-dir",
+        path_arg(&out2),
+    ]);
     assert_fails(
         &run,
         2,

@@ -19,7 +19,10 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use serde_json::{json, Value};
 
-use super::{fixture, run, run_with_stdin, Run};
+use super::support::media::{bytes, png_of_len};
+use super::support::validating::{masked, validate, validate_paths};
+use super::Run;
+use super::{path_arg, temp_file};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -31,11 +34,6 @@ const IMAGES: [(&str, &str); 4] = [
     ("tiny.gif", "image/gif"),
     ("tiny.webp", "image/webp"),
 ];
-
-/// A fixture's bytes.
-fn bytes(name: &str) -> Vec<u8> {
-    fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
-}
 
 /// Canonical (standard, padded) base64.
 fn b64(bytes: &[u8]) -> String {
@@ -81,45 +79,6 @@ fn text_part(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
 
-/// Runs `partkit validate ARGS` with `stdin`.
-fn validate(args: &[&str], stdin: &str) -> Run {
-    let mut all = vec!["validate"];
-    all.extend_from_slice(args);
-    run_with_stdin(&all, stdin.as_bytes())
-}
-
-/// Runs `partkit validate ARGS` with empty stdin.
-fn validate_paths(args: &[&str]) -> Run {
-    let mut all = vec!["validate"];
-    all.extend_from_slice(args);
-    run(&all)
-}
-
-/// stderr with the timing of the summary line (`in 0.0 s:`) replaced by `in T s:`.
-fn masked(stderr: &str) -> String {
-    stderr
-        .lines()
-        .map(|line| {
-            let Some(rest) = line.strip_prefix("partkit: checked ") else {
-                return format!("{line}\n");
-            };
-            let (Some(at), Some(end)) = (rest.find(" in "), rest.find(" s: ")) else {
-                return format!("{line}\n");
-            };
-            let timing = &rest[at + 4..end];
-            assert!(
-                timing.bytes().all(|b| b.is_ascii_digit() || b == b'.'),
-                "timing {timing:?} in {line:?}"
-            );
-            format!(
-                "partkit: checked {} in T s: {}\n",
-                &rest[..at],
-                &rest[end + 4..]
-            )
-        })
-        .collect()
-}
-
 /// One finding line as `validate` prints it.
 fn finding(
     path: &str,
@@ -162,24 +121,12 @@ fn assert_clean(run: &Run, summary: &str) {
     assert_run(run, 0, &[], summary);
 }
 
-/// A file in a fresh temporary directory (kept alive by the returned guard).
-fn temp_file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join(name);
-    fs::write(&file, contents).expect("write temp file");
-    (dir, file)
-}
-
 /// Writes `contents` to `dir/name`, creating folders.
 fn write(dir: &Path, name: &str, contents: &str) -> PathBuf {
     let file = dir.join(name);
     fs::create_dir_all(file.parent().unwrap()).unwrap();
     fs::write(&file, contents).unwrap();
     file
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
 }
 
 /// An image encoded by the `image` crate: `width`×`height`, one colour.
@@ -203,15 +150,6 @@ fn animated_gif() -> Vec<u8> {
         encoder.encode_frames(frames).expect("encode frames");
     }
     out
-}
-
-/// PNG bytes padded with zeros to `len` bytes: sniffed and parsed as a 4×3 PNG,
-/// of an exact decoded size.
-fn png_of_len(len: usize) -> Vec<u8> {
-    let mut png = bytes("tiny.png");
-    assert!(len >= png.len());
-    png.resize(len, 0);
-    png
 }
 
 /// A 1×1 24-bit BMP (the `image` build here has no BMP encoder).
@@ -445,12 +383,12 @@ fn missing_path_is_exit_2_and_the_other_paths_are_still_checked() {
         &reply(vec![entry("image/png", "tiny.png")]),
     );
     let missing = dir.path().join("missing.json");
-    let run = validate_paths(&[arg(&bad), arg(&missing), arg(&good)]);
+    let run = validate_paths(&[path_arg(&bad), path_arg(&missing), path_arg(&good)]);
     assert_stderr(
         &run,
         2,
         &[finding(
-            arg(&bad),
+            path_arg(&bad),
             1,
             "error",
             "media-type-mismatch",
@@ -506,7 +444,7 @@ fn quiet_does_not_hide_findings() {
 
 /// Every rule id, each with its test below (`rule_<id>`).
 /// Every rule; the transcript rules (from `transcript-invalid` on) are tested
-/// in tests/cli/validate_transcripts.rs.
+/// in the tests/cli/validate_<family>.rs files (`rule_<id>` there too).
 const RULE_IDS: [&str; 44] = [
     "invalid-json",
     "at-missing", // tested in pipelines.rs
@@ -1325,12 +1263,12 @@ fn rule_limit_total_bytes() {
     let image = png_of_len(16_700_000);
     let entries: Vec<Value> = (0..3).map(|_| entry_bytes("image/png", &image)).collect();
     let (_dir, file) = temp_file("big.json", reply(entries).as_bytes());
-    let run = validate_paths(&[arg(&file), "--profile", "openai"]);
+    let run = validate_paths(&[path_arg(&file), "--profile", "openai"]);
     assert_run(
         &run,
         1,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "error",
             "limit-total-bytes",
@@ -1341,7 +1279,7 @@ fn rule_limit_total_bytes() {
     );
     // Anthropic's profile has no total, only a per-image cap (ignored here).
     let run = validate_paths(&[
-        arg(&file),
+        path_arg(&file),
         "--profile",
         "anthropic",
         "--ignore",
@@ -1461,7 +1399,7 @@ fn json_lines_findings_carry_their_line_numbers_blank_lines_counted() {
         .to_string();
     let text = format!("{good}\n\n{bad}\n{{\"tool_output_images\": [\n   \n{warn}\n{good}\n\n");
     let (_dir, file) = temp_file("replies.jsonl", text.as_bytes());
-    let path = arg(&file);
+    let path = path_arg(&file);
     let run = validate_paths(&[path]);
     assert_run(
         &run,
@@ -1597,7 +1535,7 @@ fn documents_of_no_kind_are_skipped_not_failed() {
         "reply.json",
         &reply(vec![entry("image/png", "tiny.png")]),
     );
-    let run = validate_paths(&[arg(dir.path())]);
+    let run = validate_paths(&[path_arg(dir.path())]);
     assert_clean(
         &run,
         // chat.json is an OpenAI Chat transcript: checked, not skipped.
@@ -1752,12 +1690,12 @@ fn format_json_fixed_findings_have_severity_fixed() {
             .to_string()
             .as_bytes(),
     );
-    let run = validate_paths(&[arg(&file), "--fix", "--format", "json"]);
+    let run = validate_paths(&[path_arg(&file), "--fix", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.json_lines(),
         [
-            json!({"path": arg(&file), "line": 1, "severity": "fixed", "rule": "media-type-mismatch",
+            json!({"path": path_arg(&file), "line": 1, "severity": "fixed", "rule": "media-type-mismatch",
                 "pointer": "/0/mimeType", "message": "content is image/jpeg, not image/png"})
         ]
     );
@@ -1961,12 +1899,12 @@ fn fix_retypes_a_mislabeled_image_in_a_parts_file_keeping_every_other_byte() {
     let jpeg = b64_of("tiny.jpg");
     let before = odd_parts("image/png", &jpeg);
     let (_dir, file) = temp_file("parts.json", before.as_bytes());
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "fixed",
             "media-type-mismatch",
@@ -1979,7 +1917,7 @@ fn fix_retypes_a_mislabeled_image_in_a_parts_file_keeping_every_other_byte() {
         fs::read_to_string(&file).unwrap(),
         odd_parts("image/jpeg", &jpeg)
     );
-    let run = validate_paths(&[arg(&file), "--deny-warnings", "--deep"]);
+    let run = validate_paths(&[path_arg(&file), "--deny-warnings", "--deep"]);
     assert_clean(&run, "1 document, 1 image in T s: 0 errors");
 }
 
@@ -1988,12 +1926,12 @@ fn fix_retypes_a_mislabeled_image_in_a_reply_keeping_every_other_byte() {
     let jpeg = b64_of("tiny.jpg");
     let before = odd_reply(&format!("data:image/png;base64,{jpeg}"));
     let (_dir, file) = temp_file("reply.json", before.as_bytes());
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "fixed",
             "media-type-mismatch",
@@ -2014,7 +1952,7 @@ fn fix_retypes_a_mislabeled_image_in_a_reply_keeping_every_other_byte() {
     assert!(before[..prefix].ends_with("data:image/"));
     assert_eq!(after.len(), before.len() + 1);
     assert_clean(
-        &validate_paths(&[arg(&file), "--deny-warnings"]),
+        &validate_paths(&[path_arg(&file), "--deny-warnings"]),
         "1 document, 1 image in T s: 0 errors",
     );
 }
@@ -2027,12 +1965,12 @@ fn fix_normalizes_media_type_aliases() {
         "reply.json",
         odd_reply(&format!("data:image/jpg;base64,{jpeg}")).as_bytes(),
     );
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "fixed",
             "reply-image-type",
@@ -2046,7 +1984,7 @@ fn fix_normalizes_media_type_aliases() {
         odd_reply(&format!("data:image/jpeg;base64,{jpeg}"))
     );
     assert_clean(
-        &validate_paths(&[arg(&file), "--deny-warnings"]),
+        &validate_paths(&[path_arg(&file), "--deny-warnings"]),
         "1 document, 1 image in T s: 0 errors",
     );
 
@@ -2057,12 +1995,12 @@ fn fix_normalizes_media_type_aliases() {
             .replace("\"image\"", "\"audio\"")
             .as_bytes(),
     );
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "fixed",
             "media-type-alias",
@@ -2108,12 +2046,12 @@ fn fix_reencodes_url_safe_unpadded_and_line_wrapped_base64() {
     ] {
         // In a parts file.
         let (_dir, file) = temp_file("parts.json", odd_parts("image/jpeg", &payload).as_bytes());
-        let run = validate_paths(&["--fix", arg(&file)]);
+        let run = validate_paths(&["--fix", path_arg(&file)]);
         assert_run(
             &run,
             0,
             &[finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "base64-noncanonical",
@@ -2128,7 +2066,7 @@ fn fix_reencodes_url_safe_unpadded_and_line_wrapped_base64() {
             "{how}"
         );
         assert_clean(
-            &validate_paths(&[arg(&file), "--deny-warnings"]),
+            &validate_paths(&[path_arg(&file), "--deny-warnings"]),
             "1 document, 1 image in T s: 0 errors",
         );
         // In a reply.
@@ -2136,12 +2074,12 @@ fn fix_reencodes_url_safe_unpadded_and_line_wrapped_base64() {
             "reply.json",
             odd_reply(&format!("data:image/jpeg;base64,{payload}")).as_bytes(),
         );
-        let run = validate_paths(&["--fix", arg(&file)]);
+        let run = validate_paths(&["--fix", path_arg(&file)]);
         assert_run(
             &run,
             0,
             &[finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "base64-noncanonical",
@@ -2156,7 +2094,7 @@ fn fix_reencodes_url_safe_unpadded_and_line_wrapped_base64() {
             "{how}"
         );
         assert_clean(
-            &validate_paths(&[arg(&file), "--deny-warnings"]),
+            &validate_paths(&[path_arg(&file), "--deny-warnings"]),
             "1 document, 1 image in T s: 0 errors",
         );
     }
@@ -2173,20 +2111,20 @@ fn fix_repairs_everything_on_one_image_at_once() {
         .trim_end_matches('=')
         .to_string();
     let (_dir, file) = temp_file("parts.json", odd_parts("image/jpg", &bad).as_bytes());
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[
             finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "base64-noncanonical",
                 "/0/data",
                 "not canonical base64 (URL-safe, unpadded): invalid base64: character '_' at offset 0",
             ),
-            finding(arg(&file), 1, "fixed", "media-type-alias", "/0/mimeType", "\"image/jpg\" is written \"image/jpeg\" in normalized form"),
+            finding(path_arg(&file), 1, "fixed", "media-type-alias", "/0/mimeType", "\"image/jpg\" is written \"image/jpeg\" in normalized form"),
         ],
         "1 document, 1 image in T s: 0 errors, 2 fixed",
     );
@@ -2206,13 +2144,13 @@ fn fix_repairs_a_line_wrapped_payload_and_its_type_in_one_data_url() {
         "reply.json",
         odd_reply(&format!("data:image/png;base64,{wrapped}")).as_bytes(),
     );
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[
             finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "base64-noncanonical",
@@ -2220,7 +2158,7 @@ fn fix_repairs_a_line_wrapped_payload_and_its_type_in_one_data_url() {
                 "not canonical base64 (line-wrapped): invalid base64: character 0x0a at offset 76",
             ),
             finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "media-type-mismatch",
@@ -2235,7 +2173,7 @@ fn fix_repairs_a_line_wrapped_payload_and_its_type_in_one_data_url() {
         odd_reply(&format!("data:image/jpeg;base64,{jpeg}"))
     );
     assert_clean(
-        &validate_paths(&[arg(&file), "--deny-warnings"]),
+        &validate_paths(&[path_arg(&file), "--deny-warnings"]),
         "1 document, 1 image in T s: 0 errors",
     );
 }
@@ -2251,14 +2189,14 @@ fn fix_keeps_the_escapes_it_does_not_need_to_touch() {
         "reply.json",
         odd_reply(&format!("data:image\\/png;base64,{escaped}")).as_bytes(),
     );
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         fs::read_to_string(&file).unwrap(),
         odd_reply(&format!("data:image/jpeg;base64,{escaped}"))
     );
     assert_clean(
-        &validate_paths(&[arg(&file), "--deny-warnings"]),
+        &validate_paths(&[path_arg(&file), "--deny-warnings"]),
         "1 document, 1 image in T s: 0 errors",
     );
 }
@@ -2275,13 +2213,13 @@ fn fix_in_json_lines_patches_each_line_in_place() {
     };
     let text = |a: &str, b: &str| format!("{good}\n\n{}\n{good}\r\n{}\n", line(a), parts(b));
     let (_dir, file) = temp_file("replies.jsonl", text("image/webp", "image/gif").as_bytes());
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         0,
         &[
             finding(
-                arg(&file),
+                path_arg(&file),
                 3,
                 "fixed",
                 "media-type-mismatch",
@@ -2289,7 +2227,7 @@ fn fix_in_json_lines_patches_each_line_in_place() {
                 "content is image/jpeg, not image/webp",
             ),
             finding(
-                arg(&file),
+                path_arg(&file),
                 5,
                 "fixed",
                 "media-type-mismatch",
@@ -2304,7 +2242,7 @@ fn fix_in_json_lines_patches_each_line_in_place() {
         text("image/jpeg", "image/jpeg")
     );
     assert_clean(
-        &validate_paths(&[arg(&file)]),
+        &validate_paths(&[path_arg(&file)]),
         "4 documents, 4 images in T s: 0 errors",
     );
 }
@@ -2318,13 +2256,13 @@ fn fix_applies_repairs_and_still_fails_on_what_it_cannot_repair() {
     ])
     .to_string();
     let (_dir, file) = temp_file("parts.json", before.as_bytes());
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         1,
         &[
             finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "fixed",
                 "media-type-mismatch",
@@ -2332,7 +2270,7 @@ fn fix_applies_repairs_and_still_fails_on_what_it_cannot_repair() {
                 "content is image/jpeg, not image/png",
             ),
             finding(
-                arg(&file),
+                path_arg(&file),
                 1,
                 "error",
                 "base64-invalid",
@@ -2356,12 +2294,12 @@ fn fix_does_not_guess_a_type_the_reply_may_not_hold() {
     let before = reply(vec![entry_bytes("image/png", &bmp)]);
     let (_dir, file) = temp_file("reply.json", before.as_bytes());
     let old = age(&file);
-    let run = validate_paths(&["--fix", arg(&file)]);
+    let run = validate_paths(&["--fix", path_arg(&file)]);
     assert_run(
         &run,
         1,
         &[finding(
-            arg(&file),
+            path_arg(&file),
             1,
             "error",
             "media-type-mismatch",
@@ -2442,15 +2380,15 @@ fn fix_leaves_files_without_fixable_findings_untouched() {
         .iter()
         .map(|f| (fs::read_to_string(f).unwrap(), age(f)))
         .collect();
-    let run = validate_paths(&["--fix", arg(dir.path())]);
+    let run = validate_paths(&["--fix", path_arg(dir.path())]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_eq!(
         run.stdout,
         format!(
             "{}\n{}\n",
-            finding(arg(&unfixable), 1, "error", "base64-invalid", "/0/data", "invalid base64: character '!' at offset 4"),
+            finding(path_arg(&unfixable), 1, "error", "base64-invalid", "/0/data", "invalid base64: character '!' at offset 4"),
             finding(
-                arg(&warned),
+                path_arg(&warned),
                 1,
                 "warning",
                 "base64-in-text",
@@ -2478,7 +2416,7 @@ fn fix_with_a_rule_ignored_leaves_that_repair_out() {
     let jpeg = b64_of("tiny.jpg");
     let unpadded = jpeg.trim_end_matches('=');
     let (_dir, file) = temp_file("parts.json", odd_parts("image/jpg", unpadded).as_bytes());
-    let run = validate_paths(&["--fix", "--ignore", "media-type-alias", arg(&file)]);
+    let run = validate_paths(&["--fix", "--ignore", "media-type-alias", path_arg(&file)]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert_eq!(run.stdout.lines().count(), 1, "{}", run.stdout);
     assert!(
@@ -2515,7 +2453,7 @@ fn directories_are_walked_for_json_and_jsonl_in_sorted_order() {
     for name in names {
         write(dir.path(), name, &bad);
     }
-    let run = validate_paths(&[arg(dir.path())]);
+    let run = validate_paths(&[path_arg(dir.path())]);
     // Sorted by path, component by component.
     let mut expected: Vec<PathBuf> = [
         "b.json",
@@ -2562,7 +2500,7 @@ fn gitignore_is_honoured_without_a_git_repository() {
     write(dir.path(), ".gitignore", "skip.json\ngenerated/\n");
     write(dir.path(), "sub/.gitignore", "local.json\n");
     assert!(!dir.path().join(".git").exists());
-    let run = validate_paths(&[arg(dir.path())]);
+    let run = validate_paths(&[path_arg(dir.path())]);
     let lines: Vec<String> = ["keep.json", "sub/keep.jsonl"]
         .iter()
         .map(|n| {
@@ -2579,7 +2517,7 @@ fn gitignore_is_honoured_without_a_git_repository() {
     assert_run(&run, 1, &lines, "2 documents, 2 images in T s: 2 errors");
     // A file named on the command line is checked even if ignored.
     let skipped = dir.path().join("skip.json");
-    let run = validate_paths(&[arg(&skipped)]);
+    let run = validate_paths(&[path_arg(&skipped)]);
     assert_eq!(run.code, 1, "{}", run.stderr);
 }
 
@@ -2591,10 +2529,10 @@ fn paths_keep_command_line_order_and_a_directory_of_nothing_is_clean() {
     let a = write(dir.path(), "a.json", &bad);
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
-    let run = validate_paths(&[arg(&z), arg(&empty), arg(&a)]);
+    let run = validate_paths(&[path_arg(&z), path_arg(&empty), path_arg(&a)]);
     let line = |p: &Path| {
         finding(
-            arg(p),
+            path_arg(p),
             1,
             "error",
             "media-type-mismatch",
@@ -2609,7 +2547,7 @@ fn paths_keep_command_line_order_and_a_directory_of_nothing_is_clean() {
         "2 documents, 2 images in T s: 2 errors",
     );
     assert_clean(
-        &validate_paths(&[arg(&empty)]),
+        &validate_paths(&[path_arg(&empty)]),
         "0 documents, 0 images in T s: 0 errors",
     );
 }
@@ -2630,14 +2568,14 @@ fn two_thousand_json_lines_in_one_run() {
     lines[999] = reply(vec![entry("image/png", "tiny.gif")]);
     lines[1999] = json!({"n": data_url("image/png", &bytes("tiny.png")), "tool_output_images": [entry("image/webp", "tiny.webp")]}).to_string();
     let (_dir, file) = temp_file("many.jsonl", (lines.join("\n") + "\n").as_bytes());
-    let run = validate_paths(&[arg(&file)]);
+    let run = validate_paths(&[path_arg(&file)]);
     assert_run(
         &run,
         1,
         &[
-            finding(arg(&file), 1000, "error", "media-type-mismatch", "/tool_output_images/0/image_url", "content is image/gif, not image/png"),
+            finding(path_arg(&file), 1000, "error", "media-type-mismatch", "/tool_output_images/0/image_url", "content is image/gif, not image/png"),
             finding(
-                arg(&file),
+                path_arg(&file),
                 2000,
                 "warning",
                 "base64-in-text",
@@ -2650,7 +2588,7 @@ fn two_thousand_json_lines_in_one_run() {
         ],
         "2,000 documents, 2,000 images in T s: 1 error, 1 warning",
     );
-    let run = validate_paths(&[arg(&file), "--format", "json", "--max-images", "0"]);
+    let run = validate_paths(&[path_arg(&file), "--format", "json", "--max-images", "0"]);
     assert_eq!(run.code, 1);
     assert_eq!(run.json_lines().len(), 2002);
     assert_eq!(

@@ -1,0 +1,74 @@
+//! `partkit::convert` in-process, as tables: one line per case (the helpers are
+//! in `support/tables.rs`), and the cross-shape cases kept as files under
+//! `tests/fixtures/convert/cases/` (`<shape>/<case>.in.json`,
+//! `<case>.<target>.out.json`, `<case>.<target>.notes.txt`; README there). The
+//! expected outputs were written by the binary and read by hand.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::support::tables::{case_files, converted, converts, read_json, refuses, round_trips};
+
+// The tables are kept one case a line, wider than rustfmt's width, so that a
+// case reads as a row.
+
+#[test]
+#[rustfmt::skip]
+fn text_and_system_prompts() {
+    converts("openai-chat", "anthropic", json!({"model": "gpt-4o", "max_completion_tokens": 10, "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}), json!({"model": "gpt-4o", "max_tokens": 10, "system": "Be brief.", "messages": [{"role": "user", "content": "Hi"}]}), &[]);
+    converts("openai-chat", "gemini", json!({"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]}), json!({"systemInstruction": {"parts": [{"text": "Be brief."}]}, "contents": [{"role": "user", "parts": [{"text": "Hi"}]}]}), &[]);
+    converts("openai-chat", "openai-responses", json!({"messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]}), json!({"input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Hi"}]}, {"type": "message", "role": "assistant", "content": "Hello."}]}), &[]);
+    converts("bedrock", "gemini", json!({"modelId": "m", "messages": [{"role": "user", "content": [{"text": "Hi"}]}, {"role": "assistant", "content": [{"text": "Hello."}]}]}), json!({"contents": [{"role": "user", "parts": [{"text": "Hi"}]}, {"role": "model", "parts": [{"text": "Hello."}]}]}), &["gemini has no place for model; dropped"]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn tool_calls_keep_their_ids() {
+    converts("anthropic", "openai-chat", json!({"model": "claude", "max_tokens": 9, "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}]}), json!({"model": "claude", "messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "toolu_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}, {"role": "tool", "tool_call_id": "toolu_1", "content": "ok"}], "max_completion_tokens": 9}), &[]);
+    converts("anthropic", "bedrock", json!({"model": "claude", "max_tokens": 9, "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}]}), json!({"modelId": "claude", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "toolu_1", "name": "f", "input": {"a": 1}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "toolu_1", "content": [{"text": "ok"}]}}]}], "inferenceConfig": {"maxTokens": 9}}), &[]);
+    converts("openai-responses", "anthropic", json!({"model": "gpt-4.1", "max_output_tokens": 9, "input": [{"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{\"a\":1}"}, {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}), json!({"model": "gpt-4.1", "max_tokens": 9, "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "call_1", "name": "f", "input": {"a": 1}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1", "content": [{"type": "text", "text": "ok"}]}]}]}), &[]);
+    // Gemini's id-less calls get ids where the target needs them.
+    converts("gemini", "openai-chat", json!({"contents": [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"a": 1}}}]}, {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"output": "ok"}}}]}]}), json!({"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}), &["1 tool call had no id; made call_1 (results paired by order)"]);
+    refuses("openai-chat", "anthropic", json!({"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{"}}]}]}), "arguments are not valid JSON");
+}
+
+#[test]
+#[rustfmt::skip]
+fn images_by_url() {
+    converts("canonical", "openai-responses", json!({"messages": [{"role": "user", "content": [{"type": "image", "mimeType": "image/png", "url": "https://example.com/a.png"}]}]}), json!({"input": [{"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": "https://example.com/a.png", "detail": "auto"}]}]}), &[]);
+    converts("openai-chat", "anthropic", json!({"messages": [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "https://example.com/a.png", "detail": "high"}}]}]}), json!({"messages": [{"role": "user", "content": [{"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}]}]}), &["anthropic requests require max_tokens and the input has none; none was written (add one before sending)", "anthropic has no place for openai-chat detail; dropped"]);
+}
+
+#[test]
+#[rustfmt::skip]
+fn round_trips_through_canonical() {
+    round_trips("openai-chat", json!({"model": "gpt-4o", "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}, {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}));
+    round_trips("anthropic", json!({"model": "claude", "max_tokens": 9, "messages": [{"role": "user", "content": "Why?"}, {"role": "assistant", "content": [{"type": "thinking", "thinking": "Hmm.", "signature": "c2ln"}, {"type": "text", "text": "Because."}]}]}));
+    round_trips("gemini", json!({"contents": [{"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "f", "args": {}}}]}, {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "f", "response": {"output": "ok"}}}]}]}));
+    round_trips("bedrock", json!({"modelId": "m", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}]}}]}]}));
+    round_trips("openai-responses", json!({"model": "gpt-4.1", "input": [{"role": "user", "content": "Chart Paris."}, {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}, {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}));
+}
+
+/// The cases under tests/fixtures/convert/cases/, each converted in-process.
+#[test]
+fn case_files_convert_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/convert/cases");
+    let cases = case_files(&root);
+    assert!(cases.len() >= 20, "only {} case files", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let want_notes: Vec<String> = std::fs::read_to_string(&case.notes)
+            .map(|text| text.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        let want = Ok((read_json(&case.output), want_notes));
+        let got = converted(&case.from, &case.to, &read_json(&case.input));
+        if got != want {
+            failures.push(format!(
+                "{:?} → {}:\n  want {want:?}\n  got  {got:?}",
+                case.input, case.to
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
