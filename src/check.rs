@@ -5,9 +5,10 @@ use crate::b64::{self, Base64Error};
 use crate::media;
 
 /// How far to look into a payload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Depth {
     /// Strict base64, magic bytes against the declared type, the image header.
+    #[default]
     Header,
     /// Also decode every image fully (catches truncation).
     Full,

@@ -11,7 +11,6 @@ mod resize;
 mod split;
 mod validate;
 
-
 use clap::ArgMatches;
 
 use crate::accounting::OnError;

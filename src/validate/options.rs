@@ -46,8 +46,10 @@ pub struct Limits {
     pub max_images: Option<usize>,
 }
 
-/// How to check documents.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How to check documents. The default is `validate` with no options:
+/// recognize the kind, header-deep image checks, no limits beyond the
+/// built-in ones, no repairs, no target, whole documents.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CheckOptions {
     pub kind: KindChoice,
     pub depth: Depth,

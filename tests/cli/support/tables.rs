@@ -10,7 +10,6 @@ use partkit::convert::{convert, ConvertOptions};
 use partkit::Shape;
 use serde_json::Value;
 
-use super::validating::validate;
 
 /// The shape called `name`, or a panic naming it (a typo in a table).
 fn shape(name: &str) -> Shape {
@@ -61,34 +60,27 @@ pub fn round_trips(shape: &str, doc: Value) {
     converts("canonical", shape, canonical, doc, &[]);
 }
 
-/// `doc` read as `shape` gives exactly these (rule, pointer) findings, in
-/// order (any severity; messages are the rule tests' business).
+/// One validation case: `doc` read as a transcript of `shape` gives these
+/// findings, `(rule, pointer)` in the order `validate` reports them. Runs the
+/// library's checks in-process (`partkit::validate::check_document`).
 #[track_caller]
 pub fn finds(shape: &str, doc: Value, want: &[(&str, &str)]) {
-    let run = validate(&["--from", shape, "--format", "json"], &doc.to_string());
-    let got: Vec<(String, String)> = run
-        .json_lines()
+    use partkit::validate::{check_document, CheckOptions, KindChoice};
+    let shape = partkit::Shape::from_name(shape).expect("a shape name");
+    let options = CheckOptions {
+        kind: KindChoice::Transcript(Some(shape)),
+        ..CheckOptions::default()
+    };
+    let report = check_document(doc.to_string().as_bytes(), &options);
+    let got: Vec<(&str, &str)> = report
+        .issues
         .iter()
-        .map(|finding| {
-            let field = |key: &str| finding[key].as_str().unwrap_or_default().to_string();
-            (field("rule"), field("pointer"))
-        })
-        .collect();
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(rule, pointer)| (rule.to_string(), pointer.to_string()))
+        .map(|issue| (issue.rule, issue.pointer.as_str()))
         .collect();
     assert_eq!(
         got, want,
-        "{shape} findings\ndoc: {doc}\nstderr: {}",
-        run.stderr
-    );
-    let errors = run.json_lines().iter().any(|f| f["severity"] == "error");
-    assert_eq!(
-        run.code,
-        i32::from(errors),
-        "exit code; stderr: {}",
-        run.stderr
+        "{shape} findings\ndoc: {doc}\nissues: {:#?}",
+        report.issues
     );
 }
 
