@@ -259,7 +259,7 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> Stri
         let row = row(item, file.as_deref(), with_lines);
         rows.push(
             row.into_iter()
-                .map(|cell| crate::output::sanitize(&cell).into_owned())
+                .map(|cell| crate::render::sanitize(&cell).into_owned())
                 .collect(),
         );
     }

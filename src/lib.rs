@@ -2,8 +2,8 @@
 //! that LLM prompts and tool replies carry.
 //!
 //! The crate is a library with a thin binary. The operations take an options
-//! struct and return values, and never print: [`encode`], [`split`],
-//! [`convert`] (one transcript) and [`convert_document`] (a document, its
+//! struct and return values, and never print: [`encode`], [`split`], [`validate`],
+//! [`convert`] (one transcript) and [`convert::document`] (a document, its
 //! `--at` values, a rollout), [`inspect`] and [`resize`]; each one's options
 //! are also at the crate's root. The shared model
 //! ([`part`], [`media`], [`dataurl`], [`b64`]) and the provider shapes
@@ -32,7 +32,6 @@
 pub mod b64;
 pub mod check;
 pub mod convert;
-pub mod convert_document;
 pub mod dataurl;
 pub mod encode;
 pub mod error;
@@ -55,6 +54,7 @@ pub mod validate;
 // document becomes) is part of the API, re-exported below.
 mod accounting;
 mod pipeline;
+mod render;
 mod size;
 
 // The command line: binary-only, not public API. (`generate` stays reachable,
@@ -69,8 +69,8 @@ mod output;
 // crate's root. (Not the functions: `encode` and `convert` would then name
 // both a module and a function, and every doc link to them be ambiguous.)
 pub use accounting::OnError;
+pub use convert::document::ConvertRequest;
 pub use convert::ConvertOptions;
-pub use convert_document::ConvertRequest;
 pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
 pub use part::{MediaPart, Part, Source};
@@ -80,7 +80,7 @@ pub use split::SplitOptions;
 
 // For the binary (`main` prints its own errors with it).
 #[doc(hidden)]
-pub use output::sanitize;
+pub use render::sanitize;
 
 use std::ffi::OsString;
 

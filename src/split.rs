@@ -12,7 +12,7 @@ use crate::b64;
 use crate::error::{Error, Result};
 use crate::json;
 use crate::media;
-use crate::output;
+use crate::render;
 use crate::shapes::nemo_gym::split::{canonical_parts, split_reply};
 use crate::shapes::nemo_gym::EntryProblem;
 use crate::shapes::Shape;
@@ -135,9 +135,9 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
     let mut notes = Vec::new();
     let mut out = Vec::new();
     let written = match &options.output {
-        SplitOutput::Rest => output::write_json(&mut out, &split.rest, options.pretty),
+        SplitOutput::Rest => render::write_json(&mut out, &split.rest, options.pretty),
         SplitOutput::Parts => {
-            output::write_json(&mut out, &canonical_parts(&split), options.pretty)
+            render::write_json(&mut out, &canonical_parts(&split), options.pretty)
         }
         SplitOutput::ToolResult {
             shape,
@@ -161,7 +161,7 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
             let delivered = crate::shapes::write_tool_result(*shape, &result)
                 .map_err(|e| ReplyError::Unsupported(e.to_string()))?;
             notes.extend(delivered.notes);
-            output::write_json(&mut out, &delivered.value, options.pretty)
+            render::write_json(&mut out, &delivered.value, options.pretty)
         }
     };
     written.expect("writing JSON into memory cannot fail");

@@ -2,8 +2,8 @@
 //! [`ConvertRequest`], each document's result printed.
 
 use crate::cli::{ConvertArgs, ConvertKindArg, InvalidArgumentsArg, ToolMediaArg, UnsupportedArg};
+use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
 use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
-use crate::convert_document::{convert_document, ConvertRequest, RolloutChoice};
 use crate::error::{Error, ExitStatus, Result};
 use crate::output::Printer;
 

@@ -5,6 +5,7 @@
 //! directly.
 
 pub mod detect;
+pub mod document;
 pub mod ext;
 pub mod locate;
 pub mod prepare;

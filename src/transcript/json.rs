@@ -450,4 +450,3 @@ fn extensions(value: &Value, at: &str) -> Result<Extensions, ModelError> {
     }
     Ok(map.clone())
 }
-

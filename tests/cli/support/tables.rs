@@ -10,7 +10,6 @@ use partkit::convert::{convert, ConvertOptions};
 use partkit::Shape;
 use serde_json::Value;
 
-
 /// The shape called `name`, or a panic naming it (a typo in a table).
 fn shape(name: &str) -> Shape {
     Shape::from_name(name).unwrap_or_else(|| panic!("no shape {name:?}"))

@@ -8,7 +8,7 @@ use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
 use crate::shapes::Shape;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
-use crate::{json, output};
+use crate::{json, render};
 
 /// Whether documents are read as NeMo Gym rollouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,7 +105,7 @@ fn convert_value(
     let _spelling = json::spell_as(bytes);
     let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
     let mut out = Vec::new();
-    output::write_json(&mut out, &converted.value, pretty)
+    render::write_json(&mut out, &converted.value, pretty)
         .expect("writing JSON into memory cannot fail");
     Ok(ConvertedDocument {
         output: json::respell_in_scope(out),
@@ -138,7 +138,7 @@ fn convert_rollout(
     let converted = convert::convert(&value, Some(from), request.to, request.options.clone())
         .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
     let mut out = Vec::new();
-    output::write_json(&mut out, &converted.value, request.bare && pretty)
+    render::write_json(&mut out, &converted.value, request.bare && pretty)
         .expect("writing JSON into memory cannot fail");
     let out = json::respell_in_scope(out);
     let output = if request.bare {
