@@ -10,6 +10,7 @@ pub const SHOWN_PREFIX: usize = 32;
 
 /// Why a base64 payload was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Base64Error {
     #[error("invalid base64: empty payload")]
     Empty,

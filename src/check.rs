@@ -25,6 +25,7 @@ pub struct PayloadInfo {
 
 /// The first thing wrong with a payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PayloadProblem {
     /// Not strict base64; `lenient` is true when lenient reading would accept it.
     Base64 { error: Base64Error, lenient: bool },

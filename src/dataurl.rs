@@ -19,6 +19,7 @@ pub struct DataUrl<'a> {
 
 /// Why a string is not a usable `data:` URL.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DataUrlError {
     #[error("not a data: URL")]
     NotDataUrl,

@@ -48,6 +48,7 @@ pub struct SplitOptions {
 
 /// Why one reply could not be split.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReplyError {
     /// The document is not JSON.
     Syntax(String),

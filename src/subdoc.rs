@@ -31,6 +31,7 @@ pub struct At {
 
 /// Why `--at` pointers cannot be used as given (a usage error).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PointerError {
     #[error("--at {0:?}: a JSON pointer is empty or starts with '/' (RFC 6901)")]
     NoSlash(String),
@@ -45,6 +46,7 @@ pub const MISSING: &str = "no such value in this document (--at-missing skip pas
 
 /// Why the sub-documents of one document cannot be found.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LocateError {
     /// The document is not JSON.
     InvalidJson(String),

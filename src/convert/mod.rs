@@ -72,6 +72,7 @@ pub struct ConvertOptions {
 
 /// Why a conversion failed (exit 1: the input was read but cannot be converted).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// The input is not a valid document of its shape.
     #[error("{}{message}", pointer_prefix(.pointer))]

@@ -33,6 +33,7 @@ impl Default for DecodeLimits {
 
 /// Why an image was not decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// More pixels than `--max-decode-pixels` allows.
     TooLarge { what: String, max: u64 },

@@ -192,6 +192,7 @@ impl Resized {
 
 /// Why an image could not be brought under the caps.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ResizeError {
     /// The bytes are no image type partkit reads.
     NotAnImage(Option<String>),

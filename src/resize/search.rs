@@ -41,6 +41,7 @@ pub struct Found {
 
 /// Why nothing fits.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SearchError {
     /// Even the smallest allowed image is over the cap.
     CannotFit {
