@@ -5,6 +5,10 @@ use serde_json::{Map, Value};
 use crate::convert::{Context, ConvertError};
 use crate::transcript::Block;
 
+mod write;
+
+pub(crate) use write::{first_tool_result, only_tool_result, Forms};
+
 /// Sets `key` in a JSON object being written.
 pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
     map.insert(key.to_string(), value);

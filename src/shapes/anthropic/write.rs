@@ -33,7 +33,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, put};
+use crate::shapes::kit::{drop_foreign, first_tool_result, put, Forms};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
@@ -71,27 +71,40 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    drop_foreign(&transcript.extensions, context)?;
-    match form {
-        Form::ToolResult => {
-            // Pointers are the result's own (`/content/1`), as in the input.
-            let result = transcript
-                .messages
-                .iter()
-                .flat_map(|m| &m.content)
-                .find_map(|block| match block {
-                    Block::ToolResult(result) => Some(result),
-                    _ => None,
-                })
-                .ok_or_else(|| ConvertError::invalid("", "no tool result to write"))?;
-            write_result(result, "", context)
+    Documents { context }.write(transcript, form)
+}
+
+/// Anthropic's documents, one method a form, for the writers' skeleton.
+struct Documents<'c> {
+    context: &'c mut Context,
+}
+
+impl Forms for Documents<'_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
+
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        request(transcript, true, self.context)
+    }
+
+    /// A list has no place for a system prompt: with one, it is a request
+    /// body without the request's own fields.
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        if transcript.system.is_none() {
+            Ok(Value::Array(messages(&transcript.messages, self.context)?))
+        } else {
+            request(transcript, false, self.context)
         }
-        Form::Response => response(transcript, context),
-        Form::Messages if transcript.system.is_none() => {
-            Ok(Value::Array(messages(&transcript.messages, context)?))
-        }
-        Form::Messages => request(transcript, false, context),
-        Form::Request => request(transcript, true, context),
+    }
+
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        response(transcript, self.context)
+    }
+
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        // Pointers are the result's own (`/content/1`), as in the input.
+        write_result(first_tool_result(transcript)?, "", self.context)
     }
 }
 

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
+use crate::shapes::kit::{drop_foreign, only_tool_result};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{Block, ToolResult, Transcript};
 
@@ -17,28 +18,18 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let results: Vec<&ToolResult> = transcript
-        .messages
-        .iter()
-        .flat_map(|m| &m.content)
-        .filter_map(|b| match b {
-            Block::ToolResult(result) => Some(result),
-            _ => None,
-        })
-        .collect();
-    match (form, results.as_slice()) {
-        (Form::ToolResult, [result]) => write_result(result, context),
-        _ => Err(ConvertError::invalid(
-            "",
-            "mcp holds a single tool result (CallToolResult); convert one tool result, not a transcript",
-        )),
-    }
+    let result = only_tool_result(
+        transcript,
+        form,
+        "mcp holds a single tool result (CallToolResult); convert one tool result, not a transcript",
+    )?;
+    write_result(result, context)
 }
 
 /// One `CallToolResult`. The call id has no place in it and is dropped with a note.
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
     let mine = Mine::of(&result.extensions, SHAPE);
-    crate::shapes::kit::drop_foreign(&result.extensions, context)?;
+    drop_foreign(&result.extensions, context)?;
     if let Some(id) = &result.call_id {
         context.note(format!("mcp carries no call id; dropped {id:?}"));
     }

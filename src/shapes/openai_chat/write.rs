@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, lose_block, put, Forms};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -21,11 +21,35 @@ pub fn write(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    drop_foreign(&transcript.extensions, context)?;
-    match form {
-        Form::Messages | Form::ToolResult => Ok(Value::Array(messages(transcript, mine, context)?)),
-        Form::Response => response(transcript, mine, context),
-        Form::Request => request(transcript, mine, context),
+    Documents { mine, context }.write(transcript, form)
+}
+
+/// OpenAI Chat's documents, one method a form, for the writers' skeleton.
+struct Documents<'t, 'c> {
+    mine: Mine<'t>,
+    context: &'c mut Context,
+}
+
+impl Forms for Documents<'_, '_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
+
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        request(transcript, self.mine, self.context)
+    }
+
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Ok(Value::Array(messages(transcript, self.mine, self.context)?))
+    }
+
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        response(transcript, self.mine, self.context)
+    }
+
+    /// A tool result is the messages that deliver it (SPEC §7).
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.messages(transcript)
     }
 }
 

@@ -19,7 +19,7 @@ use super::{default_spans, hinted_spans, Span, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, lose_block, put, Forms};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
@@ -33,23 +33,58 @@ pub fn write(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    drop_foreign(&transcript.extensions, context)?;
-    match form {
-        Form::Request => request(transcript, mine, context),
-        // A list has no place for settings: a transcript that has some (a
-        // canonical object marked as a list, then edited) is a request.
-        Form::Messages if has_settings(transcript) => request(transcript, mine, context),
-        Form::Messages => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-        Form::Response => response(transcript, mine, context),
-        Form::ToolResult => match transcript.messages.as_slice() {
-            [Message { content, .. }] if transcript.system.is_none() => match content.as_slice() {
-                [Block::ToolResult(result)] => output_item(result, "", context),
-                _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-            },
-            // Media lifted out of the result (`--tool-media lift`): the items
-            // that deliver it.
-            _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-        },
+    Documents { mine, context }.write(transcript, form)
+}
+
+/// OpenAI Responses' documents, one method a form, for the writers' skeleton.
+struct Documents<'t, 'c> {
+    mine: Mine<'t>,
+    context: &'c mut Context,
+}
+
+impl Forms for Documents<'_, '_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
+
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        request(transcript, self.mine, self.context)
+    }
+
+    /// A list has no place for settings: a transcript that has some (a
+    /// canonical object marked as a list, then edited) is a request.
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        if has_settings(transcript) {
+            return self.request(transcript);
+        }
+        Ok(Value::Array(items(
+            transcript,
+            self.mine,
+            true,
+            false,
+            self.context,
+        )?))
+    }
+
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        response(transcript, self.mine, self.context)
+    }
+
+    /// One `function_call_output` item; media lifted out of the result
+    /// (`--tool-media lift`): the items that deliver it.
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        if let [Message { content, .. }] = transcript.messages.as_slice() {
+            if let (None, [Block::ToolResult(result)]) = (&transcript.system, content.as_slice()) {
+                return output_item(result, "", self.context);
+            }
+        }
+        Ok(Value::Array(items(
+            transcript,
+            self.mine,
+            true,
+            false,
+            self.context,
+        )?))
     }
 }
 

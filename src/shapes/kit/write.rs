@@ -1,0 +1,76 @@
+//! The skeleton every document writer shares: which of its methods writes
+//! which form, after the one warning for what other shapes kept.
+
+use serde_json::Value;
+
+use super::drop_foreign;
+use crate::convert::{Context, ConvertError, Form};
+use crate::transcript::{Block, ToolResult, Transcript};
+
+/// A shape's writer of whole documents, one method a form. [`Forms::write`]
+/// is the order every shape follows, written once; a shape overrides a form's
+/// method where its documents differ (Anthropic's bare list becomes a request
+/// when there is a system prompt, for one).
+pub(crate) trait Forms {
+    /// The conversion's context (warnings, notes, options).
+    fn context(&mut self) -> &mut Context;
+
+    /// A request body.
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A bare list of messages (or items, or contents).
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A response: the assistant turn in the shape's envelope.
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A single tool result, as the shape delivers one.
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// Writes `transcript` in `form`: the fields other shapes kept are lost
+    /// first (their warnings come before any of the writer's own), then the
+    /// form's method writes the document.
+    fn write(&mut self, transcript: &Transcript, form: Form) -> Result<Value, ConvertError> {
+        drop_foreign(&transcript.extensions, self.context())?;
+        match form {
+            Form::Request => self.request(transcript),
+            Form::Messages => self.messages(transcript),
+            Form::Response => self.response(transcript),
+            Form::ToolResult => self.tool_result(transcript),
+        }
+    }
+}
+
+/// Every tool result of a transcript, in order.
+pub(crate) fn tool_results(transcript: &Transcript) -> Vec<&ToolResult> {
+    transcript
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|block| match block {
+            Block::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first tool result of a transcript, for a writer of one tool result.
+pub(crate) fn first_tool_result(transcript: &Transcript) -> Result<&ToolResult, ConvertError> {
+    tool_results(transcript)
+        .into_iter()
+        .next()
+        .ok_or_else(|| ConvertError::invalid("", "no tool result to write"))
+}
+
+/// The one tool result of a transcript, for a shape that holds nothing else
+/// (MCP, NeMo Gym); anything else is refused with `refusal`.
+pub(crate) fn only_tool_result<'t>(
+    transcript: &'t Transcript,
+    form: Form,
+    refusal: &str,
+) -> Result<&'t ToolResult, ConvertError> {
+    match (form, tool_results(transcript).as_slice()) {
+        (Form::ToolResult, [result]) => Ok(result),
+        _ => Err(ConvertError::invalid("", refusal)),
+    }
+}
