@@ -74,3 +74,84 @@ pub(crate) fn only_tool_result<'t>(
         _ => Err(ConvertError::invalid("", refusal)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::convert::ConvertOptions;
+    use crate::shapes::Shape;
+
+    /// A writer that answers each form with that form's name.
+    struct Names<'c>(&'c mut Context);
+
+    impl Forms for Names<'_> {
+        fn context(&mut self) -> &mut Context {
+            self.0
+        }
+        fn request(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("request"))
+        }
+        fn messages(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("messages"))
+        }
+        fn response(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("response"))
+        }
+        fn tool_result(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("tool_result"))
+        }
+    }
+
+    fn transcript(value: Value) -> Transcript {
+        Transcript::from_value(&value).unwrap()
+    }
+
+    #[test]
+    fn each_form_goes_to_its_method() {
+        let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, Shape::Mcp);
+        let empty = Transcript::default();
+        for (form, expected) in [
+            (Form::Request, "request"),
+            (Form::Messages, "messages"),
+            (Form::Response, "response"),
+            (Form::ToolResult, "tool_result"),
+        ] {
+            let written = Names(&mut context).write(&empty, form).unwrap();
+            assert_eq!(written, json!(expected));
+        }
+    }
+
+    #[test]
+    fn one_tool_result_or_a_refusal() {
+        let result = json!({"type": "tool_result", "call_id": "c1", "content": []});
+        let message = |content: Value| json!({"role": "tool", "content": content});
+        let table = [
+            (
+                json!({"messages": [message(json!([result]))]}),
+                Form::ToolResult,
+                Some("c1"),
+            ),
+            (
+                json!({"messages": [message(json!([result]))]}),
+                Form::Messages,
+                None,
+            ),
+            (
+                json!({"messages": [message(json!([result, result]))]}),
+                Form::ToolResult,
+                None,
+            ),
+            (json!({"messages": []}), Form::ToolResult, None),
+        ];
+        for (input, form, expected) in table {
+            let transcript = transcript(input);
+            let found = only_tool_result(&transcript, form, "refused");
+            match expected {
+                Some(id) => assert_eq!(found.unwrap().call_id.as_deref(), Some(id)),
+                None => assert_eq!(found.unwrap_err().to_string(), "refused"),
+            }
+        }
+    }
+}
