@@ -7,7 +7,7 @@ use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
-use crate::shapes::kit::invalid;
+use crate::shapes::kit::{invalid, read_list};
 use crate::shapes::Shape;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
@@ -140,16 +140,8 @@ fn read_request(
             .ok_or_else(|| invalid("/toolConfig", "toolConfig is an object"))?;
         let mut rest = config.clone();
         if let Some(tools) = rest.remove("tools") {
-            let items = tools
-                .as_array()
-                .ok_or_else(|| invalid("/toolConfig/tools", "tools is a list"))?;
-            transcript.tools = Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| read_tool(t, &format!("/toolConfig/tools/{i}")))
-                    .collect::<Result<_, _>>()?,
-            );
+            let tools = read_list(&tools, "/toolConfig/tools", "tools is a list", read_tool)?;
+            transcript.tools = Some(tools);
         }
         if let Some(choice) = rest.remove("toolChoice") {
             match read_tool_choice(&choice) {

@@ -14,10 +14,8 @@ use crate::shapes::{object, string, Place};
 use crate::transcript::{Block, Extensions, Role, ToolCall, ToolChoice, Transcript};
 
 mod contents;
-
-mod tools;
-
 mod results;
+mod tools;
 
 /// How the texts of a tool result are joined in `response.output`.
 const TEXT_SEPARATOR: &str = "\n\n";
@@ -400,5 +398,50 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
     }
     if let (Some(Value::Bool(true)), Some(name)) = (hint(extensions, "displayName"), &media.name) {
         put(inner, "displayName", string(name));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::shapes::gemini::{unchecked_part, write_part};
+
+    /// What `write_part` (checked) and `unchecked_part` make of a part at a
+    /// place: the one blob builder behind both, and the checks only the
+    /// first has (`None`: refused).
+    #[test]
+    fn checked_and_unchecked_parts() {
+        let png =
+            json!({"type": "image", "mimeType": "image/png", "data": "AAAA", "name": "a.png"});
+        let url = json!({"type": "image", "mimeType": "image/png", "url": "gs://b/a.png"});
+        let tiff = json!({"type": "image", "mimeType": "image/tiff", "data": "AAAA"});
+        let inline = json!({"inlineData": {"mimeType": "image/png", "data": "AAAA"}});
+        let named = json!({"inlineData": {"mimeType": "image/png", "data": "AAAA", "displayName": "a.png"}});
+        let file = json!({"fileData": {"mimeType": "image/png", "fileUri": "gs://b/a.png"}});
+        let tiff_blob = json!({"inlineData": {"mimeType": "image/tiff", "data": "AAAA"}});
+        let text = json!({"type": "text", "text": "hi"});
+        let table = [
+            (&png, Place::User, Some(&inline), &inline),
+            (&png, Place::ToolResult, Some(&named), &named),
+            (&url, Place::User, Some(&file), &file),
+            // A function response documents inline data only; a Gemini
+            // input's own fileData is written back unchecked.
+            (&url, Place::ToolResult, None, &file),
+            (&tiff, Place::User, None, &tiff_blob),
+        ];
+        for (part, place, checked, unchecked) in table {
+            let part = Part::from_value(part).unwrap();
+            assert_eq!(write_part(&part, place).ok().as_ref(), checked);
+            assert_eq!(&unchecked_part(&part, place).unwrap(), unchecked);
+        }
+        let text = Part::from_value(&text).unwrap();
+        assert_eq!(
+            write_part(&text, Place::User).unwrap(),
+            json!({"text": "hi"})
+        );
+        assert!(write_part(&text, Place::ToolResult).is_err());
+        assert!(unchecked_part(&text, Place::ToolResult).is_err());
     }
 }

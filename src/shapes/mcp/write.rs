@@ -106,3 +106,38 @@ fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::convert::ConvertOptions;
+
+    #[test]
+    fn one_tool_result_and_nothing_else() {
+        let result = json!({"role": "tool", "content": [
+            {"type": "tool_result", "content": [{"type": "text", "text": "ok"}]}
+        ]});
+        let user = json!({"role": "user", "content": [{"type": "text", "text": "hi"}]});
+        let table = [
+            (
+                json!({"messages": [result]}),
+                Form::ToolResult,
+                Ok(json!({"content": [{"type": "text", "text": "ok"}]})),
+            ),
+            (json!({"messages": [user]}), Form::Messages, Err(())),
+            (
+                json!({"messages": [result, result]}),
+                Form::ToolResult,
+                Err(()),
+            ),
+        ];
+        for (input, form, expected) in table {
+            let transcript = Transcript::from_value(&input).unwrap();
+            let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
+            let written = write(&transcript, form, &mut context).map_err(|_| ());
+            assert_eq!(written, expected);
+        }
+    }
+}
