@@ -8,7 +8,10 @@ use crate::transcript::Block;
 mod read;
 mod write;
 
-pub(crate) use read::{bool_or_keep, opaque, read_list, string_or_keep, tool, tool_kept_whole};
+pub(crate) use read::{
+    bool_or_keep, number_or_keep, opaque, read_list, string_list, string_or_keep, tool,
+    tool_choice_or_keep, tool_kept_whole,
+};
 pub(crate) use write::{first_tool_result, only_tool_result, Forms};
 
 /// Sets `key` in a JSON object being written.

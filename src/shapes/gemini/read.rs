@@ -13,14 +13,13 @@ use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::invalid;
 use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
-mod parts;
-use parts::{read_content, read_contents, read_part};
-
-mod responses;
-use responses::read_response_part;
-
 mod config;
+mod parts;
+mod responses;
+
 use config::{read_generation_config, read_tool_config, read_tools};
+use parts::{read_content, read_contents, read_part};
+use responses::read_response_part;
 
 /// The fields of a request body the model has a place for.
 const REQUEST_KEYS: &[&str] = &[

@@ -8,7 +8,7 @@ use super::invalid;
 use crate::convert::ext::Own;
 use crate::convert::ConvertError;
 use crate::shapes::Shape;
-use crate::transcript::{Block, Extensions, Opaque, Tool};
+use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice};
 
 /// The entries of the list `value` at `at`, each read by `read` with its own
 /// pointer; anything but a list is invalid with `message`.
@@ -71,6 +71,45 @@ pub(crate) fn string_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own)
         }
         None => None,
     }
+}
+
+/// A number field into `slot`; any other value is kept as it was.
+pub(crate) fn number_or_keep(
+    map: &Map<String, Value>,
+    key: &str,
+    slot: &mut Option<Value>,
+    own: &mut Own,
+) {
+    match map.get(key) {
+        Some(value) if value.is_number() => *slot = Some(value.clone()),
+        Some(other) => own.keep(key, other),
+        None => {}
+    }
+}
+
+/// The strings of a list of strings (stop sequences); `None` for anything
+/// else, which the caller keeps.
+pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
+    let items = value.as_array()?;
+    items
+        .iter()
+        .map(|item| item.as_str().map(str::to_string))
+        .collect()
+}
+
+/// The `tool_choice` of a request as `read` understands it; one it does not
+/// is kept as it was.
+pub(crate) fn tool_choice_or_keep(
+    map: &Map<String, Value>,
+    own: &mut Own,
+    read: impl Fn(&Value) -> Option<ToolChoice>,
+) -> Option<ToolChoice> {
+    let choice = map.get("tool_choice")?;
+    let read = read(choice);
+    if read.is_none() {
+        own.keep("tool_choice", choice);
+    }
+    read
 }
 
 /// A boolean field: its value, or (any other value) kept as it was.

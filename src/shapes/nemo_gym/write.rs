@@ -31,6 +31,8 @@ pub fn write(
 /// object as it is; any other text as `{"output": <text>}`); each image becomes
 /// a `tool_output_images` entry, labelled by the text part right before it.
 /// Call ids, names and the error flag have no place in a reply.
+/// (Long: one pass over the result's blocks that pairs each image with
+/// the text before it; its steps share that pairing state.)
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
     let mine = Mine::of(&result.extensions, SHAPE);
     drop_foreign(&result.extensions, context)?;

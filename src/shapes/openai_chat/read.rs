@@ -124,6 +124,8 @@ fn read_content(
 }
 
 /// Reads one content part.
+/// (Long: one arm per part type this shape has, each a few lines; the
+/// list of types reads best in one place.)
 fn read_part(
     part: &Value,
     at: &str,

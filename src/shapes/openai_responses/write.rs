@@ -94,6 +94,8 @@ impl Forms for Documents<'_, '_> {
 
 /// Every message as items, the system prompt first when `with_system`;
 /// `in_response` for the output items of a response object.
+/// (Long: one pass over the messages that keeps the grouping of items
+/// the input had; its steps share the pending assistant items.)
 fn items(
     transcript: &Transcript,
     mine: Mine<'_>,
@@ -336,6 +338,8 @@ fn message_item(
 }
 
 /// One content part, with what this shape kept of it restored. The `detail` of
+/// (Long: one arm per part type, each restoring what this shape kept of
+/// it; the list of types reads best in one place.)
 /// an OpenAI Chat image (kept by that shape as a hint) carries over: both
 /// OpenAI shapes spell it alike.
 fn content_part(

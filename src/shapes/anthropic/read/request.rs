@@ -7,7 +7,7 @@ use super::tools::{read_tool, read_tool_choice};
 use super::{is_blank, Reader, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::{says_nothing, Own};
 use crate::convert::ConvertError;
-use crate::shapes::kit::{invalid, read_list};
+use crate::shapes::kit::{invalid, number_or_keep, read_list, string_list, string_or_keep};
 use crate::transcript::{Block, Message, Role, Transcript};
 
 impl Reader {
@@ -15,18 +15,8 @@ impl Reader {
         let mut transcript = Transcript::default();
         let mut own = Own::new();
         own.keep_unknown(map, REQUEST_KEYS);
-        if let Some(model) = map.get("model") {
-            match model.as_str() {
-                Some(model) => transcript.model = Some(model.to_string()),
-                None => own.keep("model", model),
-            }
-        }
-        if let Some(tokens) = map.get("max_tokens") {
-            match tokens.is_number() {
-                true => transcript.max_tokens = Some(tokens.clone()),
-                false => own.keep("max_tokens", tokens),
-            }
-        }
+        transcript.model = string_or_keep(map, "model", &mut own);
+        number_or_keep(map, "max_tokens", &mut transcript.max_tokens, &mut own);
         // temperature and top_p map across shapes, but the writer gives them to
         // Anthropic only when the Anthropic input had them (`$sampling`).
         let mut sampling = Vec::new();
@@ -45,18 +35,11 @@ impl Reader {
         if !sampling.is_empty() {
             own.hint("sampling", Value::Array(sampling));
         }
-        match map.get("stop_sequences") {
-            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                transcript.stop = Some(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect(),
-                );
+        if let Some(stop) = map.get("stop_sequences") {
+            transcript.stop = string_list(stop);
+            if transcript.stop.is_none() {
+                own.keep("stop_sequences", stop);
             }
-            Some(other) => own.keep("stop_sequences", other),
-            None => {}
         }
         match map.get("system") {
             // An empty system is no system prompt (kept for this shape only).

@@ -9,6 +9,9 @@ use crate::convert::{Context, ConvertError};
 use crate::shapes::kit::{drop_foreign, put};
 use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
 
+/// Writes a request body (`is_request`) or a list with a system prompt.
+/// (Long: one step per request field, in the document's order; the
+/// steps share the map being built and what was kept.)
 pub(super) fn request(
     transcript: &Transcript,
     is_request: bool,

@@ -187,6 +187,8 @@ pub(super) fn read_part(
 /// partkit would not write there (a type Gemini does not document, a URL in a
 /// result) get the `$unchecked` hint: writing Gemini gives them back as they
 /// were, since a round trip never refuses its own input.
+/// (Long: the checks that decide the `$unchecked` and spelling hints
+/// share the blob just read; apart, each would read it again.)
 pub(super) fn read_media(
     kind: &str,
     inner: &Value,

@@ -75,10 +75,32 @@ impl Writer<'_> {
             }
         }
         let extensions = &result.extensions;
+        let response = self.response_value(result, &texts);
+        let mut inner = Map::new();
+        if let Some(id) = &result.call_id {
+            put(&mut inner, "id", string(id));
+        }
+        put(&mut inner, "name", Value::String(name));
+        if let Some(response) = response {
+            put(&mut inner, "response", response);
+        }
+        if !parts.is_empty() {
+            put(&mut inner, "parts", Value::Array(parts));
+        }
+        let mut part = Map::new();
+        put(&mut part, "functionResponse", Value::Object(inner));
+        restore_kept(&mut part, extensions);
+        Ok(Value::Object(part))
+    }
+
+    /// The `response` of a function response: the texts joined under
+    /// `output` (`error`), or the value a Gemini input had there (its `$response`
+    /// hint); `None` where the input had none.
+    fn response_value(&self, result: &ToolResult, texts: &[String]) -> Option<Value> {
         let text = texts.join(TEXT_SEPARATOR);
         let key = if result.is_error { "error" } else { "output" };
         let parsed = || serde_json::from_str::<Value>(&text).ok();
-        let response = match hint_str(extensions, "response") {
+        match hint_str(&result.extensions, "response") {
             Some("absent") if texts.is_empty() => None,
             Some("object") if !result.is_error => match parsed() {
                 Some(object @ Value::Object(_)) => Some(object),
@@ -103,22 +125,7 @@ impl Writer<'_> {
                 _ => Some(object([(key, Value::String(text.clone()))])),
             },
             _ => Some(object([(key, Value::String(text.clone()))])),
-        };
-        let mut inner = Map::new();
-        if let Some(id) = &result.call_id {
-            put(&mut inner, "id", string(id));
         }
-        put(&mut inner, "name", Value::String(name));
-        if let Some(response) = response {
-            put(&mut inner, "response", response);
-        }
-        if !parts.is_empty() {
-            put(&mut inner, "parts", Value::Array(parts));
-        }
-        let mut part = Map::new();
-        put(&mut part, "functionResponse", Value::Object(inner));
-        restore_kept(&mut part, extensions);
-        Ok(Value::Object(part))
     }
 
     /// A media part of a tool result as an entry of `functionResponse.parts`, or

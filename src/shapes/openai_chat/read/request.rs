@@ -6,7 +6,10 @@ use serde_json::{Map, Value};
 use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
-use crate::shapes::kit::{self, bool_or_keep, invalid, read_list, tool_kept_whole};
+use crate::shapes::kit::{
+    self, bool_or_keep, invalid, read_list, string_list, string_or_keep, tool_choice_or_keep,
+    tool_kept_whole,
+};
 use crate::transcript::{Tool, ToolChoice, Transcript};
 
 pub(super) fn read_request(
@@ -16,12 +19,7 @@ pub(super) fn read_request(
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     own.keep_unknown(map, REQUEST_KEYS);
-    if let Some(model) = map.get("model") {
-        match model.as_str() {
-            Some(model) => transcript.model = Some(model.to_string()),
-            None => own.keep("model", model),
-        }
-    }
+    transcript.model = string_or_keep(map, "model", &mut own);
     // `max_completion_tokens` is the current field (reasoning models refuse
     // `max_tokens`); a body that used the old one gets it back.
     if let Some(tokens) = map.get("max_completion_tokens") {
@@ -40,24 +38,15 @@ pub(super) fn read_request(
             transcript.stop = Some(vec![stop.clone()]);
             own.hint("stop", "string");
         }
-        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-            transcript.stop = Some(
-                items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect(),
-            );
+        Some(other) => {
+            transcript.stop = string_list(other);
+            if transcript.stop.is_none() {
+                own.keep("stop", other);
+            }
         }
-        Some(other) => own.keep("stop", other),
         None => {}
     }
-    if let Some(choice) = map.get("tool_choice") {
-        match read_tool_choice(choice) {
-            Some(choice) => transcript.tool_choice = Some(choice),
-            None => own.keep("tool_choice", choice),
-        }
-    }
+    transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
     if let Some(tools) = map.get("tools") {
         transcript.tools = Some(read_list(
             tools,

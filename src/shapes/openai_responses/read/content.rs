@@ -57,6 +57,8 @@ pub(super) fn read_content(
 }
 
 /// Reads one content part (of a message, or of a `function_call_output`).
+/// (Long: one arm per part type this shape has, each a few lines; the
+/// list of types reads best in one place.)
 pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, ConvertError> {
     let map = part
         .as_object()

@@ -6,23 +6,11 @@ use serde_json::{Map, Value};
 use super::{Items, REQUEST_KEYS};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
-use crate::shapes::kit::{self, invalid, read_list, string_or_keep, tool_kept_whole};
+use crate::shapes::kit::{
+    self, invalid, number_or_keep, read_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
+};
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Message, Role, Tool, ToolChoice, Transcript};
-
-/// Puts a number into the model, or keeps a value that is not one (`null`).
-pub(super) fn number_or_keep(
-    map: &Map<String, Value>,
-    key: &str,
-    slot: &mut Option<Value>,
-    own: &mut Own,
-) {
-    match map.get(key) {
-        Some(value) if value.is_number() => *slot = Some(value.clone()),
-        Some(other) => own.keep(key, other),
-        None => {}
-    }
-}
 
 pub(super) fn read_request(
     map: &Map<String, Value>,
@@ -31,11 +19,7 @@ pub(super) fn read_request(
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     own.keep_unknown(map, REQUEST_KEYS);
-    match map.get("model") {
-        Some(Value::String(model)) => transcript.model = Some(model.clone()),
-        Some(other) => own.keep("model", other),
-        None => {}
-    }
+    transcript.model = string_or_keep(map, "model", &mut own);
     match map.get("instructions") {
         // Empty instructions are no system prompt (kept for this shape only).
         Some(Value::String(text)) if text.is_empty() => {
@@ -53,12 +37,7 @@ pub(super) fn read_request(
     );
     number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
     number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
-    if let Some(choice) = map.get("tool_choice") {
-        match read_tool_choice(choice) {
-            Some(choice) => transcript.tool_choice = Some(choice),
-            None => own.keep("tool_choice", choice),
-        }
-    }
+    transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
     if let Some(tools) = map.get("tools") {
         transcript.tools = Some(read_list(
             tools,
