@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, first_tool_result, lose_block, put, Forms};
+use crate::shapes::kit::{drop_foreign, first_tool_result, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -290,8 +290,7 @@ impl Writer<'_> {
         let mut pending_order: Option<Vec<Value>> = None;
         for (index, message) in transcript.messages.iter().enumerate() {
             let at = format!("/messages/{index}");
-            let mine = Mine::of(&message.extensions, SHAPE);
-            drop_foreign(&message.extensions, self.context)?;
+            let mine = kept_for(&message.extensions, SHAPE, self.context)?;
             let (role, blocks) = match message.role {
                 Role::System => {
                     self.context
@@ -378,8 +377,7 @@ impl Writer<'_> {
                     }
                 }
                 Block::ToolCall(call) => {
-                    let mine = Mine::of(&call.extensions, SHAPE);
-                    drop_foreign(&call.extensions, self.context)?;
+                    let mine = kept_for(&call.extensions, SHAPE, self.context)?;
                     let input = match &call.arguments {
                         Arguments::Value(value) => value.clone(),
                         Arguments::Raw(_) => {
@@ -411,8 +409,7 @@ impl Writer<'_> {
     }
 
     fn tool_result(&mut self, result: &ToolResult, at: &str) -> Result<Value, ConvertError> {
-        let mine = Mine::of(&result.extensions, SHAPE);
-        drop_foreign(&result.extensions, self.context)?;
+        let mine = kept_for(&result.extensions, SHAPE, self.context)?;
         let mut map = Map::new();
         put(
             &mut map,

@@ -4,8 +4,10 @@
 use serde_json::Value;
 
 use super::drop_foreign;
+use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
-use crate::transcript::{Block, ToolResult, Transcript};
+use crate::shapes::Shape;
+use crate::transcript::{Block, Extensions, ToolResult, Transcript};
 
 /// A shape's writer of whole documents, one method a form. [`Forms::write`]
 /// is the order every shape follows, written once; a shape overrides a form's
@@ -75,13 +77,23 @@ pub(crate) fn only_tool_result<'t>(
     }
 }
 
+/// What `shape` kept in `extensions`, for restoring on the object written
+/// from them, after the warnings for what other shapes kept there.
+pub(crate) fn kept_for<'e>(
+    extensions: &'e Extensions,
+    shape: Shape,
+    context: &mut Context,
+) -> Result<Mine<'e>, ConvertError> {
+    drop_foreign(extensions, context)?;
+    Ok(Mine::of(extensions, shape))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
     use crate::convert::ConvertOptions;
-    use crate::shapes::Shape;
 
     /// A writer that answers each form with that form's name.
     struct Names<'c>(&'c mut Context);

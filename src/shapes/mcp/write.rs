@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, only_tool_result};
+use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{Block, ToolResult, Transcript};
 
@@ -28,8 +28,7 @@ pub fn write(
 
 /// One `CallToolResult`. The call id has no place in it and is dropped with a note.
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if let Some(id) = &result.call_id {
         context.note(format!("mcp carries no call id; dropped {id:?}"));
     }

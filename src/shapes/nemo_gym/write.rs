@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, only_tool_result};
+use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{Block, ToolResult, Transcript};
 
@@ -34,8 +34,7 @@ pub fn write(
 /// (Long: one pass over the result's blocks that pairs each image with
 /// the text before it; its steps share that pairing state.)
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if result.call_id.is_some() {
         context.note("a nemo-gym reply carries no call id; dropped it");
     }

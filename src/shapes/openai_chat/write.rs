@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put, Forms};
+use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -231,8 +231,7 @@ fn messages(
         let at = format!("/messages/{index}");
         match message.role {
             Role::System => {
-                let mine = Mine::of(&message.extensions, SHAPE);
-                drop_foreign(&message.extensions, context)?;
+                let mine = kept_for(&message.extensions, SHAPE, context)?;
                 let mut map = Map::new();
                 put(
                     &mut map,
@@ -244,8 +243,7 @@ fn messages(
                 out.push(Value::Object(map));
             }
             Role::User => {
-                let mine = Mine::of(&message.extensions, SHAPE);
-                drop_foreign(&message.extensions, context)?;
+                let mine = kept_for(&message.extensions, SHAPE, context)?;
                 // Tool results inside a user message (hand-written canonical)
                 // become tool messages first.
                 for block in &message.content {
@@ -439,8 +437,7 @@ fn write_part(
 }
 
 fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&message.extensions, SHAPE);
-    drop_foreign(&message.extensions, context)?;
+    let mine = kept_for(&message.extensions, SHAPE, context)?;
     let mut map = Map::new();
     put(&mut map, "role", Value::String("assistant".into()));
     let content: Vec<Block> = message
@@ -472,8 +469,7 @@ fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, Co
         let mut list = Vec::with_capacity(calls.len());
         for block in calls {
             if let Block::ToolCall(call) = block {
-                let call_mine = Mine::of(&call.extensions, SHAPE);
-                drop_foreign(&call.extensions, context)?;
+                let call_mine = kept_for(&call.extensions, SHAPE, context)?;
                 let arguments = match (&call.arguments, call_mine.hint_str("arguments")) {
                     (Arguments::Value(value), Some(raw))
                         if serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value) =>
@@ -514,8 +510,7 @@ fn tool_message(
     at: &str,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if result.is_error {
         context.lose("the error flag of tool results (errors are plain text in tool messages)")?;
     }

@@ -19,7 +19,7 @@ use super::{default_spans, hinted_spans, Span, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put, Forms};
+use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{Block, Extensions, Message, Role, Transcript};
 
@@ -118,8 +118,7 @@ fn items(
     }
     for (index, message) in transcript.messages.iter().enumerate() {
         let at = format!("/messages/{index}");
-        let message_mine = Mine::of(&message.extensions, SHAPE);
-        drop_foreign(&message.extensions, context)?;
+        let message_mine = kept_for(&message.extensions, SHAPE, context)?;
         match message.role {
             Role::System => {
                 let blocks: Vec<&Block> = message.content.iter().collect();

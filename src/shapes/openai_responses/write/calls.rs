@@ -7,7 +7,7 @@ use super::{content_part, PartPlace};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put};
 use crate::shapes::openai_responses::SHAPE;
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, ToolCall, ToolResult};
@@ -28,8 +28,7 @@ pub(super) fn arguments_string(call: &ToolCall, mine: Mine<'_>) -> String {
 
 /// A `function_call` item.
 pub(super) fn call_item(call: &ToolCall, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&call.extensions, SHAPE);
-    drop_foreign(&call.extensions, context)?;
+    let mine = kept_for(&call.extensions, SHAPE, context)?;
     let mut map = Map::new();
     put(&mut map, "type", Value::String("function_call".into()));
     if let Some(id) = mine.hint("id") {
@@ -58,8 +57,7 @@ pub(super) fn output_item(
     at: &str,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if result.is_error {
         context.lose(
             "the error flag of tool results (errors are plain text in function_call_output)",

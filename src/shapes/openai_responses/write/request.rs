@@ -7,7 +7,7 @@ use super::items;
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, put};
+use crate::shapes::kit::{drop_foreign, kept_for, put};
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
 
@@ -162,8 +162,7 @@ pub(super) fn write_tool(
     tool: &Tool,
     context: &mut Context,
 ) -> Result<Option<Value>, ConvertError> {
-    let mine = Mine::of(&tool.extensions, SHAPE);
-    drop_foreign(&tool.extensions, context)?;
+    let mine = kept_for(&tool.extensions, SHAPE, context)?;
     if let Some(raw) = mine.hint("tool") {
         return Ok(Some(raw.clone()));
     }
