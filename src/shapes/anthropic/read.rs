@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{invalid, opaque};
+use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::shapes::Shape;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript,
@@ -121,13 +121,7 @@ impl Reader {
     ) -> Result<(), ConvertError> {
         for (index, message) in messages.iter().enumerate() {
             let at = format!("{base}/{index}");
-            let map = message
-                .as_object()
-                .ok_or_else(|| invalid(&at, "a message must be an object"))?;
-            let role = map
-                .get("role")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+            let (map, role) = message_and_role(message, &at)?;
             let role = match role {
                 "user" => Role::User,
                 "assistant" => Role::Assistant,

@@ -112,6 +112,33 @@ pub(crate) fn tool_choice_or_keep(
     read
 }
 
+/// A message object and its `role`, or why it is not a message, at `at`.
+pub(crate) fn message_and_role<'m>(
+    message: &'m Value,
+    at: &str,
+) -> Result<(&'m Map<String, Value>, &'m str), ConvertError> {
+    let map = message
+        .as_object()
+        .ok_or_else(|| invalid(at, "a message must be an object"))?;
+    let role = map
+        .get("role")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+    Ok((map, role))
+}
+
+/// A tool choice mode spelled as the canonical model spells it (`auto`,
+/// `none`, `required`: both OpenAI shapes use these words); `None` for any
+/// other value.
+pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
+    match value.as_str()? {
+        "auto" => Some(ToolChoice::Auto),
+        "none" => Some(ToolChoice::None),
+        "required" => Some(ToolChoice::Required),
+        _ => None,
+    }
+}
+
 /// A boolean field: its value, or (any other value) kept as it was.
 pub(crate) fn bool_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<bool> {
     match map.get(key) {
@@ -158,5 +185,22 @@ mod tests {
             Value::Object(tool.extensions.clone()),
             json!({"anthropic": {"description": 7}})
         );
+    }
+
+    #[test]
+    fn a_message_needs_an_object_and_a_role() {
+        let table = [
+            (json!({"role": "user"}), Ok("user")),
+            (json!("hi"), Err("/messages/0: a message must be an object")),
+            (
+                json!({"content": []}),
+                Err("/messages/0/role: a message needs a role"),
+            ),
+        ];
+        for (input, expected) in table {
+            let read = message_and_role(&input, "/messages/0");
+            let read = read.map(|(_, role)| role).map_err(|e| e.to_string());
+            assert_eq!(read, expected.map_err(str::to_string));
+        }
     }
 }

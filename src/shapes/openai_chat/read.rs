@@ -221,20 +221,7 @@ fn read_part(
                     own.keep_unknown(map, &["type", "file"]);
                     keep_inner(&mut own, file, &["file_data", "filename"]);
                     let name = file.get("filename").and_then(Value::as_str);
-                    if name.is_none() {
-                        own.hint("filename", "absent");
-                    }
-                    if dataurl::is_data_url(data) {
-                        media_from_url(
-                            data,
-                            MediaKind::File,
-                            name,
-                            &format!("{at}/file/file_data"),
-                            &mut own,
-                        )?
-                    } else {
-                        media_from_raw(data, name, &mut own)
-                    }
+                    media_from_file_data(data, name, &format!("{at}/file/file_data"), &mut own)?
                 }
                 // A file_id refers to an upload only this provider has.
                 None => return Ok(opaque(SHAPE, part)),
@@ -318,6 +305,24 @@ pub fn unknown_type(kind: MediaKind) -> String {
 
 /// A file part whose `file_data` is raw base64 (the SDK's docstring allows it):
 /// typed by sniffing, else by the filename's extension.
+/// A file part from `file_data`: a data URL, or bare base64 (both OpenAI
+/// shapes take either); without a `filename`, a hint says so.
+pub(crate) fn media_from_file_data(
+    data: &str,
+    name: Option<&str>,
+    at: &str,
+    own: &mut Own,
+) -> Result<Part, ConvertError> {
+    if name.is_none() {
+        own.hint("filename", "absent");
+    }
+    if dataurl::is_data_url(data) {
+        media_from_url(data, MediaKind::File, name, at, own)
+    } else {
+        Ok(media_from_raw(data, name, own))
+    }
+}
+
 pub(crate) fn media_from_raw(data: &str, name: Option<&str>, own: &mut Own) -> Part {
     own.hint("file_data", "raw");
     let sniffed = crate::b64::decode_strict(data)

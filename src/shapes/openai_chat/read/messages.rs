@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{keep_inner, parse_arguments, read_content, Place, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError};
-use crate::shapes::kit::{invalid, opaque};
+use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::transcript::{Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript};
 
 /// Reads the messages of a conversation into `transcript`. A leading system or
@@ -22,13 +22,7 @@ pub(super) fn read_messages(
     let mut call_names: Vec<(String, String)> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
         let at = format!("{base}/{index}");
-        let map = message
-            .as_object()
-            .ok_or_else(|| invalid(&at, "a message must be an object"))?;
-        let role = map
-            .get("role")
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+        let (map, role) = message_and_role(message, &at)?;
         match role {
             "system" | "developer" => {
                 let (content, mut mine) = read_content(map, &at, Place::System, context)?;

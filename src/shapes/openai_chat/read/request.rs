@@ -7,8 +7,8 @@ use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::{
-    self, bool_or_keep, invalid, read_list, string_list, string_or_keep, tool_choice_or_keep,
-    tool_kept_whole,
+    self, bool_or_keep, choice_mode, invalid, read_list, string_list, string_or_keep,
+    tool_choice_or_keep, tool_kept_whole,
 };
 use crate::transcript::{Tool, ToolChoice, Transcript};
 
@@ -113,23 +113,21 @@ pub(super) fn read_response(
 }
 
 pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
-    match choice {
-        Value::String(s) if s == "auto" => Some(ToolChoice::Auto),
-        Value::String(s) if s == "none" => Some(ToolChoice::None),
-        Value::String(s) if s == "required" => Some(ToolChoice::Required),
-        Value::Object(map)
-            if map.len() == 2 && map.get("type").and_then(Value::as_str) == Some("function") =>
-        {
-            let function = map.get("function")?.as_object()?;
-            if function.len() != 1 {
-                return None;
-            }
-            Some(ToolChoice::Tool(
-                function.get("name")?.as_str()?.to_string(),
-            ))
-        }
-        _ => None,
+    if choice.is_string() {
+        return choice_mode(choice);
     }
+    // `{"type": "function", "function": {"name": …}}`, nothing more.
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    let function = map.get("function")?.as_object()?;
+    if function.len() != 1 {
+        return None;
+    }
+    Some(ToolChoice::Tool(
+        function.get("name")?.as_str()?.to_string(),
+    ))
 }
 
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
@@ -174,4 +172,36 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         strict,
         own,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tool_choices_the_model_has_a_value_for() {
+        let f = || Some(ToolChoice::Tool("f".into()));
+        let table = [
+            (json!("auto"), Some(ToolChoice::Auto)),
+            (json!("none"), Some(ToolChoice::None)),
+            (json!("required"), Some(ToolChoice::Required)),
+            (json!("any"), None),
+            (json!({"type": "function", "function": {"name": "f"}}), f()),
+            // More than the model has a place for: kept by the caller.
+            (
+                json!({"type": "function", "function": {"name": "f", "x": 1}}),
+                None,
+            ),
+            (
+                json!({"type": "function", "function": {"name": "f"}, "x": 1}),
+                None,
+            ),
+            (json!({"type": "custom", "custom": {"name": "f"}}), None),
+        ];
+        for (input, expected) in table {
+            assert_eq!(read_tool_choice(&input), expected, "{input}");
+        }
+    }
 }

@@ -6,12 +6,11 @@ use serde_json::{Map, Value};
 use super::Place;
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError};
-use crate::dataurl;
 use crate::media::MediaKind;
 use crate::part::Part;
 use crate::shapes::kit::{invalid, opaque};
 use crate::shapes::openai_chat::parse_arguments;
-use crate::shapes::openai_chat::{media_from_raw, media_from_url};
+use crate::shapes::openai_chat::{media_from_file_data, media_from_url};
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Extensions, ToolCall, ToolResult};
 
@@ -130,20 +129,7 @@ pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, C
                 map.contains_key("file_id"),
             ) {
                 (Some(Value::String(data)), None, false) => {
-                    if name.is_none() {
-                        own.hint("filename", "absent");
-                    }
-                    if dataurl::is_data_url(data) {
-                        media_from_url(
-                            data,
-                            MediaKind::File,
-                            name,
-                            &format!("{at}/file_data"),
-                            &mut own,
-                        )?
-                    } else {
-                        media_from_raw(data, name, &mut own)
-                    }
+                    media_from_file_data(data, name, &format!("{at}/file_data"), &mut own)?
                 }
                 (None, Some(Value::String(url)), false) => media_from_url(
                     url,
@@ -196,16 +182,7 @@ pub(super) fn read_call(
                 "arguments must be a JSON string",
             )
         })?;
-    let id = match map.get("call_id") {
-        Some(Value::String(id)) => Some(id.clone()),
-        None => None,
-        Some(_) => {
-            return Err(invalid(
-                &format!("{at}/call_id"),
-                "call_id must be a string",
-            ))
-        }
-    };
+    let id = call_id(map, at)?;
     let mut own = Own::new();
     quiet(&mut own, map, &["id", "status"]);
     own.keep_unknown(
@@ -223,6 +200,18 @@ pub(super) fn read_call(
     }))
 }
 
+/// The `call_id` of a `function_call` or `function_call_output` item.
+fn call_id(map: &Map<String, Value>, at: &str) -> Result<Option<String>, ConvertError> {
+    match map.get("call_id") {
+        Some(Value::String(id)) => Ok(Some(id.clone())),
+        None => Ok(None),
+        Some(_) => Err(invalid(
+            &format!("{at}/call_id"),
+            "call_id must be a string",
+        )),
+    }
+}
+
 /// A `function_call_output` item: `output` is a string (one text part) or a
 /// list of `input_text` / `input_image` / `input_file` parts.
 pub(super) fn read_output(
@@ -230,16 +219,7 @@ pub(super) fn read_output(
     at: &str,
     call_names: &[(String, String)],
 ) -> Result<ToolResult, ConvertError> {
-    let call_id = match map.get("call_id") {
-        Some(Value::String(id)) => Some(id.clone()),
-        None => None,
-        Some(_) => {
-            return Err(invalid(
-                &format!("{at}/call_id"),
-                "call_id must be a string",
-            ))
-        }
-    };
+    let call_id = self::call_id(map, at)?;
     let mut own = Own::new();
     quiet(&mut own, map, &["id", "status"]);
     own.keep_unknown(map, &["type", "id", "call_id", "output", "status"]);

@@ -7,7 +7,8 @@ use super::{Items, REQUEST_KEYS};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::{
-    self, invalid, number_or_keep, read_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
+    self, choice_mode, invalid, number_or_keep, read_list, string_or_keep, tool_choice_or_keep,
+    tool_kept_whole,
 };
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Message, Role, Tool, ToolChoice, Transcript};
@@ -93,17 +94,15 @@ pub(super) fn read_response(
 }
 
 pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
-    match choice {
-        Value::String(s) if s == "auto" => Some(ToolChoice::Auto),
-        Value::String(s) if s == "none" => Some(ToolChoice::None),
-        Value::String(s) if s == "required" => Some(ToolChoice::Required),
-        Value::Object(map)
-            if map.len() == 2 && map.get("type").and_then(Value::as_str) == Some("function") =>
-        {
-            Some(ToolChoice::Tool(map.get("name")?.as_str()?.to_string()))
-        }
-        _ => None,
+    if choice.is_string() {
+        return choice_mode(choice);
     }
+    // `{"type": "function", "name": …}`, nothing more.
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    Some(ToolChoice::Tool(map.get("name")?.as_str()?.to_string()))
 }
 
 /// A flat function tool, or another kind of tool (web_search, file_search, mcp,
