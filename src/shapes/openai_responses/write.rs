@@ -46,6 +46,19 @@ struct Documents<'t, 'c> {
     context: &'c mut Context,
 }
 
+impl Documents<'_, '_> {
+    /// A bare item list, the system prompt first.
+    fn list(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Ok(Value::Array(items(
+            transcript,
+            self.mine,
+            true,
+            false,
+            self.context,
+        )?))
+    }
+}
+
 impl Forms for Documents<'_, '_> {
     fn context(&mut self) -> &mut Context {
         self.context
@@ -61,13 +74,7 @@ impl Forms for Documents<'_, '_> {
         if has_settings(transcript) {
             return self.request(transcript);
         }
-        Ok(Value::Array(items(
-            transcript,
-            self.mine,
-            true,
-            false,
-            self.context,
-        )?))
+        self.list(transcript)
     }
 
     fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
@@ -82,13 +89,7 @@ impl Forms for Documents<'_, '_> {
                 return output_item(result, "", self.context);
             }
         }
-        Ok(Value::Array(items(
-            transcript,
-            self.mine,
-            true,
-            false,
-            self.context,
-        )?))
+        self.list(transcript)
     }
 }
 
