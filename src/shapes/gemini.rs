@@ -77,7 +77,7 @@ pub const FUNCTION_RESPONSE_TYPES: &[&str] = &[
 /// Writes one part as a Gemini `Part`. For a tool result this is one entry of
 /// `functionResponse.parts` (inline data only, no text: text goes in `response`).
 /// The checks are what Gemini documents; the part itself is written by
-/// [`unchecked_part`], the one builder of Gemini's blobs.
+/// `unchecked_part`, the one builder of Gemini's blobs.
 pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     if let Part::Media(media) = part {
         match place {
