@@ -126,7 +126,23 @@ pub const FUNCTION_RESPONSE_TYPES: &[&str] = &[
 
 /// Writes one part as a Gemini `Part`. For a tool result this is one entry of
 /// `functionResponse.parts` (inline data only, no text: text goes in `response`).
+/// The checks are what Gemini documents; the part itself is written by
+/// `unchecked_part`, the one builder of Gemini's blobs.
 pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
+    if let Part::Media(media) = part {
+        match place {
+            Place::User => check_type(media)?,
+            Place::ToolResult => check_function_response(media)?,
+        }
+    }
+    unchecked_part(part, place)
+}
+
+/// Writes a part as Gemini without checking what Gemini documents: for media a
+/// Gemini input had, written back as Gemini (so a `fileData` a Gemini function
+/// response had stays one, though [`write_part`] refuses to make one). In a
+/// tool result the name is `displayName`; text has no place there.
+pub(crate) fn unchecked_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     let media = match part {
         Part::Text(text) if place == Place::User => return Ok(object([("text", string(text))])),
         Part::Text(_) => {
@@ -139,47 +155,46 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
         }
         Part::Media(media) => media,
     };
-    if place == Place::ToolResult {
-        if !FUNCTION_RESPONSE_TYPES.contains(&media.mime_type.as_str()) {
-            return Err(Unsupported::media(
-                media,
-                SHAPE,
-                "function responses carry only PNG, JPEG, WebP, PDF and text/plain",
-            ));
-        }
-        let Source::Data(data) = &media.source else {
-            return Err(Unsupported::media(
-                media,
-                SHAPE,
-                "function responses carry inline data only",
-            ));
-        };
-        let mut blob = object([
-            ("mimeType", string(&media.mime_type)),
-            ("data", string(data)),
-        ]);
-        if let (Some(name), Value::Object(map)) = (&media.name, &mut blob) {
-            map.insert("displayName".into(), string(name));
-        }
-        return Ok(object([("inlineData", blob)]));
-    }
-    check_type(media)?;
-    Ok(match &media.source {
-        Source::Data(data) => object([(
+    let (key, mut blob) = match &media.source {
+        Source::Data(data) => (
             "inlineData",
             object([
                 ("mimeType", string(&media.mime_type)),
                 ("data", string(data)),
             ]),
-        )]),
-        Source::Url(url) => object([(
+        ),
+        Source::Url(url) => (
             "fileData",
             object([
                 ("mimeType", string(&media.mime_type)),
                 ("fileUri", string(url)),
             ]),
-        )]),
-    })
+        ),
+    };
+    if let (Some(name), Value::Object(map), Place::ToolResult) = (&media.name, &mut blob, place) {
+        map.insert("displayName".into(), string(name));
+    }
+    Ok(object([(key, blob)]))
+}
+
+/// Refuses media a function response does not document: only inline PNG,
+/// JPEG, WebP, PDF and text/plain.
+fn check_function_response(media: &MediaPart) -> Result<(), Unsupported> {
+    if !FUNCTION_RESPONSE_TYPES.contains(&media.mime_type.as_str()) {
+        return Err(Unsupported::media(
+            media,
+            SHAPE,
+            "function responses carry only PNG, JPEG, WebP, PDF and text/plain",
+        ));
+    }
+    if !matches!(media.source, Source::Data(_)) {
+        return Err(Unsupported::media(
+            media,
+            SHAPE,
+            "function responses carry inline data only",
+        ));
+    }
+    Ok(())
 }
 
 fn check_type(media: &MediaPart) -> Result<(), Unsupported> {

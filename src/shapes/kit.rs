@@ -5,6 +5,15 @@ use serde_json::{Map, Value};
 use crate::convert::{Context, ConvertError};
 use crate::transcript::Block;
 
+mod read;
+mod write;
+
+pub(crate) use read::{
+    bool_or_keep, choice_mode, message_and_role, number_or_keep, opaque, read_list, string_list,
+    string_or_keep, tool, tool_choice_or_keep, tool_kept_whole,
+};
+pub(crate) use write::{first_tool_result, kept_for, only_tool_result, Forms};
+
 /// Sets `key` in a JSON object being written.
 pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {
     map.insert(key.to_string(), value);

@@ -96,7 +96,7 @@ mod scan;
 mod rules;
 mod write;
 
-pub(crate) use read::{media_from_raw, media_from_url};
+pub(crate) use read::{media_from_file_data, media_from_url};
 pub use read::{parse_arguments, read};
 pub use write::write;
 

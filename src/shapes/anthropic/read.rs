@@ -32,17 +32,20 @@
 
 use serde_json::{Map, Value};
 
-use crate::b64;
-use crate::convert::ext::{says_nothing, Own};
+use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
-use crate::media::{self, MediaKind};
-use crate::part::{MediaPart, Part, Source};
-use crate::shapes::kit::invalid;
-use crate::shapes::{Shape, WEB_IMAGE_TYPES};
+use crate::part::Part;
+use crate::shapes::kit::{invalid, message_and_role, opaque};
+use crate::shapes::Shape;
 use crate::transcript::{
-    Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
-    Transcript,
+    Arguments, Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript,
 };
+
+mod request;
+mod sources;
+mod tools;
+
+use sources::{read_document, read_image};
 
 const SHAPE: Shape = Shape::Anthropic;
 
@@ -108,138 +111,6 @@ struct Reader {
 }
 
 impl Reader {
-    fn request(&mut self, map: &Map<String, Value>) -> Result<Transcript, ConvertError> {
-        let mut transcript = Transcript::default();
-        let mut own = Own::new();
-        own.keep_unknown(map, REQUEST_KEYS);
-        if let Some(model) = map.get("model") {
-            match model.as_str() {
-                Some(model) => transcript.model = Some(model.to_string()),
-                None => own.keep("model", model),
-            }
-        }
-        if let Some(tokens) = map.get("max_tokens") {
-            match tokens.is_number() {
-                true => transcript.max_tokens = Some(tokens.clone()),
-                false => own.keep("max_tokens", tokens),
-            }
-        }
-        // temperature and top_p map across shapes, but the writer gives them to
-        // Anthropic only when the Anthropic input had them (`$sampling`).
-        let mut sampling = Vec::new();
-        for key in ["temperature", "top_p"] {
-            let Some(value) = map.get(key) else { continue };
-            if !value.is_number() {
-                own.keep(key, value);
-                continue;
-            }
-            match key {
-                "temperature" => transcript.temperature = Some(value.clone()),
-                _ => transcript.top_p = Some(value.clone()),
-            }
-            sampling.push(Value::String(key.to_string()));
-        }
-        if !sampling.is_empty() {
-            own.hint("sampling", Value::Array(sampling));
-        }
-        match map.get("stop_sequences") {
-            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                transcript.stop = Some(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect(),
-                );
-            }
-            Some(other) => own.keep("stop_sequences", other),
-            None => {}
-        }
-        match map.get("system") {
-            // An empty system is no system prompt (kept for this shape only).
-            Some(system) if says_nothing(system) => own.keep("system", system),
-            Some(Value::String(text)) => {
-                transcript.system = Some(vec![Block::text(text.clone())]);
-                if is_blank(text) {
-                    own.hint("system", "string");
-                }
-            }
-            Some(system @ Value::Array(_)) => {
-                let (blocks, hint) = self.content(Some(system), "/system", true, false)?;
-                if let Some(hint) = hint {
-                    own.hint("system", hint);
-                }
-                transcript.system = Some(blocks);
-            }
-            Some(other) => own.keep("system", other),
-            None => {}
-        }
-        if let Some(tools) = map.get("tools") {
-            let items = tools
-                .as_array()
-                .ok_or_else(|| invalid("/tools", "tools must be a list"))?;
-            transcript.tools = Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, tool)| read_tool(tool, &format!("/tools/{i}")))
-                    .collect::<Result<_, _>>()?,
-            );
-        }
-        if let Some(choice) = map.get("tool_choice") {
-            match read_tool_choice(choice) {
-                Some((choice, extra)) => {
-                    transcript.tool_choice = Some(choice);
-                    for (key, value) in extra {
-                        own.keep(&format!("tool_choice.{key}"), value);
-                    }
-                }
-                None => own.keep("tool_choice", choice),
-            }
-        }
-        match map.get("messages") {
-            Some(Value::Array(messages)) => {
-                self.messages(messages, "/messages", &mut transcript)?
-            }
-            Some(_) => return Err(invalid("/messages", "messages must be a list")),
-            None => own.hint("messages", "absent"),
-        }
-        own.store(&mut transcript.extensions, SHAPE);
-        Ok(transcript)
-    }
-
-    /// A response: its content is the assistant turn; the rest of the envelope
-    /// is kept, with `null` where `content` and `model` stood.
-    fn response(&mut self, map: &Map<String, Value>) -> Result<Transcript, ConvertError> {
-        let mut transcript = Transcript::default();
-        let mut envelope = map.clone();
-        let mut message_own = Own::new();
-        let content = match map.get("content") {
-            Some(content) => {
-                let (blocks, hint) = self.content(Some(content), "/content", false, false)?;
-                if let Some(hint) = hint {
-                    message_own.hint("content", hint);
-                }
-                blocks
-            }
-            None => Vec::new(),
-        };
-        if map.contains_key("content") {
-            envelope.insert("content".into(), Value::Null);
-        }
-        if let Some(Value::String(model)) = map.get("model") {
-            transcript.model = Some(model.clone());
-            envelope.insert("model".into(), Value::Null);
-        }
-        let mut message = Message::new(Role::Assistant, content);
-        message_own.store(&mut message.extensions, SHAPE);
-        transcript.messages.push(message);
-        let mut own = Own::new();
-        own.hint("response", Value::Object(envelope));
-        own.store(&mut transcript.extensions, SHAPE);
-        Ok(transcript)
-    }
-
     /// Reads messages into `transcript`. A user message's tool results become a
     /// canonical tool message, and its other blocks a user message after it.
     fn messages(
@@ -250,13 +121,7 @@ impl Reader {
     ) -> Result<(), ConvertError> {
         for (index, message) in messages.iter().enumerate() {
             let at = format!("{base}/{index}");
-            let map = message
-                .as_object()
-                .ok_or_else(|| invalid(&at, "a message must be an object"))?;
-            let role = map
-                .get("role")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+            let (map, role) = message_and_role(message, &at)?;
             let role = match role {
                 "user" => Role::User,
                 "assistant" => Role::Assistant,
@@ -376,17 +241,17 @@ impl Reader {
             }
             "image" => match read_image(map, &mut own) {
                 Some(part) => part,
-                None => return Ok(opaque(value)),
+                None => return Ok(opaque(SHAPE, value)),
             },
             "document" => match read_document(map, &mut own) {
                 Some(part) => part,
-                None => return Ok(opaque(value)),
+                None => return Ok(opaque(SHAPE, value)),
             },
             "tool_use" if !in_result => return self.tool_use(map, at),
             "tool_result" if !in_result => return self.tool_result(map, at).map(Block::ToolResult),
             // thinking, redacted_thinking, server tool use and results,
             // search results, container uploads, …: only Anthropic has them.
-            _ => return Ok(opaque(value)),
+            _ => return Ok(opaque(SHAPE, value)),
         };
         let mut extensions = Extensions::new();
         own.store(&mut extensions, SHAPE);
@@ -476,245 +341,4 @@ impl Reader {
             extensions,
         })
     }
-}
-
-fn opaque(value: &Value) -> Block {
-    Block::Opaque(Opaque {
-        shape: SHAPE,
-        value: value.clone(),
-    })
-}
-
-/// The fields of a source other than `known`, as the `$source` hint.
-fn keep_source_extra(own: &mut Own, source: &Map<String, Value>, known: &[&str]) {
-    let extra: Map<String, Value> = source
-        .iter()
-        .filter(|(key, _)| !known.contains(&key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
-    if !extra.is_empty() {
-        own.hint("source", Value::Object(extra));
-    }
-}
-
-/// A declared media type, normalized, with the `$media_type` hint when the
-/// input spelled it another way.
-fn media_type(raw: &str, own: &mut Own) -> Option<String> {
-    let normalized = media::normalize(raw)?;
-    if normalized != raw {
-        own.hint("media_type", raw);
-    }
-    Some(normalized)
-}
-
-/// An image block with a base64 or URL source; `None` (kept opaque) for a
-/// `file` source (an upload only Anthropic has) or anything unreadable.
-fn read_image(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
-    let source = map.get("source")?.as_object()?;
-    let (mime_type, source_value) = match source.get("type")?.as_str()? {
-        "base64" => {
-            let data = source.get("data")?.as_str()?;
-            let mime_type = media_type(source.get("media_type")?.as_str()?, own)?;
-            if MediaKind::of(&mime_type) != MediaKind::Image {
-                return None;
-            }
-            keep_source_extra(own, source, &["type", "media_type", "data"]);
-            (mime_type, Source::Data(data.to_string()))
-        }
-        "url" => {
-            let url = source.get("url")?.as_str()?;
-            // The block declares no type: the URL's extension tells it when it
-            // names a type Anthropic takes, else it is unknown (`image/*`).
-            let mime_type = media::extension_of_url(url)
-                .as_deref()
-                .and_then(media::from_extension)
-                .filter(|mime| WEB_IMAGE_TYPES.contains(mime))
-                .unwrap_or("image/*")
-                .to_string();
-            keep_source_extra(own, source, &["type", "url"]);
-            (mime_type, Source::Url(url.to_string()))
-        }
-        _ => return None,
-    };
-    own.keep_unknown(map, &["type", "source"]);
-    Some(Part::Media(MediaPart {
-        kind: MediaKind::Image,
-        mime_type,
-        source: source_value,
-        name: None,
-    }))
-}
-
-/// A document block: a PDF (base64 or URL) or plain text (a `text` source,
-/// which becomes a text/plain file part holding the base64 of the UTF-8 text);
-/// its `title` is the part's name. `None` (kept opaque) for `content` and
-/// `file` sources and for base64 documents that are not PDF.
-fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
-    let source = map.get("source")?.as_object()?;
-    let (mime_type, source_value) = match source.get("type")?.as_str()? {
-        "base64" => {
-            let data = source.get("data")?.as_str()?;
-            let mime_type = media_type(source.get("media_type")?.as_str()?, own)?;
-            if mime_type != "application/pdf" {
-                return None;
-            }
-            keep_source_extra(own, source, &["type", "media_type", "data"]);
-            (mime_type, Source::Data(data.to_string()))
-        }
-        "url" => {
-            let url = source.get("url")?.as_str()?;
-            keep_source_extra(own, source, &["type", "url"]);
-            // Anthropic reads URL documents as PDF.
-            ("application/pdf".to_string(), Source::Url(url.to_string()))
-        }
-        "text" => {
-            let text = source.get("data")?.as_str()?;
-            match source.get("media_type") {
-                None => own.hint("media_type", Value::Null),
-                Some(raw) => {
-                    if media_type(raw.as_str()?, own)? != "text/plain" {
-                        return None;
-                    }
-                }
-            }
-            keep_source_extra(own, source, &["type", "media_type", "data"]);
-            (
-                "text/plain".to_string(),
-                Source::Data(b64::encode(text.as_bytes())),
-            )
-        }
-        // Text blocks as the document: a text/plain file of the blocks one
-        // per line; their lengths bring the blocks back.
-        "content" => {
-            let texts: Vec<&str> = source
-                .get("content")?
-                .as_array()?
-                .iter()
-                .map(|block| {
-                    let block = block.as_object()?;
-                    let plain = block.len() == 2 && block.get("type")?.as_str()? == "text";
-                    plain.then(|| block.get("text")?.as_str()).flatten()
-                })
-                .collect::<Option<_>>()?;
-            if texts.is_empty() {
-                return None;
-            }
-            keep_source_extra(own, source, &["type", "content"]);
-            own.hint("content", crate::shapes::lengths_of(&texts));
-            (
-                "text/plain".to_string(),
-                Source::Data(b64::encode(texts.join("\n").as_bytes())),
-            )
-        }
-        _ => return None,
-    };
-    let name = match map.get("title") {
-        Some(Value::String(title)) => Some(title.clone()),
-        _ => None,
-    };
-    let known: &[&str] = if name.is_some() {
-        &["type", "source", "title"]
-    } else {
-        &["type", "source"]
-    };
-    own.keep_unknown(map, known);
-    Some(Part::Media(MediaPart {
-        kind: MediaKind::File,
-        mime_type,
-        source: source_value,
-        name,
-    }))
-}
-
-fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
-    let mut own = Own::new();
-    match map.get("type").and_then(Value::as_str) {
-        None => {}
-        Some("custom") => own.hint("type", "custom"),
-        Some(_) => {
-            // A server tool (web search, bash, code execution, …): kept whole.
-            own.hint("tool", tool.clone());
-            let mut extensions = Extensions::new();
-            own.store(&mut extensions, SHAPE);
-            return Ok(Tool {
-                name: map
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                description: None,
-                parameters: None,
-                strict: None,
-                extensions,
-            });
-        }
-    }
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/name"), "a tool needs a name"))?;
-    own.keep_unknown(
-        map,
-        &["type", "name", "description", "input_schema", "strict"],
-    );
-    let description = match map.get("description") {
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => {
-            own.keep("description", other);
-            None
-        }
-        None => None,
-    };
-    let parameters = match map.get("input_schema") {
-        Some(schema @ Value::Object(_)) => Some(schema.clone()),
-        Some(other) => {
-            own.keep("input_schema", other);
-            None
-        }
-        None => {
-            own.hint("input_schema", "absent");
-            None
-        }
-    };
-    let strict = match map.get("strict") {
-        Some(Value::Bool(strict)) => Some(*strict),
-        Some(other) => {
-            own.keep("strict", other);
-            None
-        }
-        None => None,
-    };
-    let mut extensions = Extensions::new();
-    own.store(&mut extensions, SHAPE);
-    Ok(Tool {
-        name: name.to_string(),
-        description,
-        parameters,
-        strict,
-        extensions,
-    })
-}
-
-/// A `tool_choice` and its fields beyond `type` and `name`
-/// (`disable_parallel_tool_use`); `None` when it is not one of the four kinds.
-fn read_tool_choice(choice: &Value) -> Option<(ToolChoice, Vec<(&String, &Value)>)> {
-    let map = choice.as_object()?;
-    let choice = match map.get("type")?.as_str()? {
-        "auto" => ToolChoice::Auto,
-        "any" => ToolChoice::Required,
-        "none" => ToolChoice::None,
-        "tool" => ToolChoice::Tool(map.get("name")?.as_str()?.to_string()),
-        _ => return None,
-    };
-    let extra = map
-        .iter()
-        .filter(|(key, _)| {
-            key.as_str() != "type"
-                && !(key.as_str() == "name" && matches!(choice, ToolChoice::Tool(_)))
-        })
-        .collect();
-    Some((choice, extra))
 }

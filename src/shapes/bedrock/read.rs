@@ -7,7 +7,7 @@ use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
-use crate::shapes::kit::invalid;
+use crate::shapes::kit::{invalid, read_list, string_list};
 use crate::shapes::Shape;
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Opaque, Role, Tool, ToolCall, ToolChoice, ToolResult,
@@ -117,20 +117,11 @@ fn read_request(
         transcript.max_tokens = rest.remove("maxTokens");
         transcript.temperature = rest.remove("temperature");
         transcript.top_p = rest.remove("topP");
-        match rest.remove("stopSequences") {
-            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
-                transcript.stop = Some(
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect(),
-                );
+        if let Some(stop) = rest.remove("stopSequences") {
+            transcript.stop = string_list(&stop);
+            if transcript.stop.is_none() {
+                rest.insert("stopSequences".into(), stop);
             }
-            Some(other) => {
-                rest.insert("stopSequences".into(), other);
-            }
-            None => {}
         }
         own.hint("inferenceConfig", Value::Object(rest));
     }
@@ -140,16 +131,8 @@ fn read_request(
             .ok_or_else(|| invalid("/toolConfig", "toolConfig is an object"))?;
         let mut rest = config.clone();
         if let Some(tools) = rest.remove("tools") {
-            let items = tools
-                .as_array()
-                .ok_or_else(|| invalid("/toolConfig/tools", "tools is a list"))?;
-            transcript.tools = Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| read_tool(t, &format!("/toolConfig/tools/{i}")))
-                    .collect::<Result<_, _>>()?,
-            );
+            let tools = read_list(&tools, "/toolConfig/tools", "tools is a list", read_tool)?;
+            transcript.tools = Some(tools);
         }
         if let Some(choice) = rest.remove("toolChoice") {
             match read_tool_choice(&choice) {
@@ -391,6 +374,8 @@ pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
 }
 
 /// Reads one content block (a union: one key per block).
+/// (Long: one arm per block kind, each a few lines; the list of kinds
+/// reads best in one place.)
 fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
     let map = block
         .as_object()

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, first_tool_result, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -24,63 +24,82 @@ pub fn write(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    drop_foreign(&transcript.extensions, context)?;
-    let mut writer = Writer {
-        ids: id_map(transcript, context),
-        context,
-    };
-    match form {
-        Form::Messages => Ok(Value::Array(writer.messages(transcript)?)),
-        Form::ToolResult => {
-            let result = transcript
-                .messages
-                .iter()
-                .flat_map(|m| &m.content)
-                .find_map(|b| match b {
-                    Block::ToolResult(result) => Some(result),
-                    _ => None,
-                })
-                .ok_or_else(|| ConvertError::invalid("", "no tool result to write"))?;
-            let mut map = Map::new();
-            put(
-                &mut map,
-                "toolResult",
-                writer.tool_result(result, "/toolResult")?,
-            );
-            mine.restore(&mut map);
-            Ok(Value::Object(map))
+    Documents { mine, context }.write(transcript, form)
+}
+
+/// Bedrock's documents, one method a form, for the writers' skeleton.
+struct Documents<'t, 'c> {
+    mine: Mine<'t>,
+    context: &'c mut Context,
+}
+
+impl Documents<'_, '_> {
+    /// The writer of blocks, with the call ids mapped (its note comes after
+    /// the warnings for what other shapes kept).
+    fn writer(&mut self, transcript: &Transcript) -> Writer<'_> {
+        Writer {
+            ids: id_map(transcript, self.context),
+            context: self.context,
         }
-        Form::Response => {
-            let messages = writer.messages(transcript)?;
-            let message = messages
-                .into_iter()
-                .find(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
-                .ok_or_else(|| {
-                    ConvertError::invalid("", "a response needs an assistant message")
-                })?;
-            let mut envelope = match mine.hint("response") {
-                Some(Value::Object(envelope)) => envelope.clone(),
-                _ => {
-                    let calls = message
-                        .get("content")
-                        .and_then(Value::as_array)
-                        .is_some_and(|c| c.iter().any(|b| b.get("toolUse").is_some()));
-                    let mut envelope = Map::new();
-                    put(&mut envelope, "output", Value::Object(Map::new()));
-                    put(
-                        &mut envelope,
-                        "stopReason",
-                        Value::String(if calls { "tool_use" } else { "end_turn" }.into()),
-                    );
-                    envelope
-                }
-            };
-            if let Some(Value::Object(output)) = envelope.get_mut("output") {
-                put(output, "message", message);
+    }
+}
+
+impl Forms for Documents<'_, '_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
+
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        let mine = self.mine;
+        self.writer(transcript).request(transcript, mine)
+    }
+
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Ok(Value::Array(self.writer(transcript).messages(transcript)?))
+    }
+
+    /// The assistant message in the envelope the input had, or a new one.
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        let messages = self.writer(transcript).messages(transcript)?;
+        let message = messages
+            .into_iter()
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .ok_or_else(|| ConvertError::invalid("", "a response needs an assistant message"))?;
+        let mut envelope = match self.mine.hint("response") {
+            Some(Value::Object(envelope)) => envelope.clone(),
+            _ => {
+                let calls = message
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .is_some_and(|c| c.iter().any(|b| b.get("toolUse").is_some()));
+                let mut envelope = Map::new();
+                put(&mut envelope, "output", Value::Object(Map::new()));
+                put(
+                    &mut envelope,
+                    "stopReason",
+                    Value::String(if calls { "tool_use" } else { "end_turn" }.into()),
+                );
+                envelope
             }
-            Ok(Value::Object(envelope))
+        };
+        if let Some(Value::Object(output)) = envelope.get_mut("output") {
+            put(output, "message", message);
         }
-        Form::Request => writer.request(transcript, mine),
+        Ok(Value::Object(envelope))
+    }
+
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        let mine = self.mine;
+        let mut writer = self.writer(transcript);
+        let result = first_tool_result(transcript)?;
+        let mut map = Map::new();
+        put(
+            &mut map,
+            "toolResult",
+            writer.tool_result(result, "/toolResult")?,
+        );
+        mine.restore(&mut map);
+        Ok(Value::Object(map))
     }
 }
 
@@ -271,8 +290,7 @@ impl Writer<'_> {
         let mut pending_order: Option<Vec<Value>> = None;
         for (index, message) in transcript.messages.iter().enumerate() {
             let at = format!("/messages/{index}");
-            let mine = Mine::of(&message.extensions, SHAPE);
-            drop_foreign(&message.extensions, self.context)?;
+            let mine = kept_for(&message.extensions, SHAPE, self.context)?;
             let (role, blocks) = match message.role {
                 Role::System => {
                     self.context
@@ -359,8 +377,7 @@ impl Writer<'_> {
                     }
                 }
                 Block::ToolCall(call) => {
-                    let mine = Mine::of(&call.extensions, SHAPE);
-                    drop_foreign(&call.extensions, self.context)?;
+                    let mine = kept_for(&call.extensions, SHAPE, self.context)?;
                     let input = match &call.arguments {
                         Arguments::Value(value) => value.clone(),
                         Arguments::Raw(_) => {
@@ -392,8 +409,7 @@ impl Writer<'_> {
     }
 
     fn tool_result(&mut self, result: &ToolResult, at: &str) -> Result<Value, ConvertError> {
-        let mine = Mine::of(&result.extensions, SHAPE);
-        drop_foreign(&result.extensions, self.context)?;
+        let mine = kept_for(&result.extensions, SHAPE, self.context)?;
         let mut map = Map::new();
         put(
             &mut map,

@@ -6,17 +6,16 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::read::joins_by_default;
-use super::{hint, hint_str, mine, restore_at, schema_to_json, spell_base64, spell_snake, SHAPE};
-use crate::convert::prepare::is_lifted;
+use super::{hint, hint_str, mine, restore_at, spell_base64, spell_snake, SHAPE};
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, invalid, lose_block, put};
-use crate::shapes::{object, string, Place, Unsupported};
-use crate::transcript::{
-    unsupported_placeholder, Arguments, Block, Extensions, Message, Role, Tool, ToolCall,
-    ToolChoice, ToolResult, Transcript,
-};
+use crate::shapes::kit::{invalid, lose_block, put, Forms};
+use crate::shapes::{object, string, Place};
+use crate::transcript::{Block, Extensions, Role, ToolCall, ToolChoice, Transcript};
+
+mod contents;
+mod results;
+mod tools;
 
 /// How the texts of a tool result are joined in `response.output`.
 const TEXT_SEPARATOR: &str = "\n\n";
@@ -29,7 +28,7 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut value = Writer::new(transcript, context, false).document(transcript, form)?;
+    let mut value = Writer::new(transcript, context, false).write(transcript, form)?;
     // Back in the casing the source used, field by field.
     if let Some(Value::Array(names)) = hint(&transcript.extensions, "snake") {
         let names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
@@ -44,7 +43,7 @@ pub(crate) fn write_split(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    Writer::new(transcript, context, true).document(transcript, form)
+    Writer::new(transcript, context, true).write(transcript, form)
 }
 
 /// One Gemini Content being written.
@@ -85,28 +84,26 @@ impl<'c> Writer<'c> {
         }
     }
 
-    fn document(&mut self, transcript: &Transcript, form: Form) -> Result<Value, ConvertError> {
-        drop_foreign(&transcript.extensions, self.context)?;
-        self.single = form == Form::ToolResult;
-        match form {
-            Form::ToolResult => self.tool_result(transcript),
-            Form::Response => self.response(transcript),
-            Form::Messages | Form::Request => {
-                let (mut contents, moved) = self.contents(&transcript.messages, 0, false)?;
-                super::signature::sign_foreign_calls(&mut contents, self.context);
-                if form == Form::Messages && transcript.system.is_none() && moved.is_empty() {
-                    Ok(Value::Array(contents))
-                } else {
-                    self.request(transcript, contents, moved)
-                }
-            }
+    /// A list of contents, or a request body where the list cannot hold
+    /// everything (a system prompt, contents moved out of it).
+    fn contents_document(
+        &mut self,
+        transcript: &Transcript,
+        form: Form,
+    ) -> Result<Value, ConvertError> {
+        let (mut contents, moved) = self.contents(&transcript.messages, 0, false)?;
+        super::signature::sign_foreign_calls(&mut contents, self.context);
+        if form == Form::Messages && transcript.system.is_none() && moved.is_empty() {
+            Ok(Value::Array(contents))
+        } else {
+            self.request_body(transcript, contents, moved)
         }
     }
 
     // -----------------------------------------------------------------------
     // Documents
 
-    fn request(
+    fn request_body(
         &mut self,
         transcript: &Transcript,
         contents: Vec<Value>,
@@ -232,7 +229,7 @@ impl<'c> Writer<'c> {
     /// The response of the first assistant message: its Content is the first
     /// candidate's; the rest of the envelope is the one read, or a minimal one
     /// (`finishReason` STOP). The model is `modelVersion`.
-    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+    fn response_document(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
         let index = transcript
             .messages
             .iter()
@@ -284,7 +281,7 @@ impl<'c> Writer<'c> {
 
     /// A single tool result: a `functionResponse` part; a user Content when the
     /// input was one, or when media were lifted next to the response.
-    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+    fn tool_result_document(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
         let start = transcript
             .messages
             .iter()
@@ -319,384 +316,34 @@ impl<'c> Writer<'c> {
     // -----------------------------------------------------------------------
     // Contents
 
-    /// Writes messages as Contents: assistant → `model`; user and tool → `user`.
-    /// The results of one turn and the user parts that follow them share one
-    /// user Content (unless a `$join` hint from a Gemini input says otherwise).
-    /// System messages inside the conversation have no place in `contents`:
-    /// their blocks are returned, for `systemInstruction`. A Content's `parts`
-    /// come before its `role` in responses (as the API sends them), after it
-    /// elsewhere (as the API documentation writes requests).
-    fn contents(
-        &mut self,
-        messages: &[Message],
-        first_index: usize,
-        parts_first: bool,
-    ) -> Result<(Vec<Value>, Vec<Block>), ConvertError> {
-        let mut out: Vec<Content> = Vec::new();
-        let mut moved = Vec::new();
-        let mut previous: Option<Role> = None;
-        for (offset, message) in messages.iter().enumerate() {
-            let at = format!("/messages/{}", first_index + offset);
-            drop_foreign(&message.extensions, self.context)?;
-            if message.role == Role::System {
-                self.context.note(
-                    "gemini has no system messages inside contents; moved them to systemInstruction",
-                );
-                moved.extend(message.content.iter().cloned());
-                continue;
-            }
-            let user = message.role != Role::Assistant;
-            let join = hint(&message.extensions, "join")
-                .and_then(Value::as_bool)
-                .unwrap_or_else(|| joins_by_default(previous, message.role));
-            let parts = self.message_parts(message, &at)?;
-            previous = Some(message.role);
-            if let Some(last) = out.last_mut().filter(|last| join && last.user == user) {
-                match last.map.get_mut("parts") {
-                    Some(Value::Array(list)) => list.extend(parts),
-                    _ => put(&mut last.map, "parts", Value::Array(parts)),
-                }
-                continue;
-            }
-            let mut map = Map::new();
-            let absent =
-                parts.is_empty() && hint_str(&message.extensions, "parts") == Some("absent");
-            let mut parts = Some(parts).filter(|_| !absent);
-            if parts_first {
-                if let Some(parts) = parts.take() {
-                    put(&mut map, "parts", Value::Array(parts));
-                }
-            }
-            match hint_str(&message.extensions, "role") {
-                Some("absent") => {}
-                Some(role) => put(&mut map, "role", string(role)),
-                None => put(
-                    &mut map,
-                    "role",
-                    string(if user { "user" } else { "model" }),
-                ),
-            }
-            if let Some(parts) = parts {
-                put(&mut map, "parts", Value::Array(parts));
-            }
-            if let Some(kept) = mine(&message.extensions) {
-                for (key, value) in kept {
-                    if !key.starts_with('$') {
-                        restore_at(&mut map, key, value);
-                    }
-                }
-            }
-            out.push(Content { user, map });
-        }
-        Ok((
-            out.into_iter().map(|c| Value::Object(c.map)).collect(),
-            moved,
-        ))
-    }
-
-    fn message_parts(&mut self, message: &Message, at: &str) -> Result<Vec<Value>, ConvertError> {
-        let mut parts = Vec::with_capacity(message.content.len());
-        let assistant = message.role == Role::Assistant;
-        // Media lifted out of tool results still came from tools.
-        let provenance = if is_lifted(message) {
-            Place::ToolResult
-        } else {
-            Place::User
-        };
-        for (i, block) in message.content.iter().enumerate() {
-            let here = format!("{at}/content/{i}");
-            match block {
-                Block::Part { part, extensions } => {
-                    parts.push(self.user_part(part, extensions, provenance, &here)?)
-                }
-                Block::ToolCall(call) if assistant => parts.push(self.function_call(call, &here)?),
-                Block::ToolResult(result) if !assistant => {
-                    parts.push(self.function_response(result, &here)?)
-                }
-                Block::Opaque(opaque) if opaque.shape == SHAPE => parts.push(opaque.value.clone()),
-                other => lose_block(other, self.context)?,
-            }
-        }
-        Ok(parts)
-    }
-
     // -----------------------------------------------------------------------
     // Parts
 
-    /// A part of user, model or system content; `provenance` is where it came
-    /// from, for the unsupported-part rule (`ToolResult` for lifted media).
-    fn user_part(
-        &mut self,
-        part: &Part,
-        extensions: &Extensions,
-        provenance: Place,
-        at: &str,
-    ) -> Result<Value, ConvertError> {
-        drop_foreign(extensions, self.context)?;
-        let unchecked = hint(extensions, "unchecked") == Some(&Value::Bool(true));
-        let mut value = self.context.write_part(part, provenance, at, |p| {
-            if unchecked {
-                raw_part(p, Place::User)
-            } else {
-                super::write_part(p, Place::User)
-            }
-        })?;
-        restore_part(&mut value, part, extensions);
-        // The Gemini API takes no displayName outside function responses: a
-        // name another shape gave an attached part has no place here.
-        let named = matches!(part, Part::Media(media) if media.name.is_some());
-        let restored = hint(extensions, "displayName") == Some(&Value::Bool(true));
-        let carried = value.pointer("/inlineData/displayName").is_some()
-            || value.pointer("/fileData/displayName").is_some();
-        if named && !restored && !carried {
-            self.context.lose("the names of attached files")?;
-        }
-        Ok(value)
-    }
-
-    fn function_call(&mut self, call: &ToolCall, at: &str) -> Result<Value, ConvertError> {
-        drop_foreign(&call.extensions, self.context)?;
-        let args = match &call.arguments {
-            Arguments::Value(value) => value.clone(),
-            Arguments::Raw(_) => {
-                return Err(invalid(
-                    at,
-                    "arguments that are not JSON cannot be Gemini args (an object)",
-                ))
-            }
-        };
-        let mut inner = Map::new();
-        if let Some(id) = &call.id {
-            put(&mut inner, "id", string(id));
-        }
-        put(&mut inner, "name", string(&call.name));
-        let empty = args.as_object().is_some_and(Map::is_empty);
-        if !(empty && hint_str(&call.extensions, "args") == Some("absent")) {
-            put(&mut inner, "args", args);
-        }
-        let mut part = Map::new();
-        put(&mut part, "functionCall", Value::Object(inner));
-        restore_kept(&mut part, &call.extensions);
-        Ok(Value::Object(part))
-    }
-
-    /// A `functionResponse` part: `response` is always an object, the texts
-    /// joined by a blank line under `output` (`error` for an error result),
-    /// or the value a Gemini input had there; media go natively in `parts`.
-    fn function_response(&mut self, result: &ToolResult, at: &str) -> Result<Value, ConvertError> {
-        drop_foreign(&result.extensions, self.context)?;
-        let name = result
-            .name
-            .clone()
-            .or_else(|| {
-                result
-                    .call_id
-                    .as_ref()
-                    .and_then(|id| self.names.get(id).cloned())
-            })
-            .ok_or_else(|| {
-                let call = match &result.call_id {
-                    Some(id) => format!("no call with id {id:?} names it"),
-                    None => "it has no call id".to_string(),
-                };
-                let hint = if self.single { " (pass --name)" } else { "" };
-                invalid(
-                    at,
-                    format!("a Gemini functionResponse needs the tool's name, and {call}{hint}"),
-                )
-            })?;
-        let mut texts: Vec<String> = Vec::new();
-        let mut parts = Vec::new();
-        for (i, block) in result.content.iter().enumerate() {
-            let here = format!("{at}/content/{i}");
-            match block {
-                Block::Part {
-                    part: Part::Text(text),
-                    extensions,
-                } => {
-                    drop_foreign(extensions, self.context)?;
-                    if !parts.is_empty() && hint(extensions, "response").is_none() {
-                        // Text lives in `response`, media in `parts`: text
-                        // after media cannot stay after it.
-                        self.context.note(
-                            "gemini function responses hold their text apart from their media: text that came after media now comes before it",
-                        );
-                    }
-                    texts.push(text.clone());
-                }
-                Block::Part { part, extensions } => {
-                    drop_foreign(extensions, self.context)?;
-                    match self.result_part(part, extensions, &here)? {
-                        Ok(mut value) => {
-                            restore_part(&mut value, part, extensions);
-                            parts.push(value);
-                        }
-                        Err(text) => texts.push(text),
-                    }
-                }
-                Block::Opaque(opaque) if opaque.shape == SHAPE => parts.push(opaque.value.clone()),
-                other => lose_block(other, self.context)?,
-            }
-        }
-        let extensions = &result.extensions;
-        let text = texts.join(TEXT_SEPARATOR);
-        let key = if result.is_error { "error" } else { "output" };
-        let parsed = || serde_json::from_str::<Value>(&text).ok();
-        let response = match hint_str(extensions, "response") {
-            Some("absent") if texts.is_empty() => None,
-            Some("object") if !result.is_error => match parsed() {
-                Some(object @ Value::Object(_)) => Some(object),
-                _ => Some(object([(key, Value::String(text.clone()))])),
-            },
-            Some(json) if json == format!("{key}-json") => Some(object([(
-                key,
-                parsed().unwrap_or(Value::String(text.clone())),
-            )])),
-            // A result that is one JSON object (a structured response that
-            // went through a shape whose results are text) is that object
-            // again, unless it would read back as something else.
-            // (`partkit split` keeps SPEC's `{"output": …}` for a tool's text.)
-            None if !result.is_error && !self.split && texts.len() == 1 => match parsed() {
-                Some(Value::Object(map))
-                    if !map.is_empty()
-                        && !(map.len() == 1
-                            && (map.contains_key("output") || map.contains_key("error"))) =>
-                {
-                    Some(Value::Object(map))
-                }
-                _ => Some(object([(key, Value::String(text.clone()))])),
-            },
-            _ => Some(object([(key, Value::String(text.clone()))])),
-        };
-        let mut inner = Map::new();
-        if let Some(id) = &result.call_id {
-            put(&mut inner, "id", string(id));
-        }
-        put(&mut inner, "name", Value::String(name));
-        if let Some(response) = response {
-            put(&mut inner, "response", response);
-        }
-        if !parts.is_empty() {
-            put(&mut inner, "parts", Value::Array(parts));
-        }
-        let mut part = Map::new();
-        put(&mut part, "functionResponse", Value::Object(inner));
-        restore_kept(&mut part, extensions);
-        Ok(Value::Object(part))
-    }
-
-    /// A media part of a tool result as an entry of `functionResponse.parts`, or
-    /// the text that replaces it (the unsupported-part rule).
-    fn result_part(
-        &mut self,
-        part: &Part,
-        extensions: &Extensions,
-        at: &str,
-    ) -> Result<Result<Value, String>, ConvertError> {
-        let written = if hint(extensions, "unchecked") == Some(&Value::Bool(true)) {
-            raw_part(part, Place::ToolResult)
-        } else {
-            super::write_part(part, Place::ToolResult)
-        };
-        let unsupported = match written {
-            Ok(value) => return Ok(Ok(value)),
-            Err(unsupported) => unsupported,
-        };
-        if self.split {
-            self.context.note(format!(
-                "{} parts from tools cannot be carried by {SHAPE}; replaced by a placeholder text",
-                part.type_name()
-            ));
-            return Ok(Err(unsupported_placeholder(part)));
-        }
-        let replacement = self
-            .context
-            .unsupported(part, Place::ToolResult, at, unsupported)?;
-        Ok(Err(match replacement.as_part() {
-            Some(Part::Text(text)) => text.clone(),
-            _ => unsupported_placeholder(part),
-        }))
-    }
-
     // -----------------------------------------------------------------------
     // Tools
+}
 
-    /// `tools`: one object with every function declaration, then one per kept
-    /// tool kind; or the grouping a Gemini input had.
-    fn tools(&mut self, transcript: &Transcript) -> Result<Option<Value>, ConvertError> {
-        let extensions = &transcript.extensions;
-        let mut declarations = Vec::new();
-        for tool in transcript.tools.iter().flatten() {
-            if let Some(declaration) = self.declaration(tool)? {
-                declarations.push(declaration);
-            }
-        }
-        let mut kinds: Vec<(String, Value)> = mine(extensions)
-            .into_iter()
-            .flatten()
-            .filter_map(|(key, value)| {
-                key.strip_prefix("tools.")
-                    .map(|kind| (kind.to_string(), value.clone()))
-            })
-            .collect();
-        let layout = hint(extensions, "tools").and_then(Value::as_array);
-        if transcript.tools.is_none() && kinds.is_empty() && layout.is_none() {
-            return Ok(None);
-        }
-        let mut tools = Vec::new();
-        let mut declarations = declarations.into_iter();
-        for entry in layout.into_iter().flatten() {
-            let mut tool = Map::new();
-            for (key, value) in entry.as_object().into_iter().flatten() {
-                if key == "functionDeclarations" {
-                    let count = value.as_u64().unwrap_or(0) as usize;
-                    let taken: Vec<Value> = declarations.by_ref().take(count).collect();
-                    put(&mut tool, key, Value::Array(taken));
-                } else if let Some(at) = kinds.iter().position(|(kind, _)| kind == key) {
-                    let (kind, value) = kinds.remove(at);
-                    put(&mut tool, &kind, value);
-                }
-            }
-            tools.push(Value::Object(tool));
-        }
-        let rest: Vec<Value> = declarations.collect();
-        if !rest.is_empty() {
-            tools.push(object([("functionDeclarations", Value::Array(rest))]));
-        }
-        for (kind, value) in kinds {
-            tools.push(object([(kind.as_str(), value)]));
-        }
-        Ok(Some(Value::Array(tools)))
+/// Gemini's documents, one method a form, for the writers' skeleton.
+impl Forms for Writer<'_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
     }
 
-    /// A function declaration: the schema as `parametersJsonSchema`, or as
-    /// `parameters` when a Gemini input had it there. Gemini has no per-tool
-    /// `strict`.
-    fn declaration(&mut self, tool: &Tool) -> Result<Option<Value>, ConvertError> {
-        drop_foreign(&tool.extensions, self.context)?;
-        if tool.name.is_empty() {
-            self.context.lose("tools without a name")?;
-            return Ok(None);
-        }
-        if tool.strict == Some(true) {
-            self.context.lose("per-tool strict")?;
-        }
-        let mut map = Map::new();
-        put(&mut map, "name", string(&tool.name));
-        if let Some(description) = &tool.description {
-            put(&mut map, "description", string(description));
-        }
-        if let Some(parameters) = &tool.parameters {
-            match hint(&tool.extensions, "parameters") {
-                Some(Value::String(_)) => put(&mut map, "parameters", parameters.clone()),
-                Some(original) if &schema_to_json(original) == parameters => {
-                    put(&mut map, "parameters", original.clone())
-                }
-                _ => put(&mut map, "parametersJsonSchema", parameters.clone()),
-            }
-        }
-        restore_kept(&mut map, &tool.extensions);
-        Ok(Some(Value::Object(map)))
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.contents_document(transcript, Form::Request)
+    }
+
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.contents_document(transcript, Form::Messages)
+    }
+
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.response_document(transcript)
+    }
+
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.single = true;
+        self.tool_result_document(transcript)
     }
 }
 
@@ -754,33 +401,47 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
     }
 }
 
-/// Writes a part as Gemini without checking what Gemini documents (for media a
-/// Gemini input had, written back as Gemini). In a tool result the name is
-/// `displayName`; text has no place there.
-fn raw_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
-    let media = match part {
-        Part::Text(text) if place == Place::User => return Ok(object([("text", string(text))])),
-        Part::Text(_) => return super::write_part(part, place),
-        Part::Media(media) => media,
-    };
-    let (key, mut blob) = match &media.source {
-        Source::Data(data) => (
-            "inlineData",
-            object([
-                ("mimeType", string(&media.mime_type)),
-                ("data", string(data)),
-            ]),
-        ),
-        Source::Url(url) => (
-            "fileData",
-            object([
-                ("mimeType", string(&media.mime_type)),
-                ("fileUri", string(url)),
-            ]),
-        ),
-    };
-    if let (Some(name), Value::Object(map), Place::ToolResult) = (&media.name, &mut blob, place) {
-        put(map, "displayName", string(name));
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::shapes::gemini::{unchecked_part, write_part};
+
+    /// What `write_part` (checked) and `unchecked_part` make of a part at a
+    /// place: the one blob builder behind both, and the checks only the
+    /// first has (`None`: refused).
+    #[test]
+    fn checked_and_unchecked_parts() {
+        let png =
+            json!({"type": "image", "mimeType": "image/png", "data": "AAAA", "name": "a.png"});
+        let url = json!({"type": "image", "mimeType": "image/png", "url": "gs://b/a.png"});
+        let tiff = json!({"type": "image", "mimeType": "image/tiff", "data": "AAAA"});
+        let inline = json!({"inlineData": {"mimeType": "image/png", "data": "AAAA"}});
+        let named = json!({"inlineData": {"mimeType": "image/png", "data": "AAAA", "displayName": "a.png"}});
+        let file = json!({"fileData": {"mimeType": "image/png", "fileUri": "gs://b/a.png"}});
+        let tiff_blob = json!({"inlineData": {"mimeType": "image/tiff", "data": "AAAA"}});
+        let text = json!({"type": "text", "text": "hi"});
+        let table = [
+            (&png, Place::User, Some(&inline), &inline),
+            (&png, Place::ToolResult, Some(&named), &named),
+            (&url, Place::User, Some(&file), &file),
+            // A function response documents inline data only; a Gemini
+            // input's own fileData is written back unchecked.
+            (&url, Place::ToolResult, None, &file),
+            (&tiff, Place::User, None, &tiff_blob),
+        ];
+        for (part, place, checked, unchecked) in table {
+            let part = Part::from_value(part).unwrap();
+            assert_eq!(write_part(&part, place).ok().as_ref(), checked);
+            assert_eq!(&unchecked_part(&part, place).unwrap(), unchecked);
+        }
+        let text = Part::from_value(&text).unwrap();
+        assert_eq!(
+            write_part(&text, Place::User).unwrap(),
+            json!({"text": "hi"})
+        );
+        assert!(write_part(&text, Place::ToolResult).is_err());
+        assert!(unchecked_part(&text, Place::ToolResult).is_err());
     }
-    Ok(object([(key, blob)]))
 }

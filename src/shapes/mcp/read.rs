@@ -75,6 +75,8 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
     Ok((Form::ToolResult, transcript))
 }
 
+/// Reads one MCP content block. (Long: one arm per block type, each a
+/// few lines; the list of types reads best in one place.)
 fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
     let map = block
         .as_object()

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
+use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{Block, ToolResult, Transcript};
 
@@ -17,28 +18,17 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let results: Vec<&ToolResult> = transcript
-        .messages
-        .iter()
-        .flat_map(|m| &m.content)
-        .filter_map(|b| match b {
-            Block::ToolResult(result) => Some(result),
-            _ => None,
-        })
-        .collect();
-    match (form, results.as_slice()) {
-        (Form::ToolResult, [result]) => write_result(result, context),
-        _ => Err(ConvertError::invalid(
-            "",
-            "mcp holds a single tool result (CallToolResult); convert one tool result, not a transcript",
-        )),
-    }
+    let result = only_tool_result(
+        transcript,
+        form,
+        "mcp holds a single tool result (CallToolResult); convert one tool result, not a transcript",
+    )?;
+    write_result(result, context)
 }
 
 /// One `CallToolResult`. The call id has no place in it and is dropped with a note.
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    crate::shapes::kit::drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if let Some(id) = &result.call_id {
         context.note(format!("mcp carries no call id; dropped {id:?}"));
     }
@@ -112,6 +102,41 @@ fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
                     map.remove("name");
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::convert::ConvertOptions;
+
+    #[test]
+    fn one_tool_result_and_nothing_else() {
+        let result = json!({"role": "tool", "content": [
+            {"type": "tool_result", "content": [{"type": "text", "text": "ok"}]}
+        ]});
+        let user = json!({"role": "user", "content": [{"type": "text", "text": "hi"}]});
+        let table = [
+            (
+                json!({"messages": [result]}),
+                Form::ToolResult,
+                Ok(json!({"content": [{"type": "text", "text": "ok"}]})),
+            ),
+            (json!({"messages": [user]}), Form::Messages, Err(())),
+            (
+                json!({"messages": [result, result]}),
+                Form::ToolResult,
+                Err(()),
+            ),
+        ];
+        for (input, form, expected) in table {
+            let transcript = Transcript::from_value(&input).unwrap();
+            let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
+            let written = write(&transcript, form, &mut context).map_err(|_| ());
+            assert_eq!(written, expected);
         }
     }
 }

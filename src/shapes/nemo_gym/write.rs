@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
+use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{Block, ToolResult, Transcript};
 
@@ -18,31 +19,22 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let results: Vec<&ToolResult> = transcript
-        .messages
-        .iter()
-        .flat_map(|m| &m.content)
-        .filter_map(|b| match b {
-            Block::ToolResult(result) => Some(result),
-            _ => None,
-        })
-        .collect();
-    match (form, results.as_slice()) {
-        (Form::ToolResult, [result]) => write_result(result, context),
-        _ => Err(ConvertError::invalid(
-            "",
-            "nemo-gym holds a single tool reply; convert one tool result, not a transcript",
-        )),
-    }
+    let result = only_tool_result(
+        transcript,
+        form,
+        "nemo-gym holds a single tool reply; convert one tool result, not a transcript",
+    )?;
+    write_result(result, context)
 }
 
 /// A tool reply from one result: its first text part is the reply (a JSON
 /// object as it is; any other text as `{"output": <text>}`); each image becomes
 /// a `tool_output_images` entry, labelled by the text part right before it.
 /// Call ids, names and the error flag have no place in a reply.
+/// (Long: one pass over the result's blocks that pairs each image with
+/// the text before it; its steps share that pairing state.)
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    crate::shapes::kit::drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if result.call_id.is_some() {
         context.note("a nemo-gym reply carries no call id; dropped it");
     }

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -21,11 +21,35 @@ pub fn write(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    drop_foreign(&transcript.extensions, context)?;
-    match form {
-        Form::Messages | Form::ToolResult => Ok(Value::Array(messages(transcript, mine, context)?)),
-        Form::Response => response(transcript, mine, context),
-        Form::Request => request(transcript, mine, context),
+    Documents { mine, context }.write(transcript, form)
+}
+
+/// OpenAI Chat's documents, one method a form, for the writers' skeleton.
+struct Documents<'t, 'c> {
+    mine: Mine<'t>,
+    context: &'c mut Context,
+}
+
+impl Forms for Documents<'_, '_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
+
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        request(transcript, self.mine, self.context)
+    }
+
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Ok(Value::Array(messages(transcript, self.mine, self.context)?))
+    }
+
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        response(transcript, self.mine, self.context)
+    }
+
+    /// A tool result is the messages that deliver it (SPEC §7).
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        self.messages(transcript)
     }
 }
 
@@ -207,8 +231,7 @@ fn messages(
         let at = format!("/messages/{index}");
         match message.role {
             Role::System => {
-                let mine = Mine::of(&message.extensions, SHAPE);
-                drop_foreign(&message.extensions, context)?;
+                let mine = kept_for(&message.extensions, SHAPE, context)?;
                 let mut map = Map::new();
                 put(
                     &mut map,
@@ -220,8 +243,7 @@ fn messages(
                 out.push(Value::Object(map));
             }
             Role::User => {
-                let mine = Mine::of(&message.extensions, SHAPE);
-                drop_foreign(&message.extensions, context)?;
+                let mine = kept_for(&message.extensions, SHAPE, context)?;
                 // Tool results inside a user message (hand-written canonical)
                 // become tool messages first.
                 for block in &message.content {
@@ -415,8 +437,7 @@ fn write_part(
 }
 
 fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&message.extensions, SHAPE);
-    drop_foreign(&message.extensions, context)?;
+    let mine = kept_for(&message.extensions, SHAPE, context)?;
     let mut map = Map::new();
     put(&mut map, "role", Value::String("assistant".into()));
     let content: Vec<Block> = message
@@ -448,8 +469,7 @@ fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, Co
         let mut list = Vec::with_capacity(calls.len());
         for block in calls {
             if let Block::ToolCall(call) = block {
-                let call_mine = Mine::of(&call.extensions, SHAPE);
-                drop_foreign(&call.extensions, context)?;
+                let call_mine = kept_for(&call.extensions, SHAPE, context)?;
                 let arguments = match (&call.arguments, call_mine.hint_str("arguments")) {
                     (Arguments::Value(value), Some(raw))
                         if serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value) =>
@@ -490,8 +510,7 @@ fn tool_message(
     at: &str,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
+    let mine = kept_for(&result.extensions, SHAPE, context)?;
     if result.is_error {
         context.lose("the error flag of tool results (errors are plain text in tool messages)")?;
     }

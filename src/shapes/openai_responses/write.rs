@@ -19,11 +19,15 @@ use super::{default_spans, hinted_spans, Span, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, lose_block, put};
+use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
 use crate::shapes::{Place, Shape, Unsupported};
-use crate::transcript::{
-    Arguments, Block, Extensions, Message, Role, Tool, ToolCall, ToolChoice, ToolResult, Transcript,
-};
+use crate::transcript::{Block, Extensions, Message, Role, Transcript};
+
+mod calls;
+mod request;
+
+use calls::{call_item, output_item};
+use request::{extensions_of, has_settings, request, response};
 
 /// Writes a request body, an item list, a response object or a single
 /// `function_call_output` item, following the form the input had.
@@ -33,207 +37,66 @@ pub fn write(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    drop_foreign(&transcript.extensions, context)?;
-    match form {
-        Form::Request => request(transcript, mine, context),
-        // A list has no place for settings: a transcript that has some (a
-        // canonical object marked as a list, then edited) is a request.
-        Form::Messages if has_settings(transcript) => request(transcript, mine, context),
-        Form::Messages => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-        Form::Response => response(transcript, mine, context),
-        Form::ToolResult => match transcript.messages.as_slice() {
-            [Message { content, .. }] if transcript.system.is_none() => match content.as_slice() {
-                [Block::ToolResult(result)] => output_item(result, "", context),
-                _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-            },
-            // Media lifted out of the result (`--tool-media lift`): the items
-            // that deliver it.
-            _ => Ok(Value::Array(items(transcript, mine, true, false, context)?)),
-        },
+    Documents { mine, context }.write(transcript, form)
+}
+
+/// OpenAI Responses' documents, one method a form, for the writers' skeleton.
+struct Documents<'t, 'c> {
+    mine: Mine<'t>,
+    context: &'c mut Context,
+}
+
+impl Documents<'_, '_> {
+    /// A bare item list, the system prompt first.
+    fn list(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Ok(Value::Array(items(
+            transcript,
+            self.mine,
+            true,
+            false,
+            self.context,
+        )?))
     }
 }
 
-/// Whether a transcript has settings only a request body can carry.
-fn has_settings(transcript: &Transcript) -> bool {
-    let own_fields = transcript
-        .extensions
-        .get(SHAPE.name())
-        .and_then(Value::as_object)
-        .is_some_and(|fields| fields.keys().any(|key| !key.starts_with('$')));
-    transcript.model.is_some()
-        || transcript.max_tokens.is_some()
-        || transcript.temperature.is_some()
-        || transcript.top_p.is_some()
-        || transcript.stop.is_some()
-        || transcript.tool_choice.is_some()
-        || transcript.tools.is_some()
-        || own_fields
-}
+impl Forms for Documents<'_, '_> {
+    fn context(&mut self) -> &mut Context {
+        self.context
+    }
 
-/// Mine of a hint object that describes an item (the `$system` hint).
-fn extensions_of(hint: Option<&Map<String, Value>>) -> Extensions {
-    let mut extensions = Extensions::new();
-    if let Some(hint) = hint {
-        extensions.insert(SHAPE.name().to_string(), Value::Object(hint.clone()));
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        request(transcript, self.mine, self.context)
     }
-    extensions
-}
 
-/// The system prompt's text when it goes into `instructions`: one text part,
-/// unless the input had it as a message item.
-fn instructions<'t>(transcript: &'t Transcript, mine: Mine<'_>) -> Option<&'t Block> {
-    if mine.hint("system").is_some() {
-        return None;
+    /// A list has no place for settings: a transcript that has some (a
+    /// canonical object marked as a list, then edited) is a request.
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        if has_settings(transcript) {
+            return self.request(transcript);
+        }
+        self.list(transcript)
     }
-    match transcript.system.as_deref()? {
-        [block @ Block::Part {
-            part: Part::Text(_),
-            extensions,
-        }] if Mine::of(extensions, SHAPE).is_empty() => Some(block),
-        _ => None,
-    }
-}
 
-fn request(
-    transcript: &Transcript,
-    mine: Mine<'_>,
-    context: &mut Context,
-) -> Result<Value, ConvertError> {
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        response(transcript, self.mine, self.context)
     }
-    let instructions = instructions(transcript, mine);
-    if let Some(Block::Part {
-        part: Part::Text(text),
-        extensions,
-    }) = instructions
-    {
-        drop_foreign(extensions, context)?;
-        put(&mut map, "instructions", Value::String(text.clone()));
-    }
-    let list = items(transcript, mine, instructions.is_none(), false, context)?;
-    match mine.hint_str("input") {
-        Some("string") if instructions.is_some() || transcript.system.is_none() => {
-            match plain_text_input(transcript) {
-                Some(text) => put(&mut map, "input", Value::String(text.to_string())),
-                None => put(&mut map, "input", Value::Array(list)),
+
+    /// One `function_call_output` item; media lifted out of the result
+    /// (`--tool-media lift`): the items that deliver it.
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        if let [Message { content, .. }] = transcript.messages.as_slice() {
+            if let (None, [Block::ToolResult(result)]) = (&transcript.system, content.as_slice()) {
+                return output_item(result, "", self.context);
             }
         }
-        Some("absent") if list.is_empty() => {}
-        _ => put(&mut map, "input", Value::Array(list)),
+        self.list(transcript)
     }
-    if let Some(tools) = &transcript.tools {
-        let mut written = Vec::with_capacity(tools.len());
-        for tool in tools {
-            if let Some(tool) = write_tool(tool, context)? {
-                written.push(tool);
-            }
-        }
-        put(&mut map, "tools", Value::Array(written));
-    }
-    if let Some(choice) = &transcript.tool_choice {
-        put(
-            &mut map,
-            "tool_choice",
-            match choice {
-                ToolChoice::Auto => Value::String("auto".into()),
-                ToolChoice::None => Value::String("none".into()),
-                ToolChoice::Required => Value::String("required".into()),
-                ToolChoice::Tool(name) => serde_json::json!({"type": "function", "name": name}),
-            },
-        );
-    }
-    if let Some(tokens) = &transcript.max_tokens {
-        put(&mut map, "max_output_tokens", tokens.clone());
-    }
-    if let Some(temperature) = &transcript.temperature {
-        put(&mut map, "temperature", temperature.clone());
-    }
-    if let Some(top_p) = &transcript.top_p {
-        put(&mut map, "top_p", top_p.clone());
-    }
-    if transcript.stop.is_some() {
-        context.lose("stop")?;
-    }
-    mine.restore(&mut map);
-    Ok(Value::Object(map))
-}
-
-/// The text of a conversation that is one plain user text (an `input` string).
-fn plain_text_input(transcript: &Transcript) -> Option<&str> {
-    match transcript.messages.as_slice() {
-        [message] if message.role == Role::User && message.extensions.is_empty() => {
-            match message.content.as_slice() {
-                [Block::Part {
-                    part: Part::Text(text),
-                    extensions,
-                }] if extensions.is_empty() => Some(text),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-fn response(
-    transcript: &Transcript,
-    mine: Mine<'_>,
-    context: &mut Context,
-) -> Result<Value, ConvertError> {
-    let mut envelope = match mine.hint("response") {
-        Some(Value::Object(envelope)) => envelope.clone(),
-        _ => {
-            let mut envelope = Map::new();
-            put(&mut envelope, "object", Value::String("response".into()));
-            put(&mut envelope, "status", Value::String("completed".into()));
-            envelope
-        }
-    };
-    if let Some(model) = &transcript.model {
-        put(&mut envelope, "model", Value::String(model.clone()));
-    }
-    let output = items(transcript, mine, false, true, context)?;
-    put(&mut envelope, "output", Value::Array(output));
-    Ok(Value::Object(envelope))
-}
-
-/// A function tool, flat, with every default explicit; a tool only this shape
-/// has, as it was; `None` for a tool only another shape has (dropped).
-fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, ConvertError> {
-    let mine = Mine::of(&tool.extensions, SHAPE);
-    drop_foreign(&tool.extensions, context)?;
-    if let Some(raw) = mine.hint("tool") {
-        return Ok(Some(raw.clone()));
-    }
-    for (shape, fields) in &tool.extensions {
-        if let Some(raw) = fields.get("$tool") {
-            let kind = crate::shapes::kit::opaque_kind(raw);
-            context.lose(format!("{shape} {kind} tools"))?;
-            return Ok(None);
-        }
-    }
-    let mut map = Map::new();
-    put(&mut map, "type", Value::String("function".into()));
-    put(&mut map, "name", Value::String(tool.name.clone()));
-    if let Some(description) = &tool.description {
-        put(&mut map, "description", Value::String(description.clone()));
-    }
-    match (&tool.parameters, mine.hint_str("parameters")) {
-        (Some(parameters), _) => put(&mut map, "parameters", parameters.clone()),
-        (None, Some("absent")) => {}
-        (None, _) => put(&mut map, "parameters", Value::Null),
-    }
-    match (tool.strict, mine.hint_str("strict")) {
-        (Some(true), Some("absent")) => {}
-        (strict, _) => put(&mut map, "strict", Value::Bool(strict.unwrap_or(false))),
-    }
-    mine.restore(&mut map);
-    Ok(Some(Value::Object(map)))
 }
 
 /// Every message as items, the system prompt first when `with_system`;
 /// `in_response` for the output items of a response object.
+/// (Long: one pass over the messages that keeps the grouping of items
+/// the input had; its steps share the pending assistant items.)
 fn items(
     transcript: &Transcript,
     mine: Mine<'_>,
@@ -256,8 +119,7 @@ fn items(
     }
     for (index, message) in transcript.messages.iter().enumerate() {
         let at = format!("/messages/{index}");
-        let message_mine = Mine::of(&message.extensions, SHAPE);
-        drop_foreign(&message.extensions, context)?;
+        let message_mine = kept_for(&message.extensions, SHAPE, context)?;
         match message.role {
             Role::System => {
                 let blocks: Vec<&Block> = message.content.iter().collect();
@@ -476,6 +338,8 @@ fn message_item(
 }
 
 /// One content part, with what this shape kept of it restored. The `detail` of
+/// (Long: one arm per part type, each restoring what this shape kept of
+/// it; the list of types reads best in one place.)
 /// an OpenAI Chat image (kept by that shape as a hint) carries over: both
 /// OpenAI shapes spell it alike.
 fn content_part(
@@ -576,117 +440,4 @@ fn content_part(
     }
     mine.restore(map);
     Ok(value)
-}
-
-/// The arguments string of a call: as the input spelled it (this shape's hint,
-/// or OpenAI Chat's, which spells arguments alike) when it still says the same.
-fn arguments_string(call: &ToolCall, mine: Mine<'_>) -> String {
-    match &call.arguments {
-        Arguments::Raw(raw) => raw.clone(),
-        Arguments::Value(value) => [mine, Mine::of(&call.extensions, Shape::OpenaiChat)]
-            .iter()
-            .filter_map(|m| m.hint_str("arguments"))
-            .find(|raw| serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value))
-            .map(str::to_string)
-            .unwrap_or_else(|| crate::json::text_of(value)),
-    }
-}
-
-/// A `function_call` item.
-fn call_item(call: &ToolCall, context: &mut Context) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&call.extensions, SHAPE);
-    drop_foreign(&call.extensions, context)?;
-    let mut map = Map::new();
-    put(&mut map, "type", Value::String("function_call".into()));
-    if let Some(id) = mine.hint("id") {
-        put(&mut map, "id", id.clone());
-    }
-    if let Some(id) = &call.id {
-        put(&mut map, "call_id", Value::String(id.clone()));
-    }
-    put(&mut map, "name", Value::String(call.name.clone()));
-    put(
-        &mut map,
-        "arguments",
-        Value::String(arguments_string(call, mine)),
-    );
-    if let Some(status) = mine.hint("status") {
-        put(&mut map, "status", status.clone());
-    }
-    mine.restore(&mut map);
-    Ok(Value::Object(map))
-}
-
-/// A `function_call_output` item: `output` a string for one text part, else an
-/// array of `input_text` / `input_image` / `input_file` parts.
-fn output_item(
-    result: &ToolResult,
-    at: &str,
-    context: &mut Context,
-) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&result.extensions, SHAPE);
-    drop_foreign(&result.extensions, context)?;
-    if result.is_error {
-        context.lose(
-            "the error flag of tool results (errors are plain text in function_call_output)",
-        )?;
-    }
-    let mut map = Map::new();
-    put(
-        &mut map,
-        "type",
-        Value::String("function_call_output".into()),
-    );
-    if let Some(id) = mine.hint("id") {
-        put(&mut map, "id", id.clone());
-    }
-    match &result.call_id {
-        Some(id) => put(&mut map, "call_id", Value::String(id.clone())),
-        // Responses refuses an output without its call's id, as the other
-        // shapes do.
-        None if context.source != SHAPE => {
-            return Err(ConvertError::invalid(
-                at,
-                "a tool result without a call id cannot be a Responses function_call_output (for a single tool result, pass --call-id)",
-            ))
-        }
-        None => {}
-    }
-    let as_parts = mine.hint_str("output") == Some("parts");
-    let output = match result.content.as_slice() {
-        [Block::Part {
-            part: Part::Text(text),
-            extensions,
-        }] if !as_parts && Mine::of(extensions, SHAPE).is_empty() => {
-            drop_foreign(extensions, context)?;
-            Value::String(text.clone())
-        }
-        [] if !as_parts => Value::String(String::new()),
-        blocks => {
-            let mut parts = Vec::with_capacity(blocks.len());
-            for (i, block) in blocks.iter().enumerate() {
-                let here = format!("{at}/content/{i}");
-                match block {
-                    Block::Part { part, extensions } => parts.push(content_part(
-                        part,
-                        extensions,
-                        PartPlace::ToolOutput,
-                        &here,
-                        context,
-                    )?),
-                    Block::Opaque(opaque) if opaque.shape == SHAPE => {
-                        parts.push(opaque.value.clone())
-                    }
-                    other => lose_block(other, context)?,
-                }
-            }
-            Value::Array(parts)
-        }
-    };
-    put(&mut map, "output", output);
-    if let Some(status) = mine.hint("status") {
-        put(&mut map, "status", status.clone());
-    }
-    mine.restore(&mut map);
-    Ok(Value::Object(map))
 }

@@ -1,0 +1,105 @@
+//! Reading Anthropic tools and the tool choice.
+
+use serde_json::Value;
+
+use super::SHAPE;
+use crate::convert::ext::Own;
+use crate::convert::ConvertError;
+use crate::shapes::kit::{self, bool_or_keep, invalid, string_or_keep, tool_kept_whole};
+use crate::transcript::{Tool, ToolChoice};
+
+pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+    let map = tool
+        .as_object()
+        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let mut own = Own::new();
+    match map.get("type").and_then(Value::as_str) {
+        None => {}
+        Some("custom") => own.hint("type", "custom"),
+        Some(_) => {
+            // A server tool (web search, bash, code execution, …): kept whole.
+            let name = map.get("name").and_then(Value::as_str).unwrap_or("");
+            return Ok(tool_kept_whole(SHAPE, name, tool, own));
+        }
+    }
+    let name = map
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/name"), "a tool needs a name"))?;
+    own.keep_unknown(
+        map,
+        &["type", "name", "description", "input_schema", "strict"],
+    );
+    let description = string_or_keep(map, "description", &mut own);
+    let parameters = match map.get("input_schema") {
+        Some(schema @ Value::Object(_)) => Some(schema.clone()),
+        Some(other) => {
+            own.keep("input_schema", other);
+            None
+        }
+        None => {
+            own.hint("input_schema", "absent");
+            None
+        }
+    };
+    let strict = bool_or_keep(map, "strict", &mut own);
+    Ok(kit::tool(
+        SHAPE,
+        name.to_string(),
+        description,
+        parameters,
+        strict,
+        own,
+    ))
+}
+
+/// A `tool_choice` and its fields beyond `type` and `name`
+/// (`disable_parallel_tool_use`); `None` when it is not one of the four kinds.
+pub(super) fn read_tool_choice(choice: &Value) -> Option<(ToolChoice, Vec<(&String, &Value)>)> {
+    let map = choice.as_object()?;
+    let choice = match map.get("type")?.as_str()? {
+        "auto" => ToolChoice::Auto,
+        "any" => ToolChoice::Required,
+        "none" => ToolChoice::None,
+        "tool" => ToolChoice::Tool(map.get("name")?.as_str()?.to_string()),
+        _ => return None,
+    };
+    let extra = map
+        .iter()
+        .filter(|(key, _)| {
+            key.as_str() != "type"
+                && !(key.as_str() == "name" && matches!(choice, ToolChoice::Tool(_)))
+        })
+        .collect();
+    Some((choice, extra))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tools_into_canonical_ones() {
+        let table = [
+            (
+                json!({"name": "f", "description": "d", "input_schema": {"type": "object"}}),
+                json!({"name": "f", "description": "d", "parameters": {"type": "object"}}),
+            ),
+            // What the model has no field for is kept for writing Anthropic again.
+            (
+                json!({"name": "f", "description": 7}),
+                json!({"name": "f", "extensions": {"anthropic": {"description": 7, "$input_schema": "absent"}}}),
+            ),
+            (
+                json!({"type": "web_search_20250305", "name": "web_search"}),
+                json!({"name": "web_search", "extensions": {"anthropic": {"$tool": {"type": "web_search_20250305", "name": "web_search"}}}}),
+            ),
+        ];
+        for (input, expected) in table {
+            assert_eq!(read_tool(&input, "/tools/0").unwrap().to_value(), expected);
+        }
+        assert!(read_tool(&json!({"description": "no name"}), "/tools/0").is_err());
+    }
+}

@@ -1,0 +1,205 @@
+//! Reading the settings of a Gemini request: `tools`, `toolConfig` and
+//! `generationConfig`.
+
+use super::keep_rest;
+use super::parts::extensions;
+use crate::convert::ext::Own;
+use crate::convert::ConvertError;
+use crate::shapes::gemini::{camel, camelize, get, schema_to_json};
+use crate::shapes::kit::invalid;
+use crate::transcript::{Tool, ToolChoice, Transcript};
+use serde_json::{Map, Value};
+
+/// Reads `tools`: every function declaration is a canonical tool; other tool
+/// kinds (`googleSearch`, `codeExecution`, …) are kept as `tools.<kind>`. A
+/// `$tools` hint records the grouping when it is not one object of all
+/// declarations followed by one object per other kind.
+pub(super) fn read_tools(
+    value: &Value,
+    at: &str,
+    transcript: &mut Transcript,
+    own: &mut Own,
+) -> Result<(), ConvertError> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| invalid(at, "tools must be a list"))?;
+    let mut tools = Vec::new();
+    let mut layout = Vec::new();
+    let mut kinds = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let map = item
+            .as_object()
+            .ok_or_else(|| invalid(&format!("{at}/{i}"), "a tool must be an object"))?;
+        let mut entry = Map::new();
+        for (key, value) in map {
+            let name = camel(key).into_owned();
+            if name == "functionDeclarations" {
+                let here = format!("{at}/{i}/{key}");
+                let declarations = value
+                    .as_array()
+                    .ok_or_else(|| invalid(&here, "functionDeclarations must be a list"))?;
+                for (j, declaration) in declarations.iter().enumerate() {
+                    tools.push(read_declaration(declaration, &format!("{here}/{j}"))?);
+                }
+                entry.insert(name, Value::from(declarations.len()));
+            } else {
+                own.keep(&format!("tools.{name}"), &camelize(value));
+                entry.insert(name.clone(), Value::Null);
+                kinds.push(name);
+            }
+        }
+        layout.push(Value::Object(entry));
+    }
+    let mut default = Vec::new();
+    if !tools.is_empty() {
+        default.push(serde_json::json!({"functionDeclarations": tools.len()}));
+    }
+    for kind in kinds {
+        let mut entry = Map::new();
+        entry.insert(kind, Value::Null);
+        default.push(Value::Object(entry));
+    }
+    if layout != default {
+        own.hint("tools", Value::Array(layout));
+    }
+    if !tools.is_empty() || items.is_empty() {
+        transcript.tools = Some(tools);
+    }
+    Ok(())
+}
+
+/// Reads a function declaration. `parametersJsonSchema` is the canonical
+/// schema as it is; `parameters` (Gemini's OpenAPI subset) becomes JSON Schema,
+/// with a hint that holds the original when they differ.
+pub(super) fn read_declaration(value: &Value, at: &str) -> Result<Tool, ConvertError> {
+    let map = value
+        .as_object()
+        .ok_or_else(|| invalid(at, "a function declaration must be an object"))?;
+    let name = get(map, "name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/name"), "a function declaration needs a name"))?;
+    let mut own = Own::new();
+    let mut known = vec!["name"];
+    let description = match get(map, "description") {
+        Some(Value::String(description)) => {
+            known.push("description");
+            Some(description.clone())
+        }
+        _ => None,
+    };
+    let parameters = match (get(map, "parametersJsonSchema"), get(map, "parameters")) {
+        (Some(schema), _) => {
+            known.push("parametersJsonSchema");
+            Some(schema.clone()).filter(|s| !s.is_null())
+        }
+        (None, Some(schema)) => {
+            known.push("parameters");
+            let converted = schema_to_json(schema);
+            if &converted == schema {
+                own.hint("parameters", "schema");
+            } else {
+                own.hint("parameters", schema.clone());
+            }
+            Some(converted).filter(|s| !s.is_null())
+        }
+        (None, None) => None,
+    };
+    keep_rest(&mut own, map, &known, "");
+    Ok(Tool {
+        name: name.to_string(),
+        description,
+        parameters,
+        strict: None,
+        extensions: extensions(own),
+    })
+}
+
+/// Reads `toolConfig.functionCallingConfig` as the tool choice: AUTO → auto,
+/// NONE → none, ANY → required, ANY with exactly one allowed name → that tool.
+/// Everything else (VALIDATED, several allowed names, other configs) is kept.
+pub(super) fn read_tool_config(
+    value: &Value,
+    transcript: &mut Transcript,
+    own: &mut Own,
+    empty: &mut Vec<Value>,
+) {
+    let Value::Object(config) = value else {
+        own.keep("toolConfig", value);
+        return;
+    };
+    if config.is_empty() {
+        empty.push(Value::String("toolConfig".into()));
+    }
+    keep_rest(own, config, &["functionCallingConfig"], "toolConfig.");
+    let Some(calling) = get(config, "functionCallingConfig") else {
+        return;
+    };
+    let Value::Object(calling) = calling else {
+        own.keep("toolConfig.functionCallingConfig", calling);
+        return;
+    };
+    if calling.is_empty() {
+        empty.push(Value::String("toolConfig.functionCallingConfig".into()));
+    }
+    let prefix = "toolConfig.functionCallingConfig.";
+    let mode = get(calling, "mode").and_then(Value::as_str);
+    let names: Option<Vec<&str>> = match get(calling, "allowedFunctionNames") {
+        None => None,
+        Some(Value::Array(names)) => names.iter().map(Value::as_str).collect(),
+        Some(_) => None,
+    };
+    let has_names = get(calling, "allowedFunctionNames").is_some();
+    let (choice, known): (Option<ToolChoice>, &[&str]) = match (mode, has_names, names.as_deref()) {
+        (Some("AUTO"), false, _) => (Some(ToolChoice::Auto), &["mode"]),
+        (Some("NONE"), false, _) => (Some(ToolChoice::None), &["mode"]),
+        (Some("ANY"), false, _) => (Some(ToolChoice::Required), &["mode"]),
+        (Some("ANY"), true, Some([name])) => (
+            Some(ToolChoice::Tool(name.to_string())),
+            &["mode", "allowedFunctionNames"],
+        ),
+        // Several allowed names: a call is required; the list itself is kept.
+        (Some("ANY"), true, _) => (Some(ToolChoice::Required), &["mode"]),
+        _ => (None, &[]),
+    };
+    transcript.tool_choice = choice;
+    keep_rest(own, calling, known, prefix);
+}
+
+/// Reads `generationConfig`: `maxOutputTokens`, `temperature`, `topP` and
+/// `stopSequences` map to the model; everything else is kept.
+pub(super) fn read_generation_config(
+    value: &Value,
+    transcript: &mut Transcript,
+    own: &mut Own,
+    empty: &mut Vec<Value>,
+) {
+    let Value::Object(config) = value else {
+        own.keep("generationConfig", value);
+        return;
+    };
+    if config.is_empty() {
+        empty.push(Value::String("generationConfig".into()));
+    }
+    let mut known = Vec::new();
+    for (name, slot) in [
+        ("maxOutputTokens", &mut transcript.max_tokens),
+        ("temperature", &mut transcript.temperature),
+        ("topP", &mut transcript.top_p),
+    ] {
+        if let Some(number) = get(config, name).filter(|v| v.is_number()) {
+            *slot = Some(number.clone());
+            known.push(name);
+        }
+    }
+    if let Some(Value::Array(stops)) = get(config, "stopSequences") {
+        if let Some(stops) = stops
+            .iter()
+            .map(|s| s.as_str().map(str::to_string))
+            .collect::<Option<Vec<String>>>()
+        {
+            transcript.stop = Some(stops);
+            known.push("stopSequences");
+        }
+    }
+    keep_rest(own, config, &known, "generationConfig.");
+}

@@ -1,0 +1,206 @@
+//! Pieces every shape's reader builds alike: lists read entry by entry,
+//! opaque blocks, tools and the fields of a tool that are kept when they
+//! are not what the canonical model has.
+
+use serde_json::{Map, Value};
+
+use super::invalid;
+use crate::convert::ext::Own;
+use crate::convert::ConvertError;
+use crate::shapes::Shape;
+use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice};
+
+/// The entries of the list `value` at `at`, each read by `read` with its own
+/// pointer; anything but a list is invalid with `message`.
+pub(crate) fn read_list<T>(
+    value: &Value,
+    at: &str,
+    message: &str,
+    mut read: impl FnMut(&Value, &str) -> Result<T, ConvertError>,
+) -> Result<Vec<T>, ConvertError> {
+    let items = value.as_array().ok_or_else(|| invalid(at, message))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| read(item, &format!("{at}/{i}")))
+        .collect()
+}
+
+/// A block of `shape` the canonical model has no kind for, kept whole.
+pub(crate) fn opaque(shape: Shape, value: &Value) -> Block {
+    Block::Opaque(Opaque {
+        shape,
+        value: value.clone(),
+    })
+}
+
+/// A canonical tool, with what the reader of `shape` kept in `own`.
+pub(crate) fn tool(
+    shape: Shape,
+    name: String,
+    description: Option<String>,
+    parameters: Option<Value>,
+    strict: Option<bool>,
+    own: Own,
+) -> Tool {
+    let mut extensions = Extensions::new();
+    own.store(&mut extensions, shape);
+    Tool {
+        name,
+        description,
+        parameters,
+        strict,
+        extensions,
+    }
+}
+
+/// A tool of a kind the canonical model does not describe (a server tool, a
+/// custom tool), kept whole for `shape` under the `$tool` hint.
+pub(crate) fn tool_kept_whole(shape: Shape, name: &str, value: &Value, mut own: Own) -> Tool {
+    own.hint("tool", value.clone());
+    tool(shape, name.to_string(), None, None, None, own)
+}
+
+/// A string field: its text, or (any other value) kept as it was.
+pub(crate) fn string_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<String> {
+    match map.get(key) {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(other) => {
+            own.keep(key, other);
+            None
+        }
+        None => None,
+    }
+}
+
+/// A number field into `slot`; any other value is kept as it was.
+pub(crate) fn number_or_keep(
+    map: &Map<String, Value>,
+    key: &str,
+    slot: &mut Option<Value>,
+    own: &mut Own,
+) {
+    match map.get(key) {
+        Some(value) if value.is_number() => *slot = Some(value.clone()),
+        Some(other) => own.keep(key, other),
+        None => {}
+    }
+}
+
+/// The strings of a list of strings (stop sequences); `None` for anything
+/// else, which the caller keeps.
+pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
+    let items = value.as_array()?;
+    items
+        .iter()
+        .map(|item| item.as_str().map(str::to_string))
+        .collect()
+}
+
+/// The `tool_choice` of a request as `read` understands it; one it does not
+/// is kept as it was.
+pub(crate) fn tool_choice_or_keep(
+    map: &Map<String, Value>,
+    own: &mut Own,
+    read: impl Fn(&Value) -> Option<ToolChoice>,
+) -> Option<ToolChoice> {
+    let choice = map.get("tool_choice")?;
+    let read = read(choice);
+    if read.is_none() {
+        own.keep("tool_choice", choice);
+    }
+    read
+}
+
+/// A message object and its `role`, or why it is not a message, at `at`.
+pub(crate) fn message_and_role<'m>(
+    message: &'m Value,
+    at: &str,
+) -> Result<(&'m Map<String, Value>, &'m str), ConvertError> {
+    let map = message
+        .as_object()
+        .ok_or_else(|| invalid(at, "a message must be an object"))?;
+    let role = map
+        .get("role")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+    Ok((map, role))
+}
+
+/// A tool choice mode spelled as the canonical model spells it (`auto`,
+/// `none`, `required`: both OpenAI shapes use these words); `None` for any
+/// other value.
+pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
+    match value.as_str()? {
+        "auto" => Some(ToolChoice::Auto),
+        "none" => Some(ToolChoice::None),
+        "required" => Some(ToolChoice::Required),
+        _ => None,
+    }
+}
+
+/// A boolean field: its value, or (any other value) kept as it was.
+pub(crate) fn bool_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<bool> {
+    match map.get(key) {
+        Some(Value::Bool(flag)) => Some(*flag),
+        Some(other) => {
+            own.keep(key, other);
+            None
+        }
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn read_list_points_at_each_entry() {
+        let read = |value: &Value| {
+            read_list(value, "/tools", "tools must be a list", |item, at| {
+                Ok(format!("{at}={item}"))
+            })
+        };
+        assert_eq!(
+            read(&json!(["a", 1])).unwrap(),
+            ["/tools/0=\"a\"", "/tools/1=1"]
+        );
+        assert!(read(&json!({})).is_err());
+    }
+
+    #[test]
+    fn fields_of_another_type_are_kept() {
+        let map = json!({"description": 7, "strict": true, "name": "x"});
+        let map = map.as_object().unwrap();
+        let mut own = Own::new();
+        assert_eq!(string_or_keep(map, "name", &mut own), Some("x".into()));
+        assert_eq!(string_or_keep(map, "description", &mut own), None);
+        assert_eq!(bool_or_keep(map, "strict", &mut own), Some(true));
+        assert_eq!(bool_or_keep(map, "absent", &mut own), None);
+        let tool = tool(Shape::Anthropic, "x".into(), None, None, None, own);
+        assert_eq!(
+            Value::Object(tool.extensions.clone()),
+            json!({"anthropic": {"description": 7}})
+        );
+    }
+
+    #[test]
+    fn a_message_needs_an_object_and_a_role() {
+        let table = [
+            (json!({"role": "user"}), Ok("user")),
+            (json!("hi"), Err("/messages/0: a message must be an object")),
+            (
+                json!({"content": []}),
+                Err("/messages/0/role: a message needs a role"),
+            ),
+        ];
+        for (input, expected) in table {
+            let read = message_and_role(&input, "/messages/0");
+            let read = read.map(|(_, role)| role).map_err(|e| e.to_string());
+            assert_eq!(read, expected.map_err(str::to_string));
+        }
+    }
+}

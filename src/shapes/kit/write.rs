@@ -1,0 +1,169 @@
+//! The skeleton every document writer shares: which of its methods writes
+//! which form, after the one warning for what other shapes kept.
+
+use serde_json::Value;
+
+use super::drop_foreign;
+use crate::convert::ext::Mine;
+use crate::convert::{Context, ConvertError, Form};
+use crate::shapes::Shape;
+use crate::transcript::{Block, Extensions, ToolResult, Transcript};
+
+/// A shape's writer of whole documents, one method a form. [`Forms::write`]
+/// is the order every shape follows, written once; a shape overrides a form's
+/// method where its documents differ (Anthropic's bare list becomes a request
+/// when there is a system prompt, for one).
+pub(crate) trait Forms {
+    /// The conversion's context (warnings, notes, options).
+    fn context(&mut self) -> &mut Context;
+
+    /// A request body.
+    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A bare list of messages (or items, or contents).
+    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A response: the assistant turn in the shape's envelope.
+    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// A single tool result, as the shape delivers one.
+    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError>;
+
+    /// Writes `transcript` in `form`: the fields other shapes kept are lost
+    /// first (their warnings come before any of the writer's own), then the
+    /// form's method writes the document.
+    fn write(&mut self, transcript: &Transcript, form: Form) -> Result<Value, ConvertError> {
+        drop_foreign(&transcript.extensions, self.context())?;
+        match form {
+            Form::Request => self.request(transcript),
+            Form::Messages => self.messages(transcript),
+            Form::Response => self.response(transcript),
+            Form::ToolResult => self.tool_result(transcript),
+        }
+    }
+}
+
+/// Every tool result of a transcript, in order.
+pub(crate) fn tool_results(transcript: &Transcript) -> Vec<&ToolResult> {
+    transcript
+        .messages
+        .iter()
+        .flat_map(|m| &m.content)
+        .filter_map(|block| match block {
+            Block::ToolResult(result) => Some(result),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The first tool result of a transcript, for a writer of one tool result.
+pub(crate) fn first_tool_result(transcript: &Transcript) -> Result<&ToolResult, ConvertError> {
+    tool_results(transcript)
+        .into_iter()
+        .next()
+        .ok_or_else(|| ConvertError::invalid("", "no tool result to write"))
+}
+
+/// The one tool result of a transcript, for a shape that holds nothing else
+/// (MCP, NeMo Gym); anything else is refused with `refusal`.
+pub(crate) fn only_tool_result<'t>(
+    transcript: &'t Transcript,
+    form: Form,
+    refusal: &str,
+) -> Result<&'t ToolResult, ConvertError> {
+    match (form, tool_results(transcript).as_slice()) {
+        (Form::ToolResult, [result]) => Ok(result),
+        _ => Err(ConvertError::invalid("", refusal)),
+    }
+}
+
+/// What `shape` kept in `extensions`, for restoring on the object written
+/// from them, after the warnings for what other shapes kept there.
+pub(crate) fn kept_for<'e>(
+    extensions: &'e Extensions,
+    shape: Shape,
+    context: &mut Context,
+) -> Result<Mine<'e>, ConvertError> {
+    drop_foreign(extensions, context)?;
+    Ok(Mine::of(extensions, shape))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::convert::ConvertOptions;
+
+    /// A writer that answers each form with that form's name.
+    struct Names<'c>(&'c mut Context);
+
+    impl Forms for Names<'_> {
+        fn context(&mut self) -> &mut Context {
+            self.0
+        }
+        fn request(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("request"))
+        }
+        fn messages(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("messages"))
+        }
+        fn response(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("response"))
+        }
+        fn tool_result(&mut self, _: &Transcript) -> Result<Value, ConvertError> {
+            Ok(json!("tool_result"))
+        }
+    }
+
+    fn transcript(value: Value) -> Transcript {
+        Transcript::from_value(&value).unwrap()
+    }
+
+    #[test]
+    fn each_form_goes_to_its_method() {
+        let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, Shape::Mcp);
+        let empty = Transcript::default();
+        for (form, expected) in [
+            (Form::Request, "request"),
+            (Form::Messages, "messages"),
+            (Form::Response, "response"),
+            (Form::ToolResult, "tool_result"),
+        ] {
+            let written = Names(&mut context).write(&empty, form).unwrap();
+            assert_eq!(written, json!(expected));
+        }
+    }
+
+    #[test]
+    fn one_tool_result_or_a_refusal() {
+        let result = json!({"type": "tool_result", "call_id": "c1", "content": []});
+        let message = |content: Value| json!({"role": "tool", "content": content});
+        let table = [
+            (
+                json!({"messages": [message(json!([result]))]}),
+                Form::ToolResult,
+                Some("c1"),
+            ),
+            (
+                json!({"messages": [message(json!([result]))]}),
+                Form::Messages,
+                None,
+            ),
+            (
+                json!({"messages": [message(json!([result, result]))]}),
+                Form::ToolResult,
+                None,
+            ),
+            (json!({"messages": []}), Form::ToolResult, None),
+        ];
+        for (input, form, expected) in table {
+            let transcript = transcript(input);
+            let found = only_tool_result(&transcript, form, "refused");
+            match expected {
+                Some(id) => assert_eq!(found.unwrap().call_id.as_deref(), Some(id)),
+                None => assert_eq!(found.unwrap_err().to_string(), "refused"),
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Reading an OpenAI Chat request body and chat completion: settings, tools
+//! and the tool choice.
+
+use serde_json::{Map, Value};
+
+use super::{read_messages, REQUEST_KEYS, SHAPE};
+use crate::convert::ext::Own;
+use crate::convert::{Context, ConvertError, Form};
+use crate::shapes::kit::{
+    self, bool_or_keep, choice_mode, invalid, read_list, string_list, string_or_keep,
+    tool_choice_or_keep, tool_kept_whole,
+};
+use crate::transcript::{Tool, ToolChoice, Transcript};
+
+pub(super) fn read_request(
+    map: &Map<String, Value>,
+    context: &mut Context,
+) -> Result<Transcript, ConvertError> {
+    let mut transcript = Transcript::default();
+    let mut own = Own::new();
+    own.keep_unknown(map, REQUEST_KEYS);
+    transcript.model = string_or_keep(map, "model", &mut own);
+    // `max_completion_tokens` is the current field (reasoning models refuse
+    // `max_tokens`); a body that used the old one gets it back.
+    if let Some(tokens) = map.get("max_completion_tokens") {
+        transcript.max_tokens = Some(tokens.clone());
+        if let Some(old) = map.get("max_tokens") {
+            own.keep("max_tokens", old);
+        }
+    } else if let Some(tokens) = map.get("max_tokens") {
+        transcript.max_tokens = Some(tokens.clone());
+        own.hint("max_tokens", "max_tokens");
+    }
+    transcript.temperature = map.get("temperature").cloned();
+    transcript.top_p = map.get("top_p").cloned();
+    match map.get("stop") {
+        Some(Value::String(stop)) => {
+            transcript.stop = Some(vec![stop.clone()]);
+            own.hint("stop", "string");
+        }
+        Some(other) => {
+            transcript.stop = string_list(other);
+            if transcript.stop.is_none() {
+                own.keep("stop", other);
+            }
+        }
+        None => {}
+    }
+    transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
+    if let Some(tools) = map.get("tools") {
+        transcript.tools = Some(read_list(
+            tools,
+            "/tools",
+            "tools must be a list",
+            read_tool,
+        )?);
+    }
+    let messages = map
+        .get("messages")
+        .map(|m| {
+            m.as_array()
+                .ok_or_else(|| invalid("/messages", "messages must be a list"))
+        })
+        .transpose()?;
+    if let Some(messages) = messages {
+        read_messages(messages, "/messages", &mut transcript, &mut own, context)?;
+    } else {
+        own.hint("messages", "absent");
+    }
+    own.store(&mut transcript.extensions, SHAPE);
+    Ok(transcript)
+}
+
+/// A chat completion: its first choice's message is the assistant turn; the
+/// rest of the envelope is kept for writing a completion again.
+pub(super) fn read_response(
+    map: &Map<String, Value>,
+    context: &mut Context,
+) -> Result<(Form, Transcript), ConvertError> {
+    let message = map
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|choices| choices.first())
+        .and_then(|choice| choice.get("message"))
+        .ok_or_else(|| {
+            invalid(
+                "/choices/0/message",
+                "a chat completion needs choices[0].message",
+            )
+        })?;
+    let mut transcript = Transcript::default();
+    let mut own = Own::new();
+    read_messages(
+        std::slice::from_ref(message),
+        "/choices/0/message",
+        &mut transcript,
+        &mut own,
+        context,
+    )?;
+    if let Some(model) = map.get("model").and_then(Value::as_str) {
+        transcript.model = Some(model.to_string());
+    }
+    let mut envelope = map.clone();
+    envelope.remove("model");
+    if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
+        if let Some(Value::Object(choice)) = choices.first_mut() {
+            choice.remove("message");
+        }
+    }
+    own.hint("response", Value::Object(envelope));
+    own.store(&mut transcript.extensions, SHAPE);
+    Ok((Form::Response, transcript))
+}
+
+pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+    if choice.is_string() {
+        return choice_mode(choice);
+    }
+    // `{"type": "function", "function": {"name": …}}`, nothing more.
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    let function = map.get("function")?.as_object()?;
+    if function.len() != 1 {
+        return None;
+    }
+    Some(ToolChoice::Tool(
+        function.get("name")?.as_str()?.to_string(),
+    ))
+}
+
+pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+    let map = tool
+        .as_object()
+        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
+        (Some("function"), Some(Value::Object(function))) if map.len() == 2 => function,
+        _ => {
+            // Another kind of tool (custom, …): kept whole for this shape.
+            let name = map
+                .get("custom")
+                .and_then(|c| c.get("name"))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            return Ok(tool_kept_whole(SHAPE, &name, tool, Own::new()));
+        }
+    };
+    let name = function
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            invalid(
+                &format!("{at}/function/name"),
+                "a function tool needs a name",
+            )
+        })?;
+    let mut own = Own::new();
+    own.keep_unknown(function, &["name", "description", "parameters", "strict"]);
+    let strict = bool_or_keep(function, "strict", &mut own);
+    let description = function
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let parameters = function.get("parameters").cloned().filter(|p| !p.is_null());
+    Ok(kit::tool(
+        SHAPE,
+        name.to_string(),
+        description,
+        parameters,
+        strict,
+        own,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tool_choices_the_model_has_a_value_for() {
+        let f = || Some(ToolChoice::Tool("f".into()));
+        let table = [
+            (json!("auto"), Some(ToolChoice::Auto)),
+            (json!("none"), Some(ToolChoice::None)),
+            (json!("required"), Some(ToolChoice::Required)),
+            (json!("any"), None),
+            (json!({"type": "function", "function": {"name": "f"}}), f()),
+            // More than the model has a place for: kept by the caller.
+            (
+                json!({"type": "function", "function": {"name": "f", "x": 1}}),
+                None,
+            ),
+            (
+                json!({"type": "function", "function": {"name": "f"}, "x": 1}),
+                None,
+            ),
+            (json!({"type": "custom", "custom": {"name": "f"}}), None),
+        ];
+        for (input, expected) in table {
+            assert_eq!(read_tool_choice(&input), expected, "{input}");
+        }
+    }
+}

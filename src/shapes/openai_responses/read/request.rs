@@ -1,0 +1,190 @@
+//! Reading an OpenAI Responses request body and response object: settings,
+//! tools and the tool choice.
+
+use serde_json::{Map, Value};
+
+use super::{Items, REQUEST_KEYS};
+use crate::convert::ext::Own;
+use crate::convert::{Context, ConvertError, Form};
+use crate::shapes::kit::{
+    self, choice_mode, invalid, number_or_keep, read_list, string_or_keep, tool_choice_or_keep,
+    tool_kept_whole,
+};
+use crate::shapes::openai_responses::SHAPE;
+use crate::transcript::{Block, Message, Role, Tool, ToolChoice, Transcript};
+
+pub(super) fn read_request(
+    map: &Map<String, Value>,
+    context: &mut Context,
+) -> Result<Transcript, ConvertError> {
+    let mut transcript = Transcript::default();
+    let mut own = Own::new();
+    own.keep_unknown(map, REQUEST_KEYS);
+    transcript.model = string_or_keep(map, "model", &mut own);
+    match map.get("instructions") {
+        // Empty instructions are no system prompt (kept for this shape only).
+        Some(Value::String(text)) if text.is_empty() => {
+            own.keep("instructions", &map["instructions"])
+        }
+        Some(Value::String(text)) => transcript.system = Some(vec![Block::text(text.clone())]),
+        Some(other) => own.keep("instructions", other),
+        None => {}
+    }
+    number_or_keep(
+        map,
+        "max_output_tokens",
+        &mut transcript.max_tokens,
+        &mut own,
+    );
+    number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
+    number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
+    transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
+    if let Some(tools) = map.get("tools") {
+        transcript.tools = Some(read_list(
+            tools,
+            "/tools",
+            "tools must be a list",
+            read_tool,
+        )?);
+    }
+    match map.get("input") {
+        None => own.hint("input", "absent"),
+        Some(Value::String(text)) => {
+            own.hint("input", "string");
+            transcript
+                .messages
+                .push(Message::new(Role::User, vec![Block::text(text.clone())]));
+        }
+        Some(Value::Array(items)) => {
+            Items::new(&mut transcript, &mut own, context, true).read_list(items, "/input")?
+        }
+        Some(_) => {
+            return Err(invalid(
+                "/input",
+                "input must be a string or a list of input items",
+            ))
+        }
+    }
+    own.store(&mut transcript.extensions, SHAPE);
+    Ok(transcript)
+}
+
+/// A response object: its output items are the assistant turn; the rest of the
+/// envelope (id, status, usage, …) is kept for writing a response again.
+pub(super) fn read_response(
+    map: &Map<String, Value>,
+    context: &mut Context,
+) -> Result<(Form, Transcript), ConvertError> {
+    let output = map
+        .get("output")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("/output", "a response needs an output list"))?;
+    let mut transcript = Transcript::default();
+    let mut own = Own::new();
+    Items::new(&mut transcript, &mut own, context, false).read_list(output, "/output")?;
+    let mut envelope = map.clone();
+    if let Some(Value::String(model)) = map.get("model") {
+        transcript.model = Some(model.clone());
+        envelope.remove("model");
+    }
+    envelope.remove("output");
+    own.hint("response", Value::Object(envelope));
+    own.store(&mut transcript.extensions, SHAPE);
+    Ok((Form::Response, transcript))
+}
+
+pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+    if choice.is_string() {
+        return choice_mode(choice);
+    }
+    // `{"type": "function", "name": …}`, nothing more.
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    Some(ToolChoice::Tool(map.get("name")?.as_str()?.to_string()))
+}
+
+/// A flat function tool, or another kind of tool (web_search, file_search, mcp,
+/// custom, …) kept whole for this shape as the `$tool` hint.
+pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+    let map = tool
+        .as_object()
+        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let mut own = Own::new();
+    if map.get("type").and_then(Value::as_str) != Some("function") {
+        let name = ["name", "server_label"]
+            .iter()
+            .find_map(|key| map.get(*key).and_then(Value::as_str))
+            .unwrap_or("")
+            .to_string();
+        return Ok(tool_kept_whole(SHAPE, &name, tool, own));
+    }
+    let name = map
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/name"), "a function tool needs a name"))?;
+    own.keep_unknown(
+        map,
+        &["type", "name", "description", "parameters", "strict"],
+    );
+    let description = string_or_keep(map, "description", &mut own);
+    let parameters = match map.get("parameters") {
+        None => {
+            own.hint("parameters", "absent");
+            None
+        }
+        Some(Value::Null) => None,
+        Some(schema) => Some(schema.clone()),
+    };
+    // Responses function tools are strict unless they say otherwise.
+    let strict = match map.get("strict") {
+        Some(Value::Bool(strict)) => Some(*strict),
+        None => {
+            own.hint("strict", "absent");
+            Some(true)
+        }
+        Some(other) => {
+            own.keep("strict", other);
+            None
+        }
+    };
+    Ok(kit::tool(
+        SHAPE,
+        name.to_string(),
+        description,
+        parameters,
+        strict,
+        own,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tools_into_canonical_ones() {
+        let table = [
+            // Responses function tools are strict unless they say otherwise.
+            (
+                json!({"type": "function", "name": "f", "parameters": {"type": "object"}}),
+                json!({"name": "f", "parameters": {"type": "object"}, "strict": true,
+                       "extensions": {"openai-responses": {"$strict": "absent"}}}),
+            ),
+            (
+                json!({"type": "function", "name": "f", "parameters": null, "strict": false}),
+                json!({"name": "f", "strict": false}),
+            ),
+            (
+                json!({"type": "mcp", "server_label": "docs"}),
+                json!({"name": "docs", "extensions": {"openai-responses": {"$tool": {"type": "mcp", "server_label": "docs"}}}}),
+            ),
+        ];
+        for (input, expected) in table {
+            assert_eq!(read_tool(&input, "/tools/0").unwrap().to_value(), expected);
+        }
+    }
+}
