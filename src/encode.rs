@@ -115,7 +115,7 @@ impl SourceSpec {
 }
 
 /// Everything `encode` needs to know.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EncodeOptions {
     pub sources: Vec<SourceSpec>,
     /// `--type`: the part type, overriding the one the media type implies.
@@ -132,21 +132,6 @@ pub struct EncodeOptions {
     pub fetch: Option<FetchOptions>,
     /// `--to`: the shape whose blocks to write.
     pub to: Shape,
-}
-
-impl Default for EncodeOptions {
-    fn default() -> Self {
-        EncodeOptions {
-            sources: Vec::new(),
-            part_type: None,
-            mime_type: None,
-            name: None,
-            max_part_bytes: None,
-            strict: false,
-            fetch: None,
-            to: Shape::Canonical,
-        }
-    }
 }
 
 /// The result of `encode`: the parts, the blocks written for the target shape
@@ -171,11 +156,8 @@ pub fn encode_each(options: &EncodeOptions) -> Result<(Vec<SourceResult>, Vec<St
     let mut results = Vec::with_capacity(options.sources.len());
     for source in &options.sources {
         let result = encode_source(source, options, &mut warnings).and_then(|part| {
-            if options.to == Shape::Anthropic && shapes::anthropic::is_blank_text(&part) {
-                warnings.push(
-                    "dropped an empty text part: anthropic rejects text blocks without non-whitespace text"
-                        .to_string(),
-                );
+            if let Some(why) = options.to.dialect().leaves_out(&part) {
+                warnings.push(why.to_string());
                 return Ok(None);
             }
             shapes::write_part(options.to, &part, Place::User)
@@ -199,11 +181,8 @@ pub fn encode(options: &EncodeOptions) -> Result<Encoded> {
     let mut blocks = Vec::with_capacity(parts.len());
     let mut kept_parts = Vec::with_capacity(parts.len());
     for (part, source) in parts.into_iter().zip(&options.sources) {
-        if options.to == Shape::Anthropic && shapes::anthropic::is_blank_text(&part) {
-            warnings.push(
-                "dropped an empty text part: anthropic rejects text blocks without non-whitespace text"
-                    .to_string(),
-            );
+        if let Some(why) = options.to.dialect().leaves_out(&part) {
+            warnings.push(why.to_string());
             continue;
         }
         let block = shapes::write_part(options.to, &part, Place::User)

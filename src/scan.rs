@@ -100,7 +100,7 @@ pub(crate) fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Fou
             }
             for (key, item) in members {
                 let child = format!("{pointer}/{}", pointer_token(key));
-                let walked = ASKED
+                let walked = Shape::SCAN_ORDER
                     .iter()
                     .any(|shape| shape.dialect().scan_member(key, item, &child, found));
                 if !walked {
@@ -277,26 +277,9 @@ pub enum Verdict {
     Other,
 }
 
-/// The order the shapes are asked about an object, the order the checks have
-/// always had: blocks with a `type` first (canonical parts before the OpenAI
-/// Chat `file` and Anthropic `image`/`document` blocks that share their type
-/// names), then Gemini and Bedrock blocks, which have no `type`, then a bare
-/// NeMo Gym entry, which has no `type` either (so no earlier shape can have
-/// called it `Empty`).
-const ASKED: [Shape; 8] = [
-    Shape::Canonical,
-    Shape::OpenaiChat,
-    Shape::OpenaiResponses,
-    Shape::Anthropic,
-    Shape::Mcp,
-    Shape::Gemini,
-    Shape::Bedrock,
-    Shape::NemoGym,
-];
-
 /// Recognizes one object as a media block; returns whether it was one.
 fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
-    for shape in ASKED {
+    for shape in Shape::SCAN_ORDER {
         match shape.dialect().recognize_media(value, pointer, found) {
             Verdict::Media => return true,
             Verdict::Empty => return false,

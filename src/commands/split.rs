@@ -4,17 +4,16 @@
 use crate::cli::SplitArgs;
 use crate::error::{Error, ExitStatus, Result};
 use crate::output::Printer;
-use crate::shapes::Shape;
 use crate::split::{split_document, ImageWriter, SplitOptions, SplitOutput};
 
 use super::lines::Driver;
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
-    if args.to == Some(Shape::Gemini) && args.name.is_none() {
-        return Err(Error::usage(
-            "--to gemini needs --name: a Gemini function response names its tool",
-        ));
+    if let (Some(shape), None) = (args.to, &args.name) {
+        if let Some(why) = shape.dialect().tool_result_needs_name() {
+            return Err(Error::usage(format!("--to {shape} needs --name: {why}")));
+        }
     }
     let at = at_of(&args.pipeline.at)?;
     set_threads(&args.pipeline.threads);

@@ -133,7 +133,7 @@ fn convert_rollout(
     })?;
     let value: Value = serde_json::from_slice(&conversation.bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let from = request.from.unwrap_or(Shape::OpenaiResponses);
+    let from = request.from.unwrap_or(rollout::CONVERSATION);
     let _spelling = json::spell_as(&conversation.bytes);
     let converted = convert::convert(&value, Some(from), request.to, request.options.clone())
         .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;

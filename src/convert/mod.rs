@@ -411,7 +411,7 @@ pub fn read(value: &Value, from: Option<Shape>) -> Result<(Shape, Form, Transcri
                 .shape
         }
     };
-    let mut context = Context::new(ConvertOptions::default(), source, Shape::Canonical);
+    let mut context = Context::new(ConvertOptions::default(), source, crate::shapes::HUB);
     let (form, transcript) = shapes::read(source, value, &mut context)?;
     Ok((source, form, transcript))
 }

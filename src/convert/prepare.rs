@@ -275,7 +275,7 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
             let mut message = Message::new(Role::User, moved);
             // The parts still came from tools: the unsupported-part rule goes by that.
             message.extensions.insert(
-                Shape::Canonical.name().to_string(),
+                crate::shapes::HUB.name().to_string(),
                 serde_json::json!({ "$lifted": true }),
             );
             transcript.messages.insert(end, message);
@@ -307,7 +307,7 @@ pub fn identify_result(transcript: &mut Transcript, options: &ConvertOptions) {
 pub fn is_lifted(message: &Message) -> bool {
     message
         .extensions
-        .get(Shape::Canonical.name())
+        .get(crate::shapes::HUB.name())
         .and_then(|c| c.get("$lifted"))
         .is_some()
 }

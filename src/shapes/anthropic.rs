@@ -15,6 +15,12 @@ pub struct Anthropic;
 impl super::Dialect for Anthropic {
     super::dialect_basics!(Anthropic, write_part);
 
+    fn leaves_out(&self, part: &crate::part::Part) -> Option<&'static str> {
+        is_blank_text(part).then_some(
+            "dropped an empty text part: anthropic rejects text blocks without non-whitespace text",
+        )
+    }
+
     // --- scan ---
     fn recognize_media<'j>(
         &self,

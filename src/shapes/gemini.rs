@@ -22,6 +22,10 @@ pub struct Gemini;
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
 
+    fn tool_result_needs_name(&self) -> Option<&'static str> {
+        Some("a Gemini function response names its tool")
+    }
+
     // --- scan ---
     fn recognize_media<'j>(
         &self,

@@ -19,10 +19,17 @@ use serde_json::{Map, Value};
 use crate::part::{MediaPart, Part};
 use crate::transcript::ToolResult;
 
-/// A wire shape partkit reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The canonical model's own shape: the hub every conversion passes through
+/// (a reader's target, a writer's source, the key of the model's own
+/// extension hints).
+pub const HUB: Shape = Shape::Canonical;
+
+/// A wire shape partkit reads and writes. The default is partkit's own
+/// canonical form, the hub every conversion passes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Shape {
     /// partkit's own canonical parts and transcripts.
+    #[default]
     Canonical,
     /// OpenAI Chat Completions.
     OpenaiChat,
@@ -76,6 +83,24 @@ impl Shape {
         Shape::Gemini,
         Shape::Bedrock,
         Shape::Mcp,
+        Shape::NemoGym,
+    ];
+
+    /// The order the shapes are asked whether an object is one of their media
+    /// blocks (`scan::find_media`), the order the checks have
+    /// always had: blocks with a `type` first (canonical parts before the OpenAI
+    /// Chat `file` and Anthropic `image`/`document` blocks that share their type
+    /// names), then Gemini and Bedrock blocks, which have no `type`, then a bare
+    /// NeMo Gym entry, which has no `type` either (so no earlier shape can have
+    /// called it `Empty`).
+    pub const SCAN_ORDER: [Shape; 8] = [
+        Shape::Canonical,
+        Shape::OpenaiChat,
+        Shape::OpenaiResponses,
+        Shape::Anthropic,
+        Shape::Mcp,
+        Shape::Gemini,
+        Shape::Bedrock,
         Shape::NemoGym,
     ];
 
@@ -265,6 +290,21 @@ pub trait Dialect: Sync {
         &self,
         _block: &'v Value,
     ) -> Option<(crate::convert::references::Reference, &'v str)> {
+        None
+    }
+
+    // --- writers ---
+
+    /// Why `encode` leaves `part` out of a message of the shape, with a
+    /// warning, rather than writing a block the API refuses (Anthropic's
+    /// whitespace-only text); `None` to write it.
+    fn leaves_out(&self, _part: &Part) -> Option<&'static str> {
+        None
+    }
+
+    /// Why one tool result of the shape needs the tool's name (`split --to`
+    /// asks for `--name`); `None` when an id is enough.
+    fn tool_result_needs_name(&self) -> Option<&'static str> {
         None
     }
 

@@ -300,8 +300,26 @@ pub fn parse_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j
             ))
         }
     };
-    let not_data_url =
-        |why: &str| problem("/image_url", "reply-image-not-data-url", why.to_string());
+    let (media_type, declared, payload) =
+        image_data_url(url, |rule, why| problem("/image_url", rule, why))?;
+    Ok(ImageEntry {
+        index,
+        media_type,
+        declared,
+        payload,
+        label,
+    })
+}
+
+/// An entry's `image_url` checked as ToolOutputImage wants it: a base64 data
+/// URL whose media type is one of the four image types, as (normalized type,
+/// type as written, payload); the problem (`rule`, message) otherwise, for the
+/// caller to locate.
+fn image_data_url(
+    url: &str,
+    problem: impl Fn(&'static str, String) -> EntryProblem,
+) -> Result<(String, &str, &str), EntryProblem> {
+    let not_data_url = |why: &str| problem("reply-image-not-data-url", why.to_string());
     let parsed = match dataurl::parse(url) {
         Ok(parsed) => parsed,
         Err(_) if crate::fetch::is_http_url(url) => {
@@ -325,16 +343,9 @@ pub fn parse_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j
     };
     if !IMAGE_TYPES.contains(&media_type.as_str()) {
         return Err(problem(
-            "/image_url",
             "reply-image-type",
             format!("{media_type} is not allowed (png, jpeg, gif or webp)"),
         ));
     }
-    Ok(ImageEntry {
-        index,
-        media_type,
-        declared: parsed.declared,
-        payload: parsed.payload,
-        label,
-    })
+    Ok((media_type, parsed.declared, parsed.payload))
 }

@@ -55,7 +55,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
         KindChoice::Transcript(None) => {
-            recognize_transcript(&doc).or(Some(DocKind::Transcript(Shape::Canonical)))
+            recognize_transcript(&doc).or(Some(DocKind::Transcript(crate::shapes::HUB)))
         }
         KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(&doc)),
     };

@@ -31,7 +31,7 @@ pub(super) fn check(value: &Value, shape: Shape, target: Option<Shape>) -> Vec<I
         on_invalid_arguments: OnInvalidArguments::Keep,
         ..ConvertOptions::default()
     };
-    let mut context = convert::Context::new(options.clone(), shape, Shape::Canonical);
+    let mut context = convert::Context::new(options.clone(), shape, crate::shapes::HUB);
     // A missing id is a finding of its own (tool-id-missing), not a document
     // the reader refuses: read it as an empty id.
     let filled = fill_missing_ids(value, shape);

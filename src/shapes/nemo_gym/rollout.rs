@@ -12,6 +12,11 @@
 use std::ops::Range;
 
 use crate::json;
+use crate::shapes::Shape;
+
+/// The shape of a rollout's conversation (the request's input and the
+/// response's output, with the request's tools): an OpenAI Responses request.
+pub const CONVERSATION: Shape = Shape::OpenaiResponses;
 
 /// The key holding the request.
 pub const REQUEST_KEY: &str = "responses_create_params";
