@@ -13,73 +13,17 @@ pub struct Bedrock;
 
 impl super::Dialect for Bedrock {
     super::dialect_basics!(Bedrock, write_part);
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn detect_block(
-        &self,
-        block: &serde_json::Map<String, serde_json::Value>,
-        _role: Option<&str>,
-    ) -> Option<u8> {
-        detect::block(block)
-    }
-
-    fn detect_system_prompt(&self, system: &serde_json::Value) -> bool {
-        detect::system_prompt(system)
-    }
-
-    fn file_reference<'v>(
-        &self,
-        block: &'v serde_json::Value,
-    ) -> Option<(crate::convert::references::Reference, &'v str)> {
-        conversion::file_reference(block)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
-        rules::check(value)
-    }
-
-    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
-        &rules::FACTS
-    }
-
-    fn tool_object(
-        &self,
-        object: &serde_json::Map<String, serde_json::Value>,
-        key: Option<&str>,
-    ) -> Option<crate::validate::kit::ToolObject> {
-        rules::tool_object(object, key)
-    }
-
-    fn required_id_field(
-        &self,
-        object: &serde_json::Map<String, serde_json::Value>,
-        key: Option<&str>,
-    ) -> Option<&'static str> {
-        rules::required_id_field(object, key)
+    super::delegate! {
+        recognize_media => scan::recognize,
+        detect_document => detect::document,
+        detect_block => detect::block,
+        detect_system_prompt => detect::system_prompt,
+        file_reference => conversion::file_reference,
+        conversion => conversion::FACTS,
+        validate_rules => rules::check,
+        validate_facts => rules::FACTS,
+        tool_object => rules::tool_object,
+        required_id_field => rules::required_id_field,
     }
 }
 

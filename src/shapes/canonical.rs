@@ -27,54 +27,14 @@ pub struct Canonical;
 
 impl super::Dialect for Canonical {
     super::dialect_basics!(Canonical, part_value);
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
-        detect::message(message)
-    }
-
-    fn detect_block(
-        &self,
-        block: &serde_json::Map<String, serde_json::Value>,
-        role: Option<&str>,
-    ) -> Option<u8> {
-        detect::block(block, role)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
-        &rules::FACTS
-    }
-
-    fn tool_object(
-        &self,
-        object: &serde_json::Map<String, serde_json::Value>,
-        key: Option<&str>,
-    ) -> Option<crate::validate::kit::ToolObject> {
-        rules::tool_object(object, key)
+    super::delegate! {
+        recognize_media => scan::recognize,
+        detect_document => detect::document,
+        detect_message => detect::message,
+        detect_block_in_role => detect::block,
+        conversion => conversion::FACTS,
+        validate_facts => rules::FACTS,
+        tool_object => rules::tool_object,
     }
 }
 

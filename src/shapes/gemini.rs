@@ -21,54 +21,18 @@ pub struct Gemini;
 
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
+    super::delegate! {
+        recognize_media => scan::recognize,
+        detect_document => detect::document,
+        detect_message => detect::message,
+        conversion => conversion::FACTS,
+        validate_rules => rules::check,
+        validate_facts => rules::FACTS,
+        tool_object => rules::tool_object,
+    }
 
     fn tool_result_needs_name(&self) -> Option<&'static str> {
         Some("a Gemini function response names its tool")
-    }
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
-        detect::message(message)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
-        rules::check(value)
-    }
-
-    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
-        &rules::FACTS
-    }
-
-    fn tool_object(
-        &self,
-        object: &serde_json::Map<String, serde_json::Value>,
-        key: Option<&str>,
-    ) -> Option<crate::validate::kit::ToolObject> {
-        rules::tool_object(object, key)
     }
 }
 

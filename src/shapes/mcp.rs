@@ -13,34 +13,11 @@ pub struct Mcp;
 
 impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
-        &rules::FACTS
+    super::delegate! {
+        recognize_media => scan::recognize,
+        detect_document => detect::document,
+        conversion => conversion::FACTS,
+        validate_facts => rules::FACTS,
     }
 }
 

@@ -189,6 +189,119 @@ macro_rules! dialect_basics {
 }
 pub(crate) use dialect_basics;
 
+/// The methods a [`Dialect`] answers from its folder, each delegated to the
+/// function (or the facts) of the shape's own module named beside it, so that
+/// every signature is written once: `delegate! { recognize_media => scan::recognize, … }`.
+macro_rules! delegate {
+    (recognize_media => $f:path) => {
+        fn recognize_media<'j>(
+            &self,
+            value: &'j $crate::json::Json<'j>,
+            pointer: &str,
+            found: &mut Vec<$crate::scan::Found<'j>>,
+        ) -> $crate::scan::Verdict {
+            $f(value, pointer, found)
+        }
+    };
+    (detect_document => $f:path) => {
+        fn detect_document(
+            &self,
+            document: &serde_json::Map<String, serde_json::Value>,
+        ) -> Option<$crate::convert::detect::Rank> {
+            $f(document)
+        }
+    };
+    (detect_message => $f:path) => {
+        fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
+            $f(message)
+        }
+    };
+    (detect_block_in_role => $f:path) => {
+        fn detect_block(
+            &self,
+            block: &serde_json::Map<String, serde_json::Value>,
+            role: Option<&str>,
+        ) -> Option<u8> {
+            $f(block, role)
+        }
+    };
+    (conversion => $f:path) => {
+        fn conversion(&self) -> &'static $crate::convert::ConvertFacts {
+            &$f
+        }
+    };
+    (validate_facts => $f:path) => {
+        fn validate_facts(&self) -> &'static $crate::validate::kit::ValidateFacts {
+            &$f
+        }
+    };
+    (tool_object => $f:path) => {
+        fn tool_object(
+            &self,
+            object: &serde_json::Map<String, serde_json::Value>,
+            key: Option<&str>,
+        ) -> Option<$crate::validate::kit::ToolObject> {
+            $f(object, key)
+        }
+    };
+    (detect_block => $f:path) => {
+        fn detect_block(
+            &self,
+            block: &serde_json::Map<String, serde_json::Value>,
+            _role: Option<&str>,
+        ) -> Option<u8> {
+            $f(block)
+        }
+    };
+    (detect_guess => $f:path) => {
+        fn detect_guess(&self, case: $crate::convert::detect::Unsure) -> Option<&'static str> {
+            $f(case)
+        }
+    };
+    (file_reference => $f:path) => {
+        fn file_reference<'v>(
+            &self,
+            block: &'v serde_json::Value,
+        ) -> Option<($crate::convert::references::Reference, &'v str)> {
+            $f(block)
+        }
+    };
+    (validate_rules => $f:path) => {
+        fn validate_rules(&self, value: &serde_json::Value) -> Vec<$crate::validate::kit::Issue> {
+            $f(value)
+        }
+    };
+    (required_id_field => $f:path) => {
+        fn required_id_field(
+            &self,
+            object: &serde_json::Map<String, serde_json::Value>,
+            key: Option<&str>,
+        ) -> Option<&'static str> {
+            $f(object, key)
+        }
+    };
+    (detect_system_prompt => $f:path) => {
+        fn detect_system_prompt(&self, system: &serde_json::Value) -> bool {
+            $f(system)
+        }
+    };
+    (scan_member => $f:path) => {
+        fn scan_member<'j>(
+            &self,
+            key: &str,
+            item: &'j $crate::json::Json<'j>,
+            pointer: &str,
+            found: &mut Vec<$crate::scan::Found<'j>>,
+        ) -> bool {
+            $f(key, item, pointer, found)
+        }
+    };
+    ($($method:ident => $f:path),+ $(,)?) => {
+        $($crate::shapes::delegate!($method => $f);)+
+    };
+}
+pub(crate) use delegate;
+
 /// One wire shape's knowledge: its reader, its writers and its facts. Each
 /// shape's folder (`shapes/<shape>/`) implements it on a unit struct; code
 /// outside `shapes/` asks `shape.dialect()` instead of matching on the shape.

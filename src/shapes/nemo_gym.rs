@@ -13,44 +13,12 @@ pub struct NemoGym;
 
 impl super::Dialect for NemoGym {
     super::dialect_basics!(NemoGym, write_part);
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    fn scan_member<'j>(
-        &self,
-        key: &str,
-        item: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> bool {
-        scan::scan_member(key, item, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_facts(&self) -> &'static crate::validate::kit::ValidateFacts {
-        &rules::FACTS
+    super::delegate! {
+        recognize_media => scan::recognize,
+        scan_member => scan::scan_member,
+        detect_document => detect::document,
+        conversion => conversion::FACTS,
+        validate_facts => rules::FACTS,
     }
 }
 

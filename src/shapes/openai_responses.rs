@@ -14,61 +14,15 @@ pub struct OpenaiResponses;
 
 impl super::Dialect for OpenaiResponses {
     super::dialect_basics!(OpenaiResponses, write_part);
-
-    // --- scan ---
-    fn recognize_media<'j>(
-        &self,
-        value: &'j crate::json::Json<'j>,
-        pointer: &str,
-        found: &mut Vec<crate::scan::Found<'j>>,
-    ) -> crate::scan::Verdict {
-        scan::recognize(value, pointer, found)
-    }
-
-    // --- detection and conversion facts (convert) ---
-
-    fn detect_document(
-        &self,
-        document: &serde_json::Map<String, serde_json::Value>,
-    ) -> Option<crate::convert::detect::Rank> {
-        detect::document(document)
-    }
-
-    fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
-        detect::message(message)
-    }
-
-    fn detect_block(
-        &self,
-        block: &serde_json::Map<String, serde_json::Value>,
-        _role: Option<&str>,
-    ) -> Option<u8> {
-        detect::block(block)
-    }
-
-    fn file_reference<'v>(
-        &self,
-        block: &'v serde_json::Value,
-    ) -> Option<(crate::convert::references::Reference, &'v str)> {
-        conversion::file_reference(block)
-    }
-
-    fn conversion(&self) -> &'static crate::convert::ConvertFacts {
-        &conversion::FACTS
-    }
-
-    // --- validate ---
-
-    fn validate_rules(&self, value: &serde_json::Value) -> Vec<crate::validate::kit::Issue> {
-        rules::check(value)
-    }
-
-    fn tool_object(
-        &self,
-        object: &serde_json::Map<String, serde_json::Value>,
-        key: Option<&str>,
-    ) -> Option<crate::validate::kit::ToolObject> {
-        rules::tool_object(object, key)
+    super::delegate! {
+        recognize_media => scan::recognize,
+        detect_document => detect::document,
+        detect_message => detect::message,
+        detect_block => detect::block,
+        file_reference => conversion::file_reference,
+        conversion => conversion::FACTS,
+        validate_rules => rules::check,
+        tool_object => rules::tool_object,
     }
 }
 
