@@ -77,6 +77,7 @@ pub use part::{MediaPart, Part, Source};
 pub use resize::ResizeOptions;
 pub use shapes::Shape;
 pub use split::SplitOptions;
+pub use validate::{CheckOptions, ValidateOptions};
 
 // For the binary (`main` prints its own errors with it).
 #[doc(hidden)]
