@@ -6,6 +6,7 @@ use crate::convert::{Context, ConvertError};
 use crate::transcript::Block;
 
 mod read;
+pub(crate) mod scan;
 mod write;
 
 pub(crate) use read::{
