@@ -13,7 +13,9 @@ pub(crate) use read::{
     bool_or_keep, choice_mode, message_and_role, number_or_keep, opaque, read_list, string_list,
     string_or_keep, tool, tool_choice_or_keep, tool_kept_whole,
 };
-pub(crate) use write::{first_tool_result, kept_for, only_tool_result, Forms};
+pub(crate) use write::{
+    first_tool_result, kept_for, only_tool_result, write_documents, Documents, Forms,
+};
 
 /// Sets `key` in a JSON object being written.
 pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {

@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, first_tool_result, kept_for, lose_block, put, Forms};
+use crate::shapes::kit::{
+    drop_foreign, first_tool_result, kept_for, lose_block, put, write_documents, Documents, Forms,
+};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -23,17 +25,10 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&transcript.extensions, SHAPE);
-    Documents { mine, context }.write(transcript, form)
+    write_documents::<super::Bedrock>(transcript, form, SHAPE, context)
 }
 
-/// Bedrock's documents, one method a form, for the writers' skeleton.
-struct Documents<'t, 'c> {
-    mine: Mine<'t>,
-    context: &'c mut Context,
-}
-
-impl Documents<'_, '_> {
+impl Documents<'_, '_, super::Bedrock> {
     /// The writer of blocks, with the call ids mapped (its note comes after
     /// the warnings for what other shapes kept).
     fn writer(&mut self, transcript: &Transcript) -> Writer<'_> {
@@ -44,7 +39,8 @@ impl Documents<'_, '_> {
     }
 }
 
-impl Forms for Documents<'_, '_> {
+/// Bedrock's documents, one method a form, for the writers' skeleton.
+impl Forms for Documents<'_, '_, super::Bedrock> {
     fn context(&mut self) -> &mut Context {
         self.context
     }

@@ -1,6 +1,8 @@
 //! The skeleton every document writer shares: which of its methods writes
 //! which form, after the one warning for what other shapes kept.
 
+use std::marker::PhantomData;
+
 use serde_json::Value;
 
 use super::drop_foreign;
@@ -41,6 +43,35 @@ pub(crate) trait Forms {
             Form::ToolResult => self.tool_result(transcript),
         }
     }
+}
+
+/// The documents of a shape that restores what it kept in a transcript
+/// (`mine`): one struct for every such shape, `S` (the shape's root type)
+/// telling apart whose [`Forms`] it is.
+pub(crate) struct Documents<'t, 'c, S> {
+    pub(crate) mine: Mine<'t>,
+    pub(crate) context: &'c mut Context,
+    shape: PhantomData<S>,
+}
+
+/// Writes `transcript` in `form` as `shape`'s documents (`S`'s [`Forms`]),
+/// with what `shape` kept in the transcript at hand.
+pub(crate) fn write_documents<S>(
+    transcript: &Transcript,
+    form: Form,
+    shape: Shape,
+    context: &mut Context,
+) -> Result<Value, ConvertError>
+where
+    for<'t, 'c> Documents<'t, 'c, S>: Forms,
+{
+    let mine = Mine::of(&transcript.extensions, shape);
+    let mut documents = Documents {
+        mine,
+        context,
+        shape: PhantomData::<S>,
+    };
+    documents.write(transcript, form)
 }
 
 /// Every tool result of a transcript, in order.

@@ -5,7 +5,9 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
+use crate::shapes::kit::{
+    drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,
+};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -20,17 +22,11 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&transcript.extensions, SHAPE);
-    Documents { mine, context }.write(transcript, form)
+    write_documents::<super::OpenaiChat>(transcript, form, SHAPE, context)
 }
 
-/// OpenAI Chat's documents, one method a form, for the writers' skeleton.
-struct Documents<'t, 'c> {
-    mine: Mine<'t>,
-    context: &'c mut Context,
-}
-
-impl Forms for Documents<'_, '_> {
+/// OpenaiChat's documents, one method a form, for the writers' skeleton.
+impl Forms for Documents<'_, '_, super::OpenaiChat> {
     fn context(&mut self) -> &mut Context {
         self.context
     }
