@@ -170,10 +170,12 @@ fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             extensions,
         });
     };
-    let name = spec
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/toolSpec/name"), "a toolSpec needs a name"))?;
+    let name = crate::shapes::kit::required_str(
+        spec,
+        "name",
+        &format!("{at}/toolSpec"),
+        "a toolSpec needs a name",
+    )?;
     let mut own = Own::new();
     own.keep_unknown(spec, &["name", "description", "inputSchema", "strict"]);
     let parameters = match spec.get("inputSchema") {
@@ -297,10 +299,8 @@ fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError
     let map = result
         .as_object()
         .ok_or_else(|| invalid(at, "toolResult is an object"))?;
-    let id = map
-        .get("toolUseId")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/toolUseId"), "a toolResult needs a toolUseId"))?;
+    let id =
+        crate::shapes::kit::required_str(map, "toolUseId", at, "a toolResult needs a toolUseId")?;
     let mut own = Own::new();
     own.keep_unknown(map, &["toolUseId", "content", "status"]);
     let is_error = match map.get("status").and_then(Value::as_str) {
@@ -494,10 +494,12 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
         }
         ("toolUse", Value::Object(call)) => {
             let id = call.get("toolUseId").and_then(Value::as_str);
-            let name = call
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/toolUse/name"), "a toolUse needs a name"))?;
+            let name = crate::shapes::kit::required_str(
+                call,
+                "name",
+                &format!("{at}/toolUse"),
+                "a toolUse needs a name",
+            )?;
             let mut own = Own::new();
             own.keep_unknown(call, &["toolUseId", "name", "input"]);
             let mut extensions = Extensions::new();

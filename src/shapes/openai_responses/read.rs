@@ -247,10 +247,7 @@ impl<'a> Items<'a> {
         at: &str,
         first: bool,
     ) -> Result<(), ConvertError> {
-        let role = map
-            .get("role")
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(&format!("{at}/role"), "role must be a string"))?;
+        let role = crate::shapes::kit::required_str(map, "role", at, "role must be a string")?;
         let place = match role {
             "user" | "system" | "developer" => Place::Input,
             "assistant" => Place::Output,

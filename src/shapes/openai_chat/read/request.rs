@@ -131,9 +131,7 @@ pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
 }
 
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let map = kit::object_at(tool, at, "a tool must be an object")?;
     let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
         (Some("function"), Some(Value::Object(function))) if map.len() == 2 => function,
         _ => {
@@ -147,15 +145,13 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             return Ok(tool_kept_whole(SHAPE, &name, tool, Own::new()));
         }
     };
-    let name = function
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            invalid(
-                &format!("{at}/function/name"),
-                "a function tool needs a name",
-            )
-        })?;
+    let function_at = format!("{at}/function");
+    let name = kit::required_str(
+        function,
+        "name",
+        &function_at,
+        "a function tool needs a name",
+    )?;
     let mut own = Own::new();
     own.keep_unknown(function, &["name", "description", "parameters", "strict"]);
     let strict = bool_or_keep(function, "strict", &mut own);
@@ -164,14 +160,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         .and_then(Value::as_str)
         .map(str::to_string);
     let parameters = function.get("parameters").cloned().filter(|p| !p.is_null());
-    Ok(kit::tool(
-        SHAPE,
-        name.to_string(),
-        description,
-        parameters,
-        strict,
-        own,
-    ))
+    Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
 #[cfg(test)]

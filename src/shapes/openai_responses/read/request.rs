@@ -108,9 +108,7 @@ pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
 /// A flat function tool, or another kind of tool (web_search, file_search, mcp,
 /// custom, …) kept whole for this shape as the `$tool` hint.
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let map = kit::object_at(tool, at, "a tool must be an object")?;
     let mut own = Own::new();
     if map.get("type").and_then(Value::as_str) != Some("function") {
         let name = ["name", "server_label"]
@@ -120,10 +118,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             .to_string();
         return Ok(tool_kept_whole(SHAPE, &name, tool, own));
     }
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/name"), "a function tool needs a name"))?;
+    let name = kit::required_str(map, "name", at, "a function tool needs a name")?;
     own.keep_unknown(
         map,
         &["type", "name", "description", "parameters", "strict"],
@@ -149,14 +144,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             None
         }
     };
-    Ok(kit::tool(
-        SHAPE,
-        name.to_string(),
-        description,
-        parameters,
-        strict,
-        own,
-    ))
+    Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
 #[cfg(test)]
