@@ -10,11 +10,13 @@ pub(crate) mod scan;
 mod write;
 
 pub(crate) use read::{
-    bool_or_keep, choice_mode, message_and_role, number_or_keep, object_at, opaque, read_list,
-    required_str, string_list, string_or_keep, tool, tool_choice_or_keep, tool_kept_whole,
+    bool_or_keep, function_choice, message_and_role, number_or_keep, object_at, opaque, read_list,
+    read_tools, required_str, string_list, string_or_keep, tool, tool_choice_or_keep,
+    tool_kept_whole,
 };
 pub(crate) use write::{
-    first_tool_result, kept_for, only_tool_result, write_documents, Documents, Forms,
+    calls_tools, first_tool_result, kept_for, only_tool_result, write_documents,
+    write_function_choice, Documents, Forms,
 };
 
 /// Sets `key` in a JSON object being written.

@@ -158,6 +158,34 @@ pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
     }
 }
 
+/// A request's `tools` list, each tool read by `read_tool`; `None` where
+/// there is none.
+pub(crate) fn read_tools(
+    map: &Map<String, Value>,
+    read_tool: impl FnMut(&Value, &str) -> Result<Tool, ConvertError>,
+) -> Result<Option<Vec<Tool>>, ConvertError> {
+    map.get("tools")
+        .map(|tools| read_list(tools, "/tools", "tools must be a list", read_tool))
+        .transpose()
+}
+
+/// A tool choice as both OpenAI shapes spell it: a mode, or
+/// `{"type": "function", …}` with one more key, whose tool `named` finds
+/// (`None` for anything more).
+pub(crate) fn function_choice(
+    choice: &Value,
+    named: impl FnOnce(&Map<String, Value>) -> Option<&str>,
+) -> Option<ToolChoice> {
+    if choice.is_string() {
+        return choice_mode(choice);
+    }
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    Some(ToolChoice::Tool(named(map)?.to_string()))
+}
+
 /// A boolean field: its value, or (any other value) kept as it was.
 pub(crate) fn bool_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<bool> {
     match map.get(key) {

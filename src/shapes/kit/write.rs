@@ -9,7 +9,7 @@ use super::drop_foreign;
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::Shape;
-use crate::transcript::{Block, Extensions, ToolResult, Transcript};
+use crate::transcript::{Block, Extensions, Message, ToolChoice, ToolResult, Transcript};
 
 /// A shape's writer of whole documents, one method a form. [`Forms::write`]
 /// is the order every shape follows, written once; a shape overrides a form's
@@ -72,6 +72,28 @@ where
         shape: PhantomData::<S>,
     };
     documents.write(transcript, form)
+}
+
+/// A tool choice as both OpenAI shapes spell it: the mode's word, or the
+/// tool as `named` spells it.
+pub(crate) fn write_function_choice(
+    choice: &ToolChoice,
+    named: impl FnOnce(&str) -> Value,
+) -> Value {
+    match choice {
+        ToolChoice::Auto => Value::String("auto".into()),
+        ToolChoice::None => Value::String("none".into()),
+        ToolChoice::Required => Value::String("required".into()),
+        ToolChoice::Tool(name) => named(name),
+    }
+}
+
+/// Whether a message calls tools (a response's stop reason says so).
+pub(crate) fn calls_tools(message: &Message) -> bool {
+    message
+        .content
+        .iter()
+        .any(|b| matches!(b, Block::ToolCall(_)))
 }
 
 /// Every tool result of a transcript, in order.

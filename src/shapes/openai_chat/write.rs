@@ -9,9 +9,7 @@ use crate::shapes::kit::{
     drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,
 };
 use crate::shapes::{Place, Shape};
-use crate::transcript::{
-    Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
-};
+use crate::transcript::{Arguments, Block, Message, Role, Tool, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::OpenaiChat;
 
@@ -82,14 +80,10 @@ fn request(
         put(
             &mut map,
             "tool_choice",
-            match choice {
-                ToolChoice::Auto => Value::String("auto".into()),
-                ToolChoice::None => Value::String("none".into()),
-                ToolChoice::Required => Value::String("required".into()),
-                ToolChoice::Tool(name) => {
-                    serde_json::json!({"type": "function", "function": {"name": name}})
-                }
-            },
+            crate::shapes::kit::write_function_choice(
+                choice,
+                |name| serde_json::json!({"type": "function", "function": {"name": name}}),
+            ),
         );
     }
     if let Some(tokens) = &transcript.max_tokens {
@@ -151,10 +145,7 @@ fn response(
     let mut envelope = match mine.hint("response") {
         Some(Value::Object(envelope)) => envelope.clone(),
         _ => {
-            let calls = assistant
-                .content
-                .iter()
-                .any(|b| matches!(b, Block::ToolCall(_)));
+            let calls = crate::shapes::kit::calls_tools(assistant);
             let reason = if calls { "tool_calls" } else { "stop" };
             let mut envelope = Map::new();
             put(

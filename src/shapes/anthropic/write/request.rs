@@ -7,7 +7,7 @@ use super::{messages, write_content, Spot, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError};
 use crate::shapes::kit::{drop_foreign, put};
-use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
+use crate::transcript::{Extensions, Role, Tool, ToolChoice, Transcript};
 
 /// Writes a request body (`is_request`) or a list with a system prompt.
 /// (Long: one step per request field, in the document's order; the
@@ -152,10 +152,7 @@ pub(super) fn response(
     let mut envelope = match mine.hint("response") {
         Some(Value::Object(envelope)) => envelope.clone(),
         _ => {
-            let calls = assistant
-                .content
-                .iter()
-                .any(|b| matches!(b, Block::ToolCall(_)));
+            let calls = crate::shapes::kit::calls_tools(assistant);
             let mut envelope = Map::new();
             put(&mut envelope, "type", Value::String("message".into()));
             put(&mut envelope, "role", Value::String("assistant".into()));

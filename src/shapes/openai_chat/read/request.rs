@@ -7,8 +7,7 @@ use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::{
-    self, bool_or_keep, choice_mode, invalid, read_list, string_list, string_or_keep,
-    tool_choice_or_keep, tool_kept_whole,
+    self, bool_or_keep, invalid, string_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };
 use crate::transcript::{Tool, ToolChoice, Transcript};
 
@@ -47,14 +46,7 @@ pub(super) fn read_request(
         None => {}
     }
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
-    if let Some(tools) = map.get("tools") {
-        transcript.tools = Some(read_list(
-            tools,
-            "/tools",
-            "tools must be a list",
-            read_tool,
-        )?);
-    }
+    transcript.tools = kit::read_tools(map, read_tool)?;
     let messages = map
         .get("messages")
         .map(|m| {
@@ -113,21 +105,14 @@ pub(super) fn read_response(
 }
 
 pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
-    if choice.is_string() {
-        return choice_mode(choice);
-    }
     // `{"type": "function", "function": {"name": …}}`, nothing more.
-    let map = choice.as_object()?;
-    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
-        return None;
-    }
-    let function = map.get("function")?.as_object()?;
-    if function.len() != 1 {
-        return None;
-    }
-    Some(ToolChoice::Tool(
-        function.get("name")?.as_str()?.to_string(),
-    ))
+    kit::function_choice(choice, |map| {
+        let function = map.get("function")?.as_object()?;
+        if function.len() != 1 {
+            return None;
+        }
+        function.get("name")?.as_str()
+    })
 }
 
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {

@@ -9,7 +9,7 @@ use crate::convert::{Context, ConvertError};
 use crate::part::Part;
 use crate::shapes::kit::{drop_foreign, kept_for, put};
 use crate::shapes::openai_responses::SHAPE;
-use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
+use crate::transcript::{Block, Extensions, Role, Tool, Transcript};
 
 /// Whether a transcript has settings only a request body can carry.
 pub(super) fn has_settings(transcript: &Transcript) -> bool {
@@ -94,12 +94,10 @@ pub(super) fn request(
         put(
             &mut map,
             "tool_choice",
-            match choice {
-                ToolChoice::Auto => Value::String("auto".into()),
-                ToolChoice::None => Value::String("none".into()),
-                ToolChoice::Required => Value::String("required".into()),
-                ToolChoice::Tool(name) => serde_json::json!({"type": "function", "name": name}),
-            },
+            crate::shapes::kit::write_function_choice(
+                choice,
+                |name| serde_json::json!({"type": "function", "name": name}),
+            ),
         );
     }
     if let Some(tokens) = &transcript.max_tokens {
