@@ -16,7 +16,7 @@ pub(crate) use read::{
 };
 pub(crate) use write::{
     calls_tools, first_tool_result, kept_for, only_tool_result, write_documents,
-    write_function_choice, Documents, Forms,
+    write_function_choice, write_tools, Documents, Forms,
 };
 
 /// Sets `key` in a JSON object being written.

@@ -223,9 +223,7 @@ impl Reader {
     /// Reads one content block. Inside a tool result, tool calls and results
     /// are kept opaque (they cannot be nested in the canonical model).
     fn block(&mut self, value: &Value, at: &str, in_result: bool) -> Result<Block, ConvertError> {
-        let map = value
-            .as_object()
-            .ok_or_else(|| invalid(at, "a content block must be an object"))?;
+        let map = crate::shapes::kit::object_at(value, at, "a content block must be an object")?;
         let mut own = Own::new();
         let part = match map.get("type").and_then(Value::as_str).unwrap_or("") {
             "text" => {

@@ -296,9 +296,7 @@ fn read_messages(
 }
 
 fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError> {
-    let map = result
-        .as_object()
-        .ok_or_else(|| invalid(at, "toolResult is an object"))?;
+    let map = crate::shapes::kit::object_at(result, at, "toolResult is an object")?;
     let id =
         crate::shapes::kit::required_str(map, "toolUseId", at, "a toolResult needs a toolUseId")?;
     let mut own = Own::new();
@@ -377,9 +375,7 @@ pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
 fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
-    let map = block
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content block is an object"))?;
+    let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
     let opaque = || {
         Block::Opaque(Opaque {
             shape: SHAPE,

@@ -180,10 +180,7 @@ impl Writer<'_> {
             _ => Map::new(),
         };
         if let Some(tools) = &transcript.tools {
-            let mut written = Vec::with_capacity(tools.len());
-            for tool in tools {
-                written.extend(self.tool(tool)?);
-            }
+            let written = crate::shapes::kit::write_tools(tools, |tool| self.tool(tool))?;
             // Converse refuses an empty tool list: with no tool (none declared,
             // or every one dropped) there is no tool configuration to write.
             if !written.is_empty() {

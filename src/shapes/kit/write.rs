@@ -9,7 +9,7 @@ use super::drop_foreign;
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::Shape;
-use crate::transcript::{Block, Extensions, Message, ToolChoice, ToolResult, Transcript};
+use crate::transcript::{Block, Extensions, Message, Tool, ToolChoice, ToolResult, Transcript};
 
 /// A shape's writer of whole documents, one method a form. [`Forms::write`]
 /// is the order every shape follows, written once; a shape overrides a form's
@@ -86,6 +86,18 @@ pub(crate) fn write_function_choice(
         ToolChoice::Required => Value::String("required".into()),
         ToolChoice::Tool(name) => named(name),
     }
+}
+
+/// Each tool as `write_tool` writes it, those it drops left out.
+pub(crate) fn write_tools(
+    tools: &[Tool],
+    mut write_tool: impl FnMut(&Tool) -> Result<Option<Value>, ConvertError>,
+) -> Result<Vec<Value>, ConvertError> {
+    let mut written = Vec::with_capacity(tools.len());
+    for tool in tools {
+        written.extend(write_tool(tool)?);
+    }
+    Ok(written)
 }
 
 /// Whether a message calls tools (a response's stop reason says so).

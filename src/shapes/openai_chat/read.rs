@@ -133,9 +133,7 @@ fn read_part(
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
     let _ = (place, &context);
-    let map = part
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content part must be an object"))?;
+    let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
     let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {

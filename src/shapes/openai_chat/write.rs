@@ -67,10 +67,7 @@ fn request(
         );
     }
     if let Some(tools) = &transcript.tools {
-        let mut written = Vec::with_capacity(tools.len());
-        for tool in tools {
-            written.extend(write_tool(tool, context)?);
-        }
+        let written = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         // When every tool was dropped, no tool list (an empty one is refused).
         if !written.is_empty() || tools.is_empty() {
             put(&mut map, "tools", Value::Array(written));

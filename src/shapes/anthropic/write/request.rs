@@ -50,12 +50,7 @@ pub(super) fn request(
     }
     let mut tool_count = 0;
     if let Some(tools) = &transcript.tools {
-        let mut list = Vec::with_capacity(tools.len());
-        for tool in tools {
-            if let Some(tool) = write_tool(tool, context)? {
-                list.push(tool);
-            }
-        }
+        let list = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         tool_count = list.len();
         put(&mut map, "tools", Value::Array(list));
     }

@@ -114,9 +114,7 @@ pub(super) fn read_call(
     at: &str,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
-    let map = call
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool call must be an object"))?;
+    let map = crate::shapes::kit::object_at(call, at, "a tool call must be an object")?;
     let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
         (Some("function") | None, Some(Value::Object(function))) => function,
         // A custom tool call: only this shape has it.

@@ -59,9 +59,7 @@ pub(super) fn read_content(
 /// (Long: one arm per part type this shape has, each a few lines; the
 /// list of types reads best in one place.)
 pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, ConvertError> {
-    let map = part
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content part must be an object"))?;
+    let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
     let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {

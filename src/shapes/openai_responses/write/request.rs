@@ -82,12 +82,7 @@ pub(super) fn request(
         _ => put(&mut map, "input", Value::Array(list)),
     }
     if let Some(tools) = &transcript.tools {
-        let mut written = Vec::with_capacity(tools.len());
-        for tool in tools {
-            if let Some(tool) = write_tool(tool, context)? {
-                written.push(tool);
-            }
-        }
+        let written = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         put(&mut map, "tools", Value::Array(written));
     }
     if let Some(choice) = &transcript.tool_choice {
