@@ -15,8 +15,8 @@ pub(crate) use read::{
     tool_kept_whole,
 };
 pub(crate) use write::{
-    calls_tools, first_tool_result, kept_for, only_tool_result, write_documents,
-    write_function_choice, write_tools, Documents, Forms,
+    calls_tools, first_tool_result, kept_for, lose_error_flag, only_tool_result,
+    put_function_choice, write_documents, write_tools, Documents, Forms,
 };
 
 /// Sets `key` in a JSON object being written.

@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::drop_foreign;
 use crate::convert::ext::Mine;
@@ -74,17 +74,40 @@ where
     documents.write(transcript, form)
 }
 
-/// A tool choice as both OpenAI shapes spell it: the mode's word, or the
-/// tool as `named` spells it.
-pub(crate) fn write_function_choice(
-    choice: &ToolChoice,
+/// Puts a tool choice as both OpenAI shapes spell it: the mode's word, or
+/// the tool as `named` spells it.
+pub(crate) fn put_function_choice(
+    map: &mut Map<String, Value>,
+    choice: Option<&ToolChoice>,
     named: impl FnOnce(&str) -> Value,
-) -> Value {
-    match choice {
+) {
+    let Some(choice) = choice else {
+        return;
+    };
+    let value = match choice {
         ToolChoice::Auto => Value::String("auto".into()),
         ToolChoice::None => Value::String("none".into()),
         ToolChoice::Required => Value::String("required".into()),
         ToolChoice::Tool(name) => named(name),
+    };
+    super::put(map, "tool_choice", value);
+}
+
+/// A tool result's error flag, which a shape without one loses; `plain`
+/// names where its errors are plain text instead, if anywhere.
+pub(crate) fn lose_error_flag(
+    result: &ToolResult,
+    plain: Option<&str>,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    if !result.is_error {
+        return Ok(());
+    }
+    match plain {
+        Some(place) => context.lose(format!(
+            "the error flag of tool results (errors are plain text in {place})"
+        )),
+        None => context.lose("the error flag of tool results"),
     }
 }
 

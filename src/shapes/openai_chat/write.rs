@@ -73,16 +73,11 @@ fn request(
             put(&mut map, "tools", Value::Array(written));
         }
     }
-    if let Some(choice) = &transcript.tool_choice {
-        put(
-            &mut map,
-            "tool_choice",
-            crate::shapes::kit::write_function_choice(
-                choice,
-                |name| serde_json::json!({"type": "function", "function": {"name": name}}),
-            ),
-        );
-    }
+    crate::shapes::kit::put_function_choice(
+        &mut map,
+        transcript.tool_choice.as_ref(),
+        |name| serde_json::json!({"type": "function", "function": {"name": name}}),
+    );
     if let Some(tokens) = &transcript.max_tokens {
         let key = mine
             .hint_str("max_tokens")
@@ -495,9 +490,7 @@ fn tool_message(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = kept_for(&result.extensions, SHAPE, context)?;
-    if result.is_error {
-        context.lose("the error flag of tool results (errors are plain text in tool messages)")?;
-    }
+    crate::shapes::kit::lose_error_flag(result, Some("tool messages"), context)?;
     let id = result.call_id.clone().ok_or_else(|| {
         ConvertError::invalid(
             at,

@@ -85,16 +85,11 @@ pub(super) fn request(
         let written = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         put(&mut map, "tools", Value::Array(written));
     }
-    if let Some(choice) = &transcript.tool_choice {
-        put(
-            &mut map,
-            "tool_choice",
-            crate::shapes::kit::write_function_choice(
-                choice,
-                |name| serde_json::json!({"type": "function", "name": name}),
-            ),
-        );
-    }
+    crate::shapes::kit::put_function_choice(
+        &mut map,
+        transcript.tool_choice.as_ref(),
+        |name| serde_json::json!({"type": "function", "name": name}),
+    );
     if let Some(tokens) = &transcript.max_tokens {
         put(&mut map, "max_output_tokens", tokens.clone());
     }
