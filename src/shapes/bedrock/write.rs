@@ -160,10 +160,7 @@ impl Writer<'_> {
     }
 
     fn request(&mut self, transcript: &Transcript, mine: Mine<'_>) -> Result<Value, ConvertError> {
-        let mut map = Map::new();
-        if let Some(model) = &transcript.model {
-            put(&mut map, "modelId", Value::String(model.clone()));
-        }
+        let mut map = crate::shapes::kit::with_model(transcript, "modelId");
         if let Some(system) = &transcript.system {
             let blocks = self.blocks(system, Place::User, "/system")?;
             put(&mut map, "system", Value::Array(blocks));

@@ -74,6 +74,16 @@ where
     documents.write(transcript, form)
 }
 
+/// A request object begun with the transcript's model at `key` (where it
+/// has one).
+pub(crate) fn with_model(transcript: &Transcript, key: &str) -> Map<String, Value> {
+    let mut map = Map::new();
+    if let Some(model) = &transcript.model {
+        super::put(&mut map, key, Value::String(model.clone()));
+    }
+    map
+}
+
 /// Puts a tool choice as both OpenAI shapes spell it: the mode's word, or
 /// the tool as `named` spells it.
 pub(crate) fn put_function_choice(

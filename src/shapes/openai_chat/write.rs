@@ -52,10 +52,7 @@ fn request(
     mine: Mine<'_>,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     if mine.hint_str("messages") != Some("absent")
         || !transcript.messages.is_empty()
         || transcript.system.is_some()

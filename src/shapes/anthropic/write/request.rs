@@ -18,10 +18,7 @@ pub(super) fn request(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     match &transcript.max_tokens {
         Some(tokens) => put(&mut map, "max_tokens", tokens.clone()),
         None if is_request && mine.field("max_tokens").is_none() => context.note(

@@ -57,10 +57,7 @@ pub(super) fn request(
     mine: Mine<'_>,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     let instructions = instructions(transcript, mine);
     if let Some(Block::Part {
         part: Part::Text(text),
