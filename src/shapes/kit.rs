@@ -6,13 +6,18 @@ use crate::convert::{Context, ConvertError};
 use crate::transcript::Block;
 
 mod read;
+pub(crate) mod scan;
 mod write;
 
 pub(crate) use read::{
-    bool_or_keep, choice_mode, message_and_role, number_or_keep, opaque, read_list, string_list,
-    string_or_keep, tool, tool_choice_or_keep, tool_kept_whole,
+    bool_or_keep, function_choice, message_and_role, number_or_keep, object_at, opaque, read_list,
+    read_tools, required_str, string_list, string_or_keep, tool, tool_choice_or_keep,
+    tool_kept_whole,
 };
-pub(crate) use write::{first_tool_result, kept_for, only_tool_result, Forms};
+pub(crate) use write::{
+    calls_tools, first_tool_result, kept_for, lose_error_flag, only_tool_result,
+    put_function_choice, with_model, write_documents, write_tools, Documents, Forms,
+};
 
 /// Sets `key` in a JSON object being written.
 pub(crate) fn put(map: &mut Map<String, Value>, key: &str, value: Value) {

@@ -223,16 +223,12 @@ impl Reader {
     /// Reads one content block. Inside a tool result, tool calls and results
     /// are kept opaque (they cannot be nested in the canonical model).
     fn block(&mut self, value: &Value, at: &str, in_result: bool) -> Result<Block, ConvertError> {
-        let map = value
-            .as_object()
-            .ok_or_else(|| invalid(at, "a content block must be an object"))?;
+        let map = crate::shapes::kit::object_at(value, at, "a content block must be an object")?;
         let mut own = Own::new();
         let part = match map.get("type").and_then(Value::as_str).unwrap_or("") {
             "text" => {
-                let text = map
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| invalid(&format!("{at}/text"), "a text block needs text"))?;
+                let text =
+                    crate::shapes::kit::required_str(map, "text", at, "a text block needs text")?;
                 own.keep_unknown(map, &["type", "text"]);
                 if is_blank(text) {
                     own.hint("blank", true);
@@ -259,14 +255,9 @@ impl Reader {
     }
 
     fn tool_use(&mut self, map: &Map<String, Value>, at: &str) -> Result<Block, ConvertError> {
-        let id = map
-            .get("id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(&format!("{at}/id"), "a tool_use block needs an id"))?;
-        let name = map
-            .get("name")
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(&format!("{at}/name"), "a tool_use block needs a name"))?;
+        let id = crate::shapes::kit::required_str(map, "id", at, "a tool_use block needs an id")?;
+        let name =
+            crate::shapes::kit::required_str(map, "name", at, "a tool_use block needs a name")?;
         let mut own = Own::new();
         own.keep_unknown(map, &["type", "id", "name", "input"]);
         let arguments = match map.get("input") {
@@ -297,15 +288,12 @@ impl Reader {
         map: &Map<String, Value>,
         at: &str,
     ) -> Result<ToolResult, ConvertError> {
-        let id = map
-            .get("tool_use_id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                invalid(
-                    &format!("{at}/tool_use_id"),
-                    "a tool_result block needs a tool_use_id",
-                )
-            })?;
+        let id = crate::shapes::kit::required_str(
+            map,
+            "tool_use_id",
+            at,
+            "a tool_result block needs a tool_use_id",
+        )?;
         let mut own = Own::new();
         own.keep_unknown(map, &["type", "tool_use_id", "content", "is_error"]);
         let (content, hint) =

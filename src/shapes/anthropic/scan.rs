@@ -3,6 +3,7 @@
 
 use crate::json::Json;
 use crate::scan::{ext_type, push, string, text_blocks, Found, Payload, Verdict};
+use crate::shapes::kit::scan::kind_of;
 
 /// An Anthropic `image` or `document` block whose `source` has a `type`.
 pub(crate) fn recognize<'j>(
@@ -10,10 +11,12 @@ pub(crate) fn recognize<'j>(
     pointer: &str,
     found: &mut Vec<Found<'j>>,
 ) -> Verdict {
-    let kind = match string(value, "type") {
-        Some("image") => "anthropic image",
-        Some("document") => "anthropic document",
-        _ => return Verdict::Other,
+    let kinds = [
+        ("image", "anthropic image"),
+        ("document", "anthropic document"),
+    ];
+    let Some(kind) = kind_of(value, &kinds) else {
+        return Verdict::Other;
     };
     let Some(source) = value.get("source").filter(|s| s.has("type")) else {
         return Verdict::Other;

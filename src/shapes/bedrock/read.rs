@@ -170,10 +170,12 @@ fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             extensions,
         });
     };
-    let name = spec
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/toolSpec/name"), "a toolSpec needs a name"))?;
+    let name = crate::shapes::kit::required_str(
+        spec,
+        "name",
+        &format!("{at}/toolSpec"),
+        "a toolSpec needs a name",
+    )?;
     let mut own = Own::new();
     own.keep_unknown(spec, &["name", "description", "inputSchema", "strict"]);
     let parameters = match spec.get("inputSchema") {
@@ -294,13 +296,9 @@ fn read_messages(
 }
 
 fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError> {
-    let map = result
-        .as_object()
-        .ok_or_else(|| invalid(at, "toolResult is an object"))?;
-    let id = map
-        .get("toolUseId")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/toolUseId"), "a toolResult needs a toolUseId"))?;
+    let map = crate::shapes::kit::object_at(result, at, "toolResult is an object")?;
+    let id =
+        crate::shapes::kit::required_str(map, "toolUseId", at, "a toolResult needs a toolUseId")?;
     let mut own = Own::new();
     own.keep_unknown(map, &["toolUseId", "content", "status"]);
     let is_error = match map.get("status").and_then(Value::as_str) {
@@ -377,9 +375,7 @@ pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
 fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
-    let map = block
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content block is an object"))?;
+    let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
     let opaque = || {
         Block::Opaque(Opaque {
             shape: SHAPE,
@@ -494,10 +490,12 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
         }
         ("toolUse", Value::Object(call)) => {
             let id = call.get("toolUseId").and_then(Value::as_str);
-            let name = call
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/toolUse/name"), "a toolUse needs a name"))?;
+            let name = crate::shapes::kit::required_str(
+                call,
+                "name",
+                &format!("{at}/toolUse"),
+                "a toolUse needs a name",
+            )?;
             let mut own = Own::new();
             own.keep_unknown(call, &["toolUseId", "name", "input"]);
             let mut extensions = Extensions::new();

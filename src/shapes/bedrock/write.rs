@@ -7,7 +7,9 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, first_tool_result, kept_for, lose_block, put, Forms};
+use crate::shapes::kit::{
+    drop_foreign, first_tool_result, kept_for, lose_block, put, write_documents, Documents, Forms,
+};
 use crate::shapes::{Place, Shape};
 use crate::transcript::{
     Arguments, Block, Extensions, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
@@ -23,17 +25,10 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&transcript.extensions, SHAPE);
-    Documents { mine, context }.write(transcript, form)
+    write_documents::<super::Bedrock>(transcript, form, SHAPE, context)
 }
 
-/// Bedrock's documents, one method a form, for the writers' skeleton.
-struct Documents<'t, 'c> {
-    mine: Mine<'t>,
-    context: &'c mut Context,
-}
-
-impl Documents<'_, '_> {
+impl Documents<'_, '_, super::Bedrock> {
     /// The writer of blocks, with the call ids mapped (its note comes after
     /// the warnings for what other shapes kept).
     fn writer(&mut self, transcript: &Transcript) -> Writer<'_> {
@@ -44,7 +39,8 @@ impl Documents<'_, '_> {
     }
 }
 
-impl Forms for Documents<'_, '_> {
+/// Bedrock's documents, one method a form, for the writers' skeleton.
+impl Forms for Documents<'_, '_, super::Bedrock> {
     fn context(&mut self) -> &mut Context {
         self.context
     }
@@ -164,10 +160,7 @@ impl Writer<'_> {
     }
 
     fn request(&mut self, transcript: &Transcript, mine: Mine<'_>) -> Result<Value, ConvertError> {
-        let mut map = Map::new();
-        if let Some(model) = &transcript.model {
-            put(&mut map, "modelId", Value::String(model.clone()));
-        }
+        let mut map = crate::shapes::kit::with_model(transcript, "modelId");
         if let Some(system) = &transcript.system {
             let blocks = self.blocks(system, Place::User, "/system")?;
             put(&mut map, "system", Value::Array(blocks));
@@ -184,10 +177,7 @@ impl Writer<'_> {
             _ => Map::new(),
         };
         if let Some(tools) = &transcript.tools {
-            let mut written = Vec::with_capacity(tools.len());
-            for tool in tools {
-                written.extend(self.tool(tool)?);
-            }
+            let written = crate::shapes::kit::write_tools(tools, |tool| self.tool(tool))?;
             // Converse refuses an empty tool list: with no tool (none declared,
             // or every one dropped) there is no tool configuration to write.
             if !written.is_empty() {

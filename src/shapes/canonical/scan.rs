@@ -4,6 +4,7 @@
 
 use crate::json::Json;
 use crate::scan::{push, string, Found, Payload, Verdict};
+use crate::shapes::kit::scan::kind_of;
 
 /// A canonical `image`, `file` or `audio` part: a `mimeType` and `data` or a
 /// `url`.
@@ -12,11 +13,13 @@ pub(crate) fn recognize<'j>(
     pointer: &str,
     found: &mut Vec<Found<'j>>,
 ) -> Verdict {
-    let kind = match string(value, "type") {
-        Some("image") => "canonical image",
-        Some("audio") => "canonical audio",
-        Some("file") => "canonical file",
-        _ => return Verdict::Other,
+    let kinds = [
+        ("image", "canonical image"),
+        ("audio", "canonical audio"),
+        ("file", "canonical file"),
+    ];
+    let Some(kind) = kind_of(value, &kinds) else {
+        return Verdict::Other;
     };
     if !(value.has("mimeType") && (value.has("data") || value.has("url"))) {
         return Verdict::Other;

@@ -37,7 +37,7 @@ pub(crate) fn opaque(shape: Shape, value: &Value) -> Block {
 /// A canonical tool, with what the reader of `shape` kept in `own`.
 pub(crate) fn tool(
     shape: Shape,
-    name: String,
+    name: &str,
     description: Option<String>,
     parameters: Option<Value>,
     strict: Option<bool>,
@@ -46,7 +46,7 @@ pub(crate) fn tool(
     let mut extensions = Extensions::new();
     own.store(&mut extensions, shape);
     Tool {
-        name,
+        name: name.to_string(),
         description,
         parameters,
         strict,
@@ -54,11 +54,33 @@ pub(crate) fn tool(
     }
 }
 
+/// `value` as a JSON object, or the error `message` at `at`.
+pub(crate) fn object_at<'v>(
+    value: &'v Value,
+    at: &str,
+    message: &str,
+) -> Result<&'v Map<String, Value>, ConvertError> {
+    value.as_object().ok_or_else(|| invalid(at, message))
+}
+
+/// The string at `key` of the object at `at`, or the error `message` at the
+/// key's pointer.
+pub(crate) fn required_str<'v>(
+    map: &'v Map<String, Value>,
+    key: &str,
+    at: &str,
+    message: &str,
+) -> Result<&'v str, ConvertError> {
+    map.get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid(&format!("{at}/{key}"), message))
+}
+
 /// A tool of a kind the canonical model does not describe (a server tool, a
 /// custom tool), kept whole for `shape` under the `$tool` hint.
 pub(crate) fn tool_kept_whole(shape: Shape, name: &str, value: &Value, mut own: Own) -> Tool {
     own.hint("tool", value.clone());
-    tool(shape, name.to_string(), None, None, None, own)
+    tool(shape, name, None, None, None, own)
 }
 
 /// A string field: its text, or (any other value) kept as it was.
@@ -120,10 +142,7 @@ pub(crate) fn message_and_role<'m>(
     let map = message
         .as_object()
         .ok_or_else(|| invalid(at, "a message must be an object"))?;
-    let role = map
-        .get("role")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/role"), "a message needs a role"))?;
+    let role = required_str(map, "role", at, "a message needs a role")?;
     Ok((map, role))
 }
 
@@ -137,6 +156,34 @@ pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
         "required" => Some(ToolChoice::Required),
         _ => None,
     }
+}
+
+/// A request's `tools` list, each tool read by `read_tool`; `None` where
+/// there is none.
+pub(crate) fn read_tools(
+    map: &Map<String, Value>,
+    read_tool: impl FnMut(&Value, &str) -> Result<Tool, ConvertError>,
+) -> Result<Option<Vec<Tool>>, ConvertError> {
+    map.get("tools")
+        .map(|tools| read_list(tools, "/tools", "tools must be a list", read_tool))
+        .transpose()
+}
+
+/// A tool choice as both OpenAI shapes spell it: a mode, or
+/// `{"type": "function", …}` with one more key, whose tool `named` finds
+/// (`None` for anything more).
+pub(crate) fn function_choice(
+    choice: &Value,
+    named: impl FnOnce(&Map<String, Value>) -> Option<&str>,
+) -> Option<ToolChoice> {
+    if choice.is_string() {
+        return choice_mode(choice);
+    }
+    let map = choice.as_object()?;
+    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+        return None;
+    }
+    Some(ToolChoice::Tool(named(map)?.to_string()))
 }
 
 /// A boolean field: its value, or (any other value) kept as it was.
@@ -180,7 +227,7 @@ mod tests {
         assert_eq!(string_or_keep(map, "description", &mut own), None);
         assert_eq!(bool_or_keep(map, "strict", &mut own), Some(true));
         assert_eq!(bool_or_keep(map, "absent", &mut own), None);
-        let tool = tool(Shape::Anthropic, "x".into(), None, None, None, own);
+        let tool = tool(Shape::Anthropic, "x", None, None, None, own);
         assert_eq!(
             Value::Object(tool.extensions.clone()),
             json!({"anthropic": {"description": 7}})

@@ -1,13 +1,15 @@
 //! The skeleton every document writer shares: which of its methods writes
 //! which form, after the one warning for what other shapes kept.
 
-use serde_json::Value;
+use std::marker::PhantomData;
+
+use serde_json::{Map, Value};
 
 use super::drop_foreign;
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::Shape;
-use crate::transcript::{Block, Extensions, ToolResult, Transcript};
+use crate::transcript::{Block, Extensions, Message, Tool, ToolChoice, ToolResult, Transcript};
 
 /// A shape's writer of whole documents, one method a form. [`Forms::write`]
 /// is the order every shape follows, written once; a shape overrides a form's
@@ -41,6 +43,102 @@ pub(crate) trait Forms {
             Form::ToolResult => self.tool_result(transcript),
         }
     }
+}
+
+/// The documents of a shape that restores what it kept in a transcript
+/// (`mine`): one struct for every such shape, `S` (the shape's root type)
+/// telling apart whose [`Forms`] it is.
+pub(crate) struct Documents<'t, 'c, S> {
+    pub(crate) mine: Mine<'t>,
+    pub(crate) context: &'c mut Context,
+    shape: PhantomData<S>,
+}
+
+/// Writes `transcript` in `form` as `shape`'s documents (`S`'s [`Forms`]),
+/// with what `shape` kept in the transcript at hand.
+pub(crate) fn write_documents<S>(
+    transcript: &Transcript,
+    form: Form,
+    shape: Shape,
+    context: &mut Context,
+) -> Result<Value, ConvertError>
+where
+    for<'t, 'c> Documents<'t, 'c, S>: Forms,
+{
+    let mine = Mine::of(&transcript.extensions, shape);
+    let mut documents = Documents {
+        mine,
+        context,
+        shape: PhantomData::<S>,
+    };
+    documents.write(transcript, form)
+}
+
+/// A request object begun with the transcript's model at `key` (where it
+/// has one).
+pub(crate) fn with_model(transcript: &Transcript, key: &str) -> Map<String, Value> {
+    let mut map = Map::new();
+    if let Some(model) = &transcript.model {
+        super::put(&mut map, key, Value::String(model.clone()));
+    }
+    map
+}
+
+/// Puts a tool choice as both OpenAI shapes spell it: the mode's word, or
+/// the tool as `named` spells it.
+pub(crate) fn put_function_choice(
+    map: &mut Map<String, Value>,
+    choice: Option<&ToolChoice>,
+    named: impl FnOnce(&str) -> Value,
+) {
+    let Some(choice) = choice else {
+        return;
+    };
+    let value = match choice {
+        ToolChoice::Auto => Value::String("auto".into()),
+        ToolChoice::None => Value::String("none".into()),
+        ToolChoice::Required => Value::String("required".into()),
+        ToolChoice::Tool(name) => named(name),
+    };
+    super::put(map, "tool_choice", value);
+}
+
+/// A tool result's error flag, which a shape without one loses; `plain`
+/// names where its errors are plain text instead, if anywhere.
+pub(crate) fn lose_error_flag(
+    result: &ToolResult,
+    plain: Option<&str>,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    if !result.is_error {
+        return Ok(());
+    }
+    match plain {
+        Some(place) => context.lose(format!(
+            "the error flag of tool results (errors are plain text in {place})"
+        )),
+        None => context.lose("the error flag of tool results"),
+    }
+}
+
+/// Each tool as `write_tool` writes it, those it drops left out.
+pub(crate) fn write_tools(
+    tools: &[Tool],
+    mut write_tool: impl FnMut(&Tool) -> Result<Option<Value>, ConvertError>,
+) -> Result<Vec<Value>, ConvertError> {
+    let mut written = Vec::with_capacity(tools.len());
+    for tool in tools {
+        written.extend(write_tool(tool)?);
+    }
+    Ok(written)
+}
+
+/// Whether a message calls tools (a response's stop reason says so).
+pub(crate) fn calls_tools(message: &Message) -> bool {
+    message
+        .content
+        .iter()
+        .any(|b| matches!(b, Block::ToolCall(_)))
 }
 
 /// Every tool result of a transcript, in order.

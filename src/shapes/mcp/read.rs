@@ -78,9 +78,7 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
 /// Reads one MCP content block. (Long: one arm per block type, each a
 /// few lines; the list of types reads best in one place.)
 fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
-    let map = block
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content block is an object"))?;
+    let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
     let mut own = Own::new();
     let string = |key: &str| map.get(key).and_then(Value::as_str);
     let part = match string("type") {

@@ -4,6 +4,7 @@
 
 use crate::json::Json;
 use crate::scan::{push, string, Found, Payload, Verdict};
+use crate::shapes::kit::scan::{by_type, Reader};
 
 /// An MCP embedded resource (a `blob` or `text`) or a resource link.
 pub(crate) fn recognize<'j>(
@@ -11,22 +12,23 @@ pub(crate) fn recognize<'j>(
     pointer: &str,
     found: &mut Vec<Found<'j>>,
 ) -> Verdict {
-    match string(value, "type") {
-        Some("resource") => resource(value, pointer, found),
-        Some("resource_link") => match string(value, "uri") {
-            Some(uri) => push(
-                found,
-                pointer,
-                "mcp resource_link",
-                string(value, "mimeType"),
-                None,
-                Payload::Url(uri),
-                string(value, "name"),
-            ),
-            None => Verdict::Empty,
-        },
-        _ => Verdict::Other,
-    }
+    let readers: &[(&str, Reader)] = &[("resource", resource), ("resource_link", resource_link)];
+    by_type(value, pointer, found, readers)
+}
+
+fn resource_link<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> Verdict {
+    let Some(uri) = string(value, "uri") else {
+        return Verdict::Empty;
+    };
+    push(
+        found,
+        pointer,
+        "mcp resource_link",
+        string(value, "mimeType"),
+        None,
+        Payload::Url(uri),
+        string(value, "name"),
+    )
 }
 
 fn resource<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> Verdict {

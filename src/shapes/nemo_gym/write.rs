@@ -38,9 +38,7 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
     if result.call_id.is_some() {
         context.note("a nemo-gym reply carries no call id; dropped it");
     }
-    if result.is_error {
-        context.lose("the error flag of tool results")?;
-    }
+    crate::shapes::kit::lose_error_flag(result, None, context)?;
     let mut blocks = result.content.iter().enumerate().peekable();
     let mut reply = match blocks.peek() {
         Some((

@@ -133,17 +133,12 @@ fn read_part(
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
     let _ = (place, &context);
-    let map = part
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content part must be an object"))?;
+    let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
     let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {
         "text" => {
-            let text = map
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/text"), "a text part needs text"))?;
+            let text = crate::shapes::kit::required_str(map, "text", at, "a text part needs text")?;
             own.keep_unknown(map, &["type", "text"]);
             Part::Text(text.to_string())
         }
@@ -187,9 +182,12 @@ fn read_part(
                         "an input_audio part needs input_audio",
                     )
                 })?;
-            let data = audio.get("data").and_then(Value::as_str).ok_or_else(|| {
-                invalid(&format!("{at}/input_audio/data"), "input_audio needs data")
-            })?;
+            let data = crate::shapes::kit::required_str(
+                audio,
+                "data",
+                &format!("{at}/input_audio"),
+                "input_audio needs data",
+            )?;
             let format = audio.get("format").and_then(Value::as_str).unwrap_or("");
             let mime_type = match format {
                 "wav" => "audio/wav".to_string(),

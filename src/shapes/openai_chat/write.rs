@@ -5,11 +5,11 @@ use serde_json::{Map, Value};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
-use crate::shapes::{Place, Shape};
-use crate::transcript::{
-    Arguments, Block, Message, Role, Tool, ToolChoice, ToolResult, Transcript,
+use crate::shapes::kit::{
+    drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,
 };
+use crate::shapes::{Place, Shape};
+use crate::transcript::{Arguments, Block, Message, Role, Tool, ToolResult, Transcript};
 
 const SHAPE: Shape = Shape::OpenaiChat;
 
@@ -20,17 +20,11 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&transcript.extensions, SHAPE);
-    Documents { mine, context }.write(transcript, form)
+    write_documents::<super::OpenaiChat>(transcript, form, SHAPE, context)
 }
 
-/// OpenAI Chat's documents, one method a form, for the writers' skeleton.
-struct Documents<'t, 'c> {
-    mine: Mine<'t>,
-    context: &'c mut Context,
-}
-
-impl Forms for Documents<'_, '_> {
+/// OpenaiChat's documents, one method a form, for the writers' skeleton.
+impl Forms for Documents<'_, '_, super::OpenaiChat> {
     fn context(&mut self) -> &mut Context {
         self.context
     }
@@ -58,10 +52,7 @@ fn request(
     mine: Mine<'_>,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     if mine.hint_str("messages") != Some("absent")
         || !transcript.messages.is_empty()
         || transcript.system.is_some()
@@ -73,29 +64,17 @@ fn request(
         );
     }
     if let Some(tools) = &transcript.tools {
-        let mut written = Vec::with_capacity(tools.len());
-        for tool in tools {
-            written.extend(write_tool(tool, context)?);
-        }
+        let written = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         // When every tool was dropped, no tool list (an empty one is refused).
         if !written.is_empty() || tools.is_empty() {
             put(&mut map, "tools", Value::Array(written));
         }
     }
-    if let Some(choice) = &transcript.tool_choice {
-        put(
-            &mut map,
-            "tool_choice",
-            match choice {
-                ToolChoice::Auto => Value::String("auto".into()),
-                ToolChoice::None => Value::String("none".into()),
-                ToolChoice::Required => Value::String("required".into()),
-                ToolChoice::Tool(name) => {
-                    serde_json::json!({"type": "function", "function": {"name": name}})
-                }
-            },
-        );
-    }
+    crate::shapes::kit::put_function_choice(
+        &mut map,
+        transcript.tool_choice.as_ref(),
+        |name| serde_json::json!({"type": "function", "function": {"name": name}}),
+    );
     if let Some(tokens) = &transcript.max_tokens {
         let key = mine
             .hint_str("max_tokens")
@@ -155,10 +134,7 @@ fn response(
     let mut envelope = match mine.hint("response") {
         Some(Value::Object(envelope)) => envelope.clone(),
         _ => {
-            let calls = assistant
-                .content
-                .iter()
-                .any(|b| matches!(b, Block::ToolCall(_)));
+            let calls = crate::shapes::kit::calls_tools(assistant);
             let reason = if calls { "tool_calls" } else { "stop" };
             let mut envelope = Map::new();
             put(
@@ -511,9 +487,7 @@ fn tool_message(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = kept_for(&result.extensions, SHAPE, context)?;
-    if result.is_error {
-        context.lose("the error flag of tool results (errors are plain text in tool messages)")?;
-    }
+    crate::shapes::kit::lose_error_flag(result, Some("tool messages"), context)?;
     let id = result.call_id.clone().ok_or_else(|| {
         ConvertError::invalid(
             at,

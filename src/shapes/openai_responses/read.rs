@@ -193,9 +193,7 @@ impl<'a> Items<'a> {
     }
 
     fn read_item(&mut self, item: &Value, at: &str, first: bool) -> Result<(), ConvertError> {
-        let map = item
-            .as_object()
-            .ok_or_else(|| invalid(at, "an input item must be an object"))?;
+        let map = crate::shapes::kit::object_at(item, at, "an input item must be an object")?;
         let kind = match map.get("type") {
             None => None,
             Some(Value::String(kind)) => Some(kind.as_str()),
@@ -247,10 +245,7 @@ impl<'a> Items<'a> {
         at: &str,
         first: bool,
     ) -> Result<(), ConvertError> {
-        let role = map
-            .get("role")
-            .and_then(Value::as_str)
-            .ok_or_else(|| invalid(&format!("{at}/role"), "role must be a string"))?;
+        let role = crate::shapes::kit::required_str(map, "role", at, "role must be a string")?;
         let place = match role {
             "user" | "system" | "developer" => Place::Input,
             "assistant" => Place::Output,

@@ -19,7 +19,9 @@ use super::{default_spans, hinted_spans, Span, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
-use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put, Forms};
+use crate::shapes::kit::{
+    drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,
+};
 use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{Block, Extensions, Message, Role, Transcript};
 
@@ -36,17 +38,10 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mine = Mine::of(&transcript.extensions, SHAPE);
-    Documents { mine, context }.write(transcript, form)
+    write_documents::<super::OpenaiResponses>(transcript, form, SHAPE, context)
 }
 
-/// OpenAI Responses' documents, one method a form, for the writers' skeleton.
-struct Documents<'t, 'c> {
-    mine: Mine<'t>,
-    context: &'c mut Context,
-}
-
-impl Documents<'_, '_> {
+impl Documents<'_, '_, super::OpenaiResponses> {
     /// A bare item list, the system prompt first.
     fn list(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
         Ok(Value::Array(items(
@@ -59,7 +54,8 @@ impl Documents<'_, '_> {
     }
 }
 
-impl Forms for Documents<'_, '_> {
+/// OpenaiResponses's documents, one method a form, for the writers' skeleton.
+impl Forms for Documents<'_, '_, super::OpenaiResponses> {
     fn context(&mut self) -> &mut Context {
         self.context
     }

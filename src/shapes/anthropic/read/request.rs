@@ -7,7 +7,7 @@ use super::tools::{read_tool, read_tool_choice};
 use super::{is_blank, Reader, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::{says_nothing, Own};
 use crate::convert::ConvertError;
-use crate::shapes::kit::{invalid, number_or_keep, read_list, string_list, string_or_keep};
+use crate::shapes::kit::{self, invalid, number_or_keep, string_list, string_or_keep};
 use crate::transcript::{Block, Message, Role, Transcript};
 
 impl Reader {
@@ -60,14 +60,7 @@ impl Reader {
             Some(other) => own.keep("system", other),
             None => {}
         }
-        if let Some(tools) = map.get("tools") {
-            transcript.tools = Some(read_list(
-                tools,
-                "/tools",
-                "tools must be a list",
-                read_tool,
-            )?);
-        }
+        transcript.tools = kit::read_tools(map, read_tool)?;
         if let Some(choice) = map.get("tool_choice") {
             match read_tool_choice(choice) {
                 Some((choice, extra)) => {

@@ -5,13 +5,11 @@ use serde_json::Value;
 use super::SHAPE;
 use crate::convert::ext::Own;
 use crate::convert::ConvertError;
-use crate::shapes::kit::{self, bool_or_keep, invalid, string_or_keep, tool_kept_whole};
+use crate::shapes::kit::{self, bool_or_keep, string_or_keep, tool_kept_whole};
 use crate::transcript::{Tool, ToolChoice};
 
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let map = kit::object_at(tool, at, "a tool must be an object")?;
     let mut own = Own::new();
     match map.get("type").and_then(Value::as_str) {
         None => {}
@@ -22,10 +20,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             return Ok(tool_kept_whole(SHAPE, name, tool, own));
         }
     }
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/name"), "a tool needs a name"))?;
+    let name = kit::required_str(map, "name", at, "a tool needs a name")?;
     own.keep_unknown(
         map,
         &["type", "name", "description", "input_schema", "strict"],
@@ -43,14 +38,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         }
     };
     let strict = bool_or_keep(map, "strict", &mut own);
-    Ok(kit::tool(
-        SHAPE,
-        name.to_string(),
-        description,
-        parameters,
-        strict,
-        own,
-    ))
+    Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
 /// A `tool_choice` and its fields beyond `type` and `name`

@@ -7,7 +7,7 @@ use super::{messages, write_content, Spot, SHAPE};
 use crate::convert::ext::Mine;
 use crate::convert::{Context, ConvertError};
 use crate::shapes::kit::{drop_foreign, put};
-use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
+use crate::transcript::{Extensions, Role, Tool, ToolChoice, Transcript};
 
 /// Writes a request body (`is_request`) or a list with a system prompt.
 /// (Long: one step per request field, in the document's order; the
@@ -18,10 +18,7 @@ pub(super) fn request(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     match &transcript.max_tokens {
         Some(tokens) => put(&mut map, "max_tokens", tokens.clone()),
         None if is_request && mine.field("max_tokens").is_none() => context.note(
@@ -50,12 +47,7 @@ pub(super) fn request(
     }
     let mut tool_count = 0;
     if let Some(tools) = &transcript.tools {
-        let mut list = Vec::with_capacity(tools.len());
-        for tool in tools {
-            if let Some(tool) = write_tool(tool, context)? {
-                list.push(tool);
-            }
-        }
+        let list = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         tool_count = list.len();
         put(&mut map, "tools", Value::Array(list));
     }
@@ -152,10 +144,7 @@ pub(super) fn response(
     let mut envelope = match mine.hint("response") {
         Some(Value::Object(envelope)) => envelope.clone(),
         _ => {
-            let calls = assistant
-                .content
-                .iter()
-                .any(|b| matches!(b, Block::ToolCall(_)));
+            let calls = crate::shapes::kit::calls_tools(assistant);
             let mut envelope = Map::new();
             put(&mut envelope, "type", Value::String("message".into()));
             put(&mut envelope, "role", Value::String("assistant".into()));

@@ -72,9 +72,7 @@ pub(super) fn read_tools(
 /// schema as it is; `parameters` (Gemini's OpenAPI subset) becomes JSON Schema,
 /// with a hint that holds the original when they differ.
 pub(super) fn read_declaration(value: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = value
-        .as_object()
-        .ok_or_else(|| invalid(at, "a function declaration must be an object"))?;
+    let map = crate::shapes::kit::object_at(value, at, "a function declaration must be an object")?;
     let name = get(map, "name")
         .and_then(Value::as_str)
         .ok_or_else(|| invalid(&format!("{at}/name"), "a function declaration needs a name"))?;

@@ -46,9 +46,7 @@ pub(super) fn read_content(
     at: &str,
     context: &mut Context,
 ) -> Result<Vec<Message>, ConvertError> {
-    let map = value
-        .as_object()
-        .ok_or_else(|| invalid(at, "a Content must be an object"))?;
+    let map = crate::shapes::kit::object_at(value, at, "a Content must be an object")?;
     let mut own = Own::new();
     let role = match field(map, "role") {
         None => {
@@ -128,9 +126,7 @@ pub(super) fn read_part(
     place: Place,
     context: &mut Context,
 ) -> Result<Read, ConvertError> {
-    let map = value
-        .as_object()
-        .ok_or_else(|| invalid(at, "a part must be an object"))?;
+    let map = crate::shapes::kit::object_at(value, at, "a part must be an object")?;
     let data: Vec<(&str, &str, &Value)> = map
         .iter()
         .filter_map(|(key, value)| {
@@ -276,9 +272,7 @@ pub(super) fn read_media(
 }
 
 pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, ConvertError> {
-    let call = inner
-        .as_object()
-        .ok_or_else(|| invalid(at, "functionCall must be an object"))?;
+    let call = crate::shapes::kit::object_at(inner, at, "functionCall must be an object")?;
     let name = get(call, "name")
         .and_then(Value::as_str)
         .ok_or_else(|| invalid(&format!("{at}/name"), "a functionCall needs a name"))?;

@@ -37,9 +37,7 @@ pub(super) fn read_response_part(
     mut own: Own,
     context: &mut Context,
 ) -> Result<ToolResult, ConvertError> {
-    let response = inner
-        .as_object()
-        .ok_or_else(|| invalid(at, "functionResponse must be an object"))?;
+    let response = crate::shapes::kit::object_at(inner, at, "functionResponse must be an object")?;
     let mut known = vec!["response", "parts"];
     let name = match get(response, "name") {
         Some(Value::String(name)) => {
@@ -101,9 +99,8 @@ pub(super) fn read_response_part(
 
 /// One entry of `functionResponse.parts`: inline or file data, else opaque.
 pub(super) fn read_response_media(value: &Value, at: &str) -> Result<Block, ConvertError> {
-    let map = value
-        .as_object()
-        .ok_or_else(|| invalid(at, "a function response part must be an object"))?;
+    let map =
+        crate::shapes::kit::object_at(value, at, "a function response part must be an object")?;
     let data: Vec<(&String, &Value)> = map
         .iter()
         .filter(|(key, _)| DATA_KEYS.contains(&camel(key).as_ref()))

@@ -114,27 +114,24 @@ pub(super) fn read_call(
     at: &str,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
-    let map = call
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool call must be an object"))?;
+    let map = crate::shapes::kit::object_at(call, at, "a tool call must be an object")?;
     let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
         (Some("function") | None, Some(Value::Object(function))) => function,
         // A custom tool call: only this shape has it.
         _ => return Ok(opaque(SHAPE, call)),
     };
-    let name = function
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/function/name"), "a tool call needs a name"))?;
-    let raw = function
-        .get("arguments")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            invalid(
-                &format!("{at}/function/arguments"),
-                "arguments must be a JSON string",
-            )
-        })?;
+    let name = crate::shapes::kit::required_str(
+        function,
+        "name",
+        &format!("{at}/function"),
+        "a tool call needs a name",
+    )?;
+    let raw = crate::shapes::kit::required_str(
+        function,
+        "arguments",
+        &format!("{at}/function"),
+        "arguments must be a JSON string",
+    )?;
     let mut own = Own::new();
     own.keep_unknown(map, &["id", "type", "function"]);
     if !map.contains_key("type") {
@@ -158,15 +155,12 @@ pub(super) fn read_tool_message(
     call_names: &[(String, String)],
     context: &mut Context,
 ) -> Result<ToolResult, ConvertError> {
-    let call_id = map
-        .get("tool_call_id")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            invalid(
-                &format!("{at}/tool_call_id"),
-                "a tool message needs a tool_call_id",
-            )
-        })?;
+    let call_id = crate::shapes::kit::required_str(
+        map,
+        "tool_call_id",
+        at,
+        "a tool message needs a tool_call_id",
+    )?;
     let (content, mut own) = read_content(map, at, Place::Tool, context)?;
     own.keep_unknown(map, &["role", "content", "tool_call_id"]);
     let name = call_names

@@ -7,8 +7,7 @@ use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::{
-    self, bool_or_keep, choice_mode, invalid, read_list, string_list, string_or_keep,
-    tool_choice_or_keep, tool_kept_whole,
+    self, bool_or_keep, invalid, string_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };
 use crate::transcript::{Tool, ToolChoice, Transcript};
 
@@ -47,14 +46,7 @@ pub(super) fn read_request(
         None => {}
     }
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
-    if let Some(tools) = map.get("tools") {
-        transcript.tools = Some(read_list(
-            tools,
-            "/tools",
-            "tools must be a list",
-            read_tool,
-        )?);
-    }
+    transcript.tools = kit::read_tools(map, read_tool)?;
     let messages = map
         .get("messages")
         .map(|m| {
@@ -113,27 +105,18 @@ pub(super) fn read_response(
 }
 
 pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
-    if choice.is_string() {
-        return choice_mode(choice);
-    }
     // `{"type": "function", "function": {"name": …}}`, nothing more.
-    let map = choice.as_object()?;
-    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
-        return None;
-    }
-    let function = map.get("function")?.as_object()?;
-    if function.len() != 1 {
-        return None;
-    }
-    Some(ToolChoice::Tool(
-        function.get("name")?.as_str()?.to_string(),
-    ))
+    kit::function_choice(choice, |map| {
+        let function = map.get("function")?.as_object()?;
+        if function.len() != 1 {
+            return None;
+        }
+        function.get("name")?.as_str()
+    })
 }
 
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let map = kit::object_at(tool, at, "a tool must be an object")?;
     let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
         (Some("function"), Some(Value::Object(function))) if map.len() == 2 => function,
         _ => {
@@ -147,15 +130,13 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             return Ok(tool_kept_whole(SHAPE, &name, tool, Own::new()));
         }
     };
-    let name = function
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            invalid(
-                &format!("{at}/function/name"),
-                "a function tool needs a name",
-            )
-        })?;
+    let function_at = format!("{at}/function");
+    let name = kit::required_str(
+        function,
+        "name",
+        &function_at,
+        "a function tool needs a name",
+    )?;
     let mut own = Own::new();
     own.keep_unknown(function, &["name", "description", "parameters", "strict"]);
     let strict = bool_or_keep(function, "strict", &mut own);
@@ -164,14 +145,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         .and_then(Value::as_str)
         .map(str::to_string);
     let parameters = function.get("parameters").cloned().filter(|p| !p.is_null());
-    Ok(kit::tool(
-        SHAPE,
-        name.to_string(),
-        description,
-        parameters,
-        strict,
-        own,
-    ))
+    Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
 #[cfg(test)]

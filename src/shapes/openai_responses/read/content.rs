@@ -59,17 +59,12 @@ pub(super) fn read_content(
 /// (Long: one arm per part type this shape has, each a few lines; the
 /// list of types reads best in one place.)
 pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, ConvertError> {
-    let map = part
-        .as_object()
-        .ok_or_else(|| invalid(at, "a content part must be an object"))?;
+    let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
     let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {
         "input_text" | "output_text" => {
-            let text = map
-                .get("text")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(&format!("{at}/text"), "a text part needs text"))?;
+            let text = crate::shapes::kit::required_str(map, "text", at, "a text part needs text")?;
             let default = if place == Place::Output {
                 "output_text"
             } else {
@@ -169,19 +164,9 @@ pub(super) fn read_call(
     at: &str,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/name"), "a function_call needs a name"))?;
-    let raw = map
-        .get("arguments")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            invalid(
-                &format!("{at}/arguments"),
-                "arguments must be a JSON string",
-            )
-        })?;
+    let name = crate::shapes::kit::required_str(map, "name", at, "a function_call needs a name")?;
+    let raw =
+        crate::shapes::kit::required_str(map, "arguments", at, "arguments must be a JSON string")?;
     let id = call_id(map, at)?;
     let mut own = Own::new();
     quiet(&mut own, map, &["id", "status"]);

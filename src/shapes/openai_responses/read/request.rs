@@ -7,8 +7,7 @@ use super::{Items, REQUEST_KEYS};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::shapes::kit::{
-    self, choice_mode, invalid, number_or_keep, read_list, string_or_keep, tool_choice_or_keep,
-    tool_kept_whole,
+    self, invalid, number_or_keep, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Message, Role, Tool, ToolChoice, Transcript};
@@ -39,14 +38,7 @@ pub(super) fn read_request(
     number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
     number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
-    if let Some(tools) = map.get("tools") {
-        transcript.tools = Some(read_list(
-            tools,
-            "/tools",
-            "tools must be a list",
-            read_tool,
-        )?);
-    }
+    transcript.tools = kit::read_tools(map, read_tool)?;
     match map.get("input") {
         None => own.hint("input", "absent"),
         Some(Value::String(text)) => {
@@ -94,23 +86,14 @@ pub(super) fn read_response(
 }
 
 pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
-    if choice.is_string() {
-        return choice_mode(choice);
-    }
     // `{"type": "function", "name": …}`, nothing more.
-    let map = choice.as_object()?;
-    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
-        return None;
-    }
-    Some(ToolChoice::Tool(map.get("name")?.as_str()?.to_string()))
+    kit::function_choice(choice, |map| map.get("name")?.as_str())
 }
 
 /// A flat function tool, or another kind of tool (web_search, file_search, mcp,
 /// custom, …) kept whole for this shape as the `$tool` hint.
 pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let map = tool
-        .as_object()
-        .ok_or_else(|| invalid(at, "a tool must be an object"))?;
+    let map = kit::object_at(tool, at, "a tool must be an object")?;
     let mut own = Own::new();
     if map.get("type").and_then(Value::as_str) != Some("function") {
         let name = ["name", "server_label"]
@@ -120,10 +103,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             .to_string();
         return Ok(tool_kept_whole(SHAPE, &name, tool, own));
     }
-    let name = map
-        .get("name")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid(&format!("{at}/name"), "a function tool needs a name"))?;
+    let name = kit::required_str(map, "name", at, "a function tool needs a name")?;
     own.keep_unknown(
         map,
         &["type", "name", "description", "parameters", "strict"],
@@ -149,14 +129,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             None
         }
     };
-    Ok(kit::tool(
-        SHAPE,
-        name.to_string(),
-        description,
-        parameters,
-        strict,
-        own,
-    ))
+    Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
 #[cfg(test)]

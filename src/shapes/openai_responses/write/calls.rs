@@ -58,11 +58,7 @@ pub(super) fn output_item(
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
     let mine = kept_for(&result.extensions, SHAPE, context)?;
-    if result.is_error {
-        context.lose(
-            "the error flag of tool results (errors are plain text in function_call_output)",
-        )?;
-    }
+    crate::shapes::kit::lose_error_flag(result, Some("function_call_output"), context)?;
     let mut map = Map::new();
     put(
         &mut map,

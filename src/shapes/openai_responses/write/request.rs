@@ -9,7 +9,7 @@ use crate::convert::{Context, ConvertError};
 use crate::part::Part;
 use crate::shapes::kit::{drop_foreign, kept_for, put};
 use crate::shapes::openai_responses::SHAPE;
-use crate::transcript::{Block, Extensions, Role, Tool, ToolChoice, Transcript};
+use crate::transcript::{Block, Extensions, Role, Tool, Transcript};
 
 /// Whether a transcript has settings only a request body can carry.
 pub(super) fn has_settings(transcript: &Transcript) -> bool {
@@ -57,10 +57,7 @@ pub(super) fn request(
     mine: Mine<'_>,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut map = Map::new();
-    if let Some(model) = &transcript.model {
-        put(&mut map, "model", Value::String(model.clone()));
-    }
+    let mut map = crate::shapes::kit::with_model(transcript, "model");
     let instructions = instructions(transcript, mine);
     if let Some(Block::Part {
         part: Part::Text(text),
@@ -82,26 +79,14 @@ pub(super) fn request(
         _ => put(&mut map, "input", Value::Array(list)),
     }
     if let Some(tools) = &transcript.tools {
-        let mut written = Vec::with_capacity(tools.len());
-        for tool in tools {
-            if let Some(tool) = write_tool(tool, context)? {
-                written.push(tool);
-            }
-        }
+        let written = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         put(&mut map, "tools", Value::Array(written));
     }
-    if let Some(choice) = &transcript.tool_choice {
-        put(
-            &mut map,
-            "tool_choice",
-            match choice {
-                ToolChoice::Auto => Value::String("auto".into()),
-                ToolChoice::None => Value::String("none".into()),
-                ToolChoice::Required => Value::String("required".into()),
-                ToolChoice::Tool(name) => serde_json::json!({"type": "function", "name": name}),
-            },
-        );
-    }
+    crate::shapes::kit::put_function_choice(
+        &mut map,
+        transcript.tool_choice.as_ref(),
+        |name| serde_json::json!({"type": "function", "name": name}),
+    );
     if let Some(tokens) = &transcript.max_tokens {
         put(&mut map, "max_output_tokens", tokens.clone());
     }
