@@ -182,15 +182,7 @@ fn examine_base64(
                     }
                 }
                 if extract {
-                    item.extracted = Some(ExtractedImage {
-                        media_type: item
-                            .sniffed
-                            .clone()
-                            .or(declared)
-                            .unwrap_or_else(|| "application/octet-stream".into()),
-                        label: item.name.clone(),
-                        bytes: Some(bytes),
-                    });
+                    extract_as_sniffed(item, declared, Some(bytes));
                 }
             }
         }
@@ -221,18 +213,24 @@ fn examine_base64(
                 }
             }
             if extract {
-                item.extracted = Some(ExtractedImage {
-                    media_type: item
-                        .sniffed
-                        .clone()
-                        .or(declared)
-                        .unwrap_or_else(|| "application/octet-stream".into()),
-                    label: item.name.clone(),
-                    bytes: b64::decode_strict(payload).ok(),
-                });
+                extract_as_sniffed(item, declared, b64::decode_strict(payload).ok());
             }
         }
     }
+}
+
+/// Keeps decoded bytes for `--extract`, typed by what they are (the sniffed
+/// type) before what they were said to be.
+fn extract_as_sniffed(item: &mut Item, declared: Option<String>, bytes: Option<Vec<u8>>) {
+    item.extracted = Some(ExtractedImage {
+        media_type: item
+            .sniffed
+            .clone()
+            .or(declared)
+            .unwrap_or_else(|| "application/octet-stream".into()),
+        label: item.name.clone(),
+        bytes,
+    });
 }
 
 /// Lays items out as an aligned table with a header row.

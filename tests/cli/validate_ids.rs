@@ -128,12 +128,9 @@ fn rule_tool_id_duplicate() {
             &b,
             &[("tool-id-duplicate", b.call(1), &message)],
         ));
-        let b = build(
+        let b = chart_paris(
             shape,
-            None,
             &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
                 Results(vec![result("call_1", "get_chart", "rising")]),
                 Assistant("Rising."),
                 User("And Rome."),

@@ -34,15 +34,7 @@ fn rule_tool_call_unanswered() {
                 "call call_2 (get_chart) has no result in the tool results right after it",
             )],
         ));
-        let b = build(
-            shape,
-            None,
-            &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
-                User("Well?"),
-            ],
-        );
+        let b = chart_paris(shape, &[User("Well?")]);
         cases.push(built(
             "the user speaks instead of the result",
             &b,
@@ -193,12 +185,9 @@ fn id_less_gemini_calls_pair_with_results_by_name_and_order() {
 fn rule_tool_result_orphan() {
     let mut cases = Vec::new();
     for shape in SHAPES {
-        let b = build(
+        let b = chart_paris(
             shape,
-            None,
             &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
                 Results(vec![
                     result("call_1", "get_chart", "rising"),
                     result("call_9", "get_chart", "falling"),
@@ -265,12 +254,9 @@ fn rule_tool_result_orphan() {
 fn rule_tool_result_duplicate() {
     let mut cases = Vec::new();
     for shape in SHAPES {
-        let b = build(
+        let b = chart_paris(
             shape,
-            None,
             &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
                 Results(vec![
                     result("call_1", "get_chart", "rising"),
                     result("call_1", "get_chart", "rising again"),
@@ -287,12 +273,9 @@ fn rule_tool_result_duplicate() {
                 "call call_1 is answered more than once",
             )],
         ));
-        let b = build(
+        let b = chart_paris(
             shape,
-            None,
             &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
                 Results(vec![result("call_1", "get_chart", "rising")]),
                 Assistant("Rising. Once more?"),
                 Results(vec![result("call_1", "get_chart", "rising again")]),
@@ -317,12 +300,9 @@ fn rule_tool_result_position() {
     for shape in SHAPES {
         // Anthropic: not in the next message. OpenAI: not in the tool messages
         // right after the call. Reported once, at the result.
-        let b = build(
+        let b = chart_paris(
             shape,
-            None,
             &[
-                User("Chart Paris."),
-                Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
                 User("Hurry."),
                 Assistant("Working on it."),
                 Results(vec![result("call_1", "get_chart", "rising")]),

@@ -9,33 +9,6 @@ use super::support::media::*;
 use super::support::shapes::*;
 use super::support::validating::*;
 
-/// The transcript rules, in `--list-rules` order (all of them from
-/// `transcript-invalid` on), each tested in a validate_<family>.rs file as
-/// `rule_<id>`; tests/cli/validate.rs tests the others.
-const TRANSCRIPT_RULES: [&str; 21] = [
-    "transcript-invalid",
-    "media-placement",
-    "text-empty",
-    "content-empty",
-    "shape-field",
-    "shape-order",
-    "tool-id-missing",
-    "tool-id-duplicate",
-    "tool-id-pattern",
-    "tool-call-unanswered",
-    "tool-result-orphan",
-    "tool-result-duplicate",
-    "tool-result-position",
-    "tool-undeclared",
-    "tool-call-caught",
-    "tool-duplicate-name",
-    "tool-schema-invalid",
-    "tool-arguments-json",
-    "tool-arguments-not-object",
-    "tool-arguments-schema",
-    "target-unsupported",
-];
-
 #[test]
 fn list_rules_ends_with_the_transcript_rules_this_file_tests() {
     let run = validate(&["--list-rules", "--format", "json"], "");

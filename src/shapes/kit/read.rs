@@ -8,7 +8,7 @@ use super::invalid;
 use crate::convert::ext::Own;
 use crate::convert::ConvertError;
 use crate::shapes::Shape;
-use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice};
+use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice, Transcript};
 
 /// The entries of the list `value` at `at`, each read by `read` with its own
 /// pointer; anything but a list is invalid with `message`.
@@ -132,6 +132,24 @@ pub(crate) fn tool_choice_or_keep(
         own.keep("tool_choice", choice);
     }
     read
+}
+
+/// A response's envelope (id, status, usage, …) kept as the `response` hint
+/// so a response can be written again; its model (when a string) moves into
+/// the transcript, and `strip` takes out what was read as the turn itself.
+pub(crate) fn keep_response_envelope(
+    map: &Map<String, Value>,
+    transcript: &mut Transcript,
+    own: &mut Own,
+    strip: impl FnOnce(&mut Map<String, Value>),
+) {
+    let mut envelope = map.clone();
+    if let Some(Value::String(model)) = map.get("model") {
+        transcript.model = Some(model.clone());
+        envelope.remove("model");
+    }
+    strip(&mut envelope);
+    own.hint("response", Value::Object(envelope));
 }
 
 /// A message object and its `role`, or why it is not a message, at `at`.

@@ -298,6 +298,17 @@ pub fn build(
     }
 }
 
+/// `rest` in `shape`, after the opening most pairing cases share: the user
+/// asks for a chart of Paris and the assistant calls get_chart once (call_1).
+pub fn chart_paris(shape: &'static str, rest: &[Turn]) -> Built {
+    let mut turns = vec![
+        User("Chart Paris."),
+        Calls(vec![call("call_1", "get_chart", json!({"city": "Paris"}))]),
+    ];
+    turns.extend_from_slice(rest);
+    build(shape, None, &turns)
+}
+
 /// A case from a built conversation.
 pub fn built(what: &str, built: &Built, want: &[(&'static str, &str, &str)]) -> Case {
     case(

@@ -5,6 +5,33 @@ use std::path::Path;
 
 use super::{path_arg, run, run_with_stdin, Run};
 
+/// The transcript rules, in `--list-rules` order (all of them from
+/// `transcript-invalid` on), each tested in a validate_<family>.rs file as
+/// `rule_<id>`; tests/cli/validate.rs tests the others.
+pub const TRANSCRIPT_RULES: [&str; 21] = [
+    "transcript-invalid",
+    "media-placement",
+    "text-empty",
+    "content-empty",
+    "shape-field",
+    "shape-order",
+    "tool-id-missing",
+    "tool-id-duplicate",
+    "tool-id-pattern",
+    "tool-call-unanswered",
+    "tool-result-orphan",
+    "tool-result-duplicate",
+    "tool-result-position",
+    "tool-undeclared",
+    "tool-call-caught",
+    "tool-duplicate-name",
+    "tool-schema-invalid",
+    "tool-arguments-json",
+    "tool-arguments-not-object",
+    "tool-arguments-schema",
+    "target-unsupported",
+];
+
 /// Runs `partkit validate ARGS` with `stdin`.
 pub fn validate(args: &[&str], stdin: &str) -> Run {
     let mut all = vec!["validate"];

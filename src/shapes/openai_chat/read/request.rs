@@ -89,17 +89,13 @@ pub(super) fn read_response(
         &mut own,
         context,
     )?;
-    if let Some(model) = map.get("model").and_then(Value::as_str) {
-        transcript.model = Some(model.to_string());
-    }
-    let mut envelope = map.clone();
-    envelope.remove("model");
-    if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
-        if let Some(Value::Object(choice)) = choices.first_mut() {
-            choice.remove("message");
+    kit::keep_response_envelope(map, &mut transcript, &mut own, |envelope| {
+        if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
+            if let Some(Value::Object(choice)) = choices.first_mut() {
+                choice.remove("message");
+            }
         }
-    }
-    own.hint("response", Value::Object(envelope));
+    });
     own.store(&mut transcript.extensions, SHAPE);
     Ok((Form::Response, transcript))
 }

@@ -74,13 +74,9 @@ pub(super) fn read_response(
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     Items::new(&mut transcript, &mut own, context, false).read_list(output, "/output")?;
-    let mut envelope = map.clone();
-    if let Some(Value::String(model)) = map.get("model") {
-        transcript.model = Some(model.clone());
-        envelope.remove("model");
-    }
-    envelope.remove("output");
-    own.hint("response", Value::Object(envelope));
+    kit::keep_response_envelope(map, &mut transcript, &mut own, |envelope| {
+        envelope.remove("output");
+    });
     own.store(&mut transcript.extensions, SHAPE);
     Ok((Form::Response, transcript))
 }
