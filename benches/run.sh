@@ -31,15 +31,17 @@
 # Exits 1 when validate's verdicts on replies_1g.jsonl differ from the corpus
 # manifest, 2 when it cannot run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 started=$SECONDS
-corpus=${1:-${TMPDIR:-/tmp}/partkit-corpus}
+# Paths the caller gave, made absolute before moving to the repository's root.
+corpus=$(realpath -m "${1:-${TMPDIR:-/tmp}/partkit-corpus}")
+base=${PARTKIT_BASE:+$(realpath -m "$PARTKIT_BASE")}
+keep=${RESULTS:+$(realpath -m "$RESULTS")}
+cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 runs=${RUNS:-5}
 slow_runs=${SLOW_RUNS:-3}
 only=${ONLY:-encode,validate,split,convert,inspect,resize}
 peers=${PEERS:-1}
-base=${PARTKIT_BASE:-}
 cap=${CAP:-4000000}
 shared=$PWD/../shared/bench
 
@@ -69,8 +71,8 @@ cargo build --release --locked -q
 partkit=${CARGO_TARGET_DIR:-$PWD/target}/release/partkit
 [[ $partkit == /* ]] || partkit=$PWD/$partkit
 
-if [ -n "${RESULTS:-}" ]; then
-  R=$RESULTS; mkdir -p "$R"; rm -f "$R/rows.tsv"
+if [ -n "$keep" ]; then
+  R=$keep; mkdir -p "$R"; rm -f "$R"/*.json "$R/rows.tsv"
 else
   R=$(mktemp -d); trap 'rm -rf "$R"' EXIT
 fi
