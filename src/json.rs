@@ -13,7 +13,7 @@ use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
 mod spelling;
-pub use spelling::{respell_in_scope, spell_as, text_of, SpellingScope};
+pub use spelling::{respell_in_scope, spell_as, text_of, with_spellings, SpellingScope, Spellings};
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
 #[derive(Debug, Clone, PartialEq, Eq)]

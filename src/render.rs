@@ -7,6 +7,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, PrettyFormatter, Serializer};
 
+mod value;
+pub use value::write_value;
+
 /// Serializes JSON, pretty (two-space indent) or compact.
 pub fn write_json<W: Write, T: Serialize + ?Sized>(
     out: &mut W,

@@ -104,11 +104,13 @@ fn convert_value(
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let _spelling = json::spell_as(bytes);
     let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
-    let mut out = Vec::new();
-    render::write_json(&mut out, &converted.value, pretty)
+    // Sized for the input: the output is about as long, and a buffer that
+    // doubles as it grows copies (and faults in) the payloads again.
+    let mut output = Vec::with_capacity(bytes.len() + bytes.len() / 8);
+    render::write_value(&mut output, &converted.value, pretty)
         .expect("writing JSON into memory cannot fail");
     Ok(ConvertedDocument {
-        output: json::respell_in_scope(out),
+        output,
         notes: converted.notes,
     })
 }
@@ -137,10 +139,9 @@ fn convert_rollout(
     let _spelling = json::spell_as(&conversation.bytes);
     let converted = convert::convert(&value, Some(from), request.to, request.options.clone())
         .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
-    let mut out = Vec::new();
-    render::write_json(&mut out, &converted.value, request.bare && pretty)
+    let mut out = Vec::with_capacity(conversation.bytes.len() + conversation.bytes.len() / 8);
+    render::write_value(&mut out, &converted.value, request.bare && pretty)
         .expect("writing JSON into memory cannot fail");
-    let out = json::respell_in_scope(out);
     let output = if request.bare {
         out
     } else {

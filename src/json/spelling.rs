@@ -111,6 +111,15 @@ impl Spellings {
         Spellings(spellings)
     }
 
+    /// How the input spells a number serde_json spells `number`, where it
+    /// spells it otherwise (and only one way).
+    pub fn spelling(&self, number: &str) -> Option<&str> {
+        if self.0.is_empty() {
+            return None;
+        }
+        self.0.get(number)?.as_deref()
+    }
+
     /// Rewrites the exponents of `output` (JSON written from values read from
     /// the input) as the input spells them; a number the input spells two ways
     /// keeps serde_json's spelling.
@@ -158,6 +167,11 @@ impl Drop for SpellingScope {
 pub fn text_of(value: &serde_json::Value) -> String {
     let text = respell_in_scope(serde_json::to_vec(value).expect("a JSON value serializes"));
     String::from_utf8(text).expect("respelling keeps UTF-8")
+}
+
+/// Runs `write` with the spellings of numbers in scope.
+pub fn with_spellings<R>(write: impl FnOnce(&Spellings) -> R) -> R {
+    IN_EFFECT.with(|now| write(&now.borrow()))
 }
 
 /// JSON text written from values read from the input in scope, its numbers

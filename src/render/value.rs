@@ -1,0 +1,226 @@
+//! JSON values written out by hand, for the documents `convert` writes.
+//!
+//! serde_json's writer escapes strings one byte at a time, and a converted
+//! transcript is mostly base64 strings that need no escaping at all: looking
+//! for the bytes JSON escapes eight at a time lets such a string go out in
+//! one copy. The text written is exactly serde_json's (the same layouts, the
+//! same escapes); numbers are spelled as the input in scope spells them
+//! ([`crate::json::spell_as`]), so no second pass over the output is needed.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use crate::json::{self, Spellings};
+
+/// Writes `value`, pretty (two-space indent, as serde_json's pretty printer)
+/// or compact.
+pub fn write_value<W: Write>(out: &mut W, value: &Value, pretty: bool) -> io::Result<()> {
+    let mut writer = Writer {
+        out,
+        pretty,
+        depth: 0,
+    };
+    json::with_spellings(|spell| writer.value(value, spell))
+}
+
+struct Writer<'w, W: Write> {
+    out: &'w mut W,
+    pretty: bool,
+    depth: usize,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn value(&mut self, value: &Value, spell: &Spellings) -> io::Result<()> {
+        match value {
+            Value::Null => self.out.write_all(b"null"),
+            Value::Bool(true) => self.out.write_all(b"true"),
+            Value::Bool(false) => self.out.write_all(b"false"),
+            Value::Number(number) => {
+                let text = number.as_str();
+                self.out
+                    .write_all(spell.spelling(text).unwrap_or(text).as_bytes())
+            }
+            Value::String(text) => write_str(self.out, text),
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return self.out.write_all(b"[]");
+                }
+                self.out.write_all(b"[")?;
+                self.depth += 1;
+                for (n, item) in items.iter().enumerate() {
+                    self.separator(n)?;
+                    self.value(item, spell)?;
+                }
+                self.close(b"]")
+            }
+            Value::Object(members) => self.object(members, spell),
+        }
+    }
+
+    fn object(&mut self, members: &Map<String, Value>, spell: &Spellings) -> io::Result<()> {
+        if members.is_empty() {
+            return self.out.write_all(b"{}");
+        }
+        self.out.write_all(b"{")?;
+        self.depth += 1;
+        for (n, (key, member)) in members.iter().enumerate() {
+            self.separator(n)?;
+            write_str(self.out, key)?;
+            self.out.write_all(if self.pretty { b": " } else { b":" })?;
+            self.value(member, spell)?;
+        }
+        self.close(b"}")
+    }
+
+    /// What goes before the `n`th entry of an array or object.
+    fn separator(&mut self, n: usize) -> io::Result<()> {
+        if n > 0 {
+            self.out.write_all(b",")?;
+        }
+        if self.pretty {
+            self.newline()?;
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.pretty {
+            self.newline()?;
+        }
+        self.out.write_all(bracket)
+    }
+
+    fn newline(&mut self) -> io::Result<()> {
+        self.out.write_all(b"\n")?;
+        for _ in 0..self.depth {
+            self.out.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+}
+
+/// A JSON string: runs that need no escaping are copied whole.
+pub fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
+    let mut rest = text.as_bytes();
+    out.write_all(b"\"")?;
+    loop {
+        let clean = first_to_escape(rest);
+        out.write_all(&rest[..clean])?;
+        let Some(&byte) = rest.get(clean) else {
+            break;
+        };
+        write_escape(out, byte)?;
+        rest = &rest[clean + 1..];
+    }
+    out.write_all(b"\"")
+}
+
+fn write_escape<W: Write>(out: &mut W, byte: u8) -> io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match byte {
+        b'"' => out.write_all(b"\\\""),
+        b'\\' => out.write_all(b"\\\\"),
+        b'\n' => out.write_all(b"\\n"),
+        b'\r' => out.write_all(b"\\r"),
+        b'\t' => out.write_all(b"\\t"),
+        0x08 => out.write_all(b"\\b"),
+        0x0c => out.write_all(b"\\f"),
+        _ => out.write_all(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(byte >> 4)],
+            HEX[usize::from(byte & 0xf)],
+        ]),
+    }
+}
+
+/// The index of the first byte JSON escapes in a string (a quote, a backslash
+/// or a control character), or the length when there is none. Blocks of 32
+/// bytes are tested with a loop the compiler turns into vector compares; only
+/// a block with a hit is searched byte by byte.
+fn first_to_escape(bytes: &[u8]) -> usize {
+    let escapes = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    let mut blocks = bytes.chunks_exact(32);
+    let mut at = 0;
+    for block in &mut blocks {
+        // `|`, not `||`: no branch per byte, so the loop vectorizes.
+        let hits = block.iter().fold(0u8, |hits, &b| {
+            hits | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)
+        });
+        if hits != 0 {
+            break;
+        }
+        at += 32;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|&b| escapes(b))
+        .unwrap_or(bytes.len() - at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ours(value: &Value, pretty: bool) -> String {
+        let mut out = Vec::new();
+        write_value(&mut out, value, pretty).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn serde_s(value: &Value, pretty: bool) -> String {
+        let mut out = Vec::new();
+        super::super::write_json(&mut out, value, pretty).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn writes_what_serde_json_writes() {
+        let every_byte: String = (0u8..128).map(char::from).collect();
+        let values = [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!({"a": [], "b": {}, "c": [1, -2.5, 1e300, "x"], "d": {"e": {"f": [true, false, null]}}}),
+            json!([[[]], [{}], {"k": [{"deep": [1]}]}]),
+            json!({"esc\"ape\\": every_byte, "é ü 😀": "\u{7f}\u{2028}"}),
+            json!([
+                "a\"b",
+                "12345678\"",
+                "1234567\n",
+                "\u{1f}abcdefgh",
+                "abcdefgh\\",
+                ""
+            ]),
+            serde_json::from_str::<Value>("[123456789012345678901234567890, 1.50, -0]").unwrap(),
+        ];
+        for value in &values {
+            for pretty in [false, true] {
+                assert_eq!(ours(value, pretty), serde_s(value, pretty), "{value}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_first_byte_to_escape_in_every_lane() {
+        for len in 0..70 {
+            for at in 0..len {
+                for byte in [b'"', b'\\', 0u8, 0x1f, b'\n'] {
+                    let mut text = vec![b'A'; len];
+                    text[at] = byte;
+                    if at + 1 < len {
+                        text[at + 1] = b'"';
+                    }
+                    assert_eq!(first_to_escape(&text), at, "{len} {at} {byte}");
+                }
+            }
+            assert_eq!(first_to_escape(&vec![b' '; len]), len);
+            assert_eq!(first_to_escape(&vec![0xff; len]), len);
+        }
+    }
+}
