@@ -29,7 +29,54 @@ pub enum JsonStyle {
 }
 
 /// Buffered, locked stdout: what a command writes its results to.
-pub type Stdout = BufWriter<StdoutLock<'static>>;
+pub type Stdout = BufWriter<RawStdout>;
+
+/// Locked stdout, written without the standard library's line buffering:
+/// `io::Stdout` looks for the last line break in every write it is handed (a
+/// scan of a whole converted document when it is written at once), and the
+/// commands buffer their output themselves. On Unix the writes go to a
+/// duplicate of the descriptor; the lock is still held, so that nothing else
+/// writes to stdout in between.
+pub struct RawStdout {
+    lock: StdoutLock<'static>,
+    direct: Option<std::fs::File>,
+}
+
+impl RawStdout {
+    fn new() -> RawStdout {
+        let mut lock = io::stdout().lock();
+        // Nothing is buffered there (all output goes through this type), but
+        // what might be must come first.
+        let _ = lock.flush();
+        #[cfg(unix)]
+        let direct = {
+            use std::os::fd::AsFd;
+            lock.as_fd()
+                .try_clone_to_owned()
+                .ok()
+                .map(std::fs::File::from)
+        };
+        #[cfg(not(unix))]
+        let direct = None;
+        RawStdout { lock, direct }
+    }
+}
+
+impl Write for RawStdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.direct {
+            Some(file) => file.write(buf),
+            None => self.lock.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.direct {
+            Some(file) => file.flush(),
+            None => self.lock.flush(),
+        }
+    }
+}
 
 /// Decides how results and diagnostics are shown.
 #[derive(Debug, Clone)]
@@ -57,13 +104,13 @@ impl Printer {
     /// Stdout, locked and buffered, for a command's results. (The lock is
     /// taken by each writer; a command holds one writer at a time.)
     pub fn stdout(&self) -> Stdout {
-        BufWriter::new(io::stdout().lock())
+        BufWriter::new(RawStdout::new())
     }
 
     /// [`Printer::stdout`] with a larger buffer, for output measured in
     /// megabytes (resized documents and images).
     pub fn stdout_with_capacity(&self, capacity: usize) -> Stdout {
-        BufWriter::with_capacity(capacity, io::stdout().lock())
+        BufWriter::with_capacity(capacity, RawStdout::new())
     }
 
     /// Whether stdout is a terminal (binary output is refused there).
