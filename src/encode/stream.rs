@@ -9,12 +9,13 @@
 //! prints the JSON around the placeholder while [`pump`](super::pump) writes
 //! the base64 of the file in its place, read a chunk at a time.
 //!
-//! What it prints is what `encode` would print, byte for byte. A source that
-//! fits in the head, or whose type the head cannot decide alone, or whose
-//! block does not carry its data as one base64 string (an Anthropic text
-//! document) is read whole as `encode` reads it. Standard input under
-//! `--max-part-bytes` is read whole too (up to the cap), so that a stream over
-//! the cap prints nothing, as a file over it does.
+//! What it prints is what `encode` would print, byte for byte. A source
+//! shorter than the head is all read to sniff it, and encoded from memory. A
+//! source whose type the head cannot decide alone, or whose block does not
+//! carry its data as one base64 string (an Anthropic text document), is read
+//! whole as `encode` reads it; so is a stream other than a regular file under
+//! `--max-part-bytes` (up to the cap), so that one over the cap prints
+//! nothing, as a file over it does.
 
 use std::collections::hash_map::RandomState;
 use std::fs::File;
@@ -147,7 +148,7 @@ fn open_source(
 ) -> Result<Pending> {
     let label = source.label();
     let (opened, path, extension, name) = match source {
-        SourceSpec::Stdin if options.max_part_bytes.is_none() => {
+        SourceSpec::Stdin => {
             let stdin = Opened {
                 reader: Reader::Stdin(io::stdin()),
                 rewinds: false,
@@ -160,11 +161,6 @@ fn open_source(
                 check_cap(&label, len, max)?;
             }
             let opened = open_path(path)?;
-            if !opened.rewinds && options.max_part_bytes.is_some() {
-                // A stream under a cap is read whole (up to it), so that one
-                // over it prints nothing.
-                return Ok(Pending::Whole(encode_source(source, options, warnings)?));
-            }
             let extension = media::extension_of_path(path);
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             (opened, path.clone(), extension, name)
@@ -181,7 +177,10 @@ fn open_source(
         max: options.max_part_bytes,
     };
     let head = body.read_head()?;
-    if head.len() == HEAD && !head_decides(&head) {
+    // A stream (not a file) under a cap is read whole, up to the cap, so
+    // that one over it prints nothing, as a file over it does.
+    let capped_stream = !rewinds && options.max_part_bytes.is_some();
+    if head.len() == HEAD && (capped_stream || !head_decides(&head)) {
         let bytes = body.read_whole(head)?;
         let media = from_bytes(
             bytes,
