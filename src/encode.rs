@@ -14,6 +14,9 @@ use crate::part::{MediaPart, Part, Source};
 use crate::shapes::{self, Place, Shape};
 use crate::size::group_digits;
 
+mod pump;
+pub(crate) mod stream;
+
 /// Why `encode` refused a source: the cause of the [`Error::Rejected`] that
 /// names the source by its label.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -270,10 +273,15 @@ fn encode_source(
             None => from_url(url, &label, options)?,
         },
     };
-    Ok(Part::Media(MediaPart {
+    Ok(named(media, options))
+}
+
+/// A media source's part, named by `--name` over its own name.
+fn named(media: MediaPart, options: &EncodeOptions) -> Part {
+    Part::Media(MediaPart {
         name: options.name.clone().or(media.name),
         ..media
-    }))
+    })
 }
 
 /// Reads a path or stdin, refusing an oversize file before reading it. A stream
@@ -319,6 +327,27 @@ fn from_bytes(
     if bytes.is_empty() {
         return Err(Error::refused(label, Refusal::Empty));
     }
+    let media_type = decide_type(&bytes, label, extension, content_type, options, warnings)?;
+    Ok(media_part(
+        media_type,
+        Source::Data(b64::encode(&bytes)),
+        name,
+        options,
+    ))
+}
+
+/// The media type of bytes read now, sniffed from `sniffed_from` (all of
+/// them, or a head that decides as all of them would: see [`stream`]), with
+/// the extension (and a server's Content-Type, for fetched bytes) as
+/// fallbacks; a disagreement is reported as `--strict` says.
+fn decide_type(
+    sniffed_from: &[u8],
+    label: &str,
+    extension: Option<&str>,
+    content_type: Option<String>,
+    options: &EncodeOptions,
+    warnings: &mut Vec<String>,
+) -> Result<String> {
     let mut claims = Vec::new();
     if let Some(ext_type) = extension.and_then(media::from_extension) {
         claims.push(Claim {
@@ -327,7 +356,7 @@ fn from_bytes(
         });
     }
     push_explicit(&mut claims, options);
-    let sniffed = media::sniff(&bytes);
+    let sniffed = media::sniff(sniffed_from);
     let decision = media::decide(sniffed.as_deref(), &claims).or_else(|| {
         content_type.map(|media_type| media::Decision {
             media_type,
@@ -339,12 +368,7 @@ fn from_bytes(
         return Err(Error::refused(label, Refusal::UnknownType { extension }));
     };
     report_mismatch(label, &decision, options, warnings)?;
-    Ok(media_part(
-        decision.media_type,
-        Source::Data(b64::encode(&bytes)),
-        name,
-        options,
-    ))
+    Ok(decision.media_type)
 }
 
 fn from_data_url(

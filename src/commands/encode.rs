@@ -10,6 +10,7 @@ use clap::ArgMatches;
 use crate::accounting::{Flow, OnError};
 use crate::cli::{EncodeArgs, OnErrorArgs};
 use crate::encode;
+use crate::encode::stream::{self, Block};
 use crate::error::{ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{stdout_error, write_json, Printer};
@@ -25,20 +26,20 @@ pub fn run(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<
         let policy = on_error_of(&OnErrorArgs { on_error: policy });
         return run_each(&options, policy, printer);
     }
-    let encoded = encode::encode(&options)?;
-    for warning in &encoded.warnings {
+    // Large files are streamed into the output rather than held (see
+    // encode::stream); what is printed is what encode::encode makes.
+    let prepared = stream::prepare(&options)?;
+    for warning in &prepared.warnings {
         printer.warn(warning);
     }
     let mut out = printer.stdout();
     if args.jsonl {
-        for block in &encoded.blocks {
-            write_json(&mut out, block, false).map_err(stdout_error)?;
+        for block in prepared.blocks {
+            stream::write_line(block, &mut out)?;
             out.write_all(b"\n").map_err(stdout_error)?;
         }
     } else {
-        printer
-            .write_json(&mut out, &encoded.blocks)
-            .map_err(stdout_error)?;
+        stream::write_array(prepared.blocks, &mut out, printer)?;
     }
     out.flush().map_err(stdout_error)?;
     Ok(ExitStatus::Success)
@@ -51,7 +52,7 @@ fn run_each(
     policy: OnError,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    let (results, warnings) = encode::encode_each(options)?;
+    let (results, warnings) = stream::prepare_each(options)?;
     for warning in &warnings {
         printer.warn(warning);
     }
@@ -64,10 +65,14 @@ fn run_each(
                 run.tally.read_only();
                 Flow::Continue
             }
-            Ok(Some(block)) => {
+            Ok(Some(Block::Ready(block))) => {
                 let mut line = Vec::new();
                 write_json(&mut line, &block, false).expect("writing JSON into memory cannot fail");
                 run.write(&line)?
+            }
+            Ok(Some(streamed)) => {
+                stream::write_line(streamed, &mut run.out)?;
+                run.write(b"")?
             }
             Err(error) => {
                 worst_code = worst_code.max(error.exit_code());

@@ -1488,3 +1488,216 @@ fn unknown_shape_is_exit_2() {
     let run = run(&["encode", "--to", "openai", &path("tiny.png")]);
     run.assert_error(2, &["invalid value 'openai' for '--to <SHAPE>'"]);
 }
+
+// ---------------------------------------------------------------------------
+// Large sources: streamed into the output, never held (encode::stream)
+
+/// PNG bytes of `len` with varied filler, long enough for several chunks of
+/// the streaming encoder (so that a chunk out of order would show).
+fn large_png(len: usize, seed: u32) -> Vec<u8> {
+    let mut png = bytes("tiny.png");
+    let mut state = seed;
+    while png.len() < len {
+        state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        png.push((state >> 24) as u8);
+    }
+    png
+}
+
+/// A canonical image part for a PNG named `name`.
+fn png_part(png: &[u8], name: &str) -> Value {
+    json!({"type": "image", "mimeType": "image/png", "data": STANDARD.encode(png), "name": name})
+}
+
+#[test]
+fn a_large_file_is_printed_with_exactly_the_base64_of_its_bytes() {
+    let png = large_png(3_000_001, 1);
+    let (_dir, file) = temp_file("big.png", &png);
+    let expected = json!([png_part(&png, "big.png")]);
+    let compact = run(&["encode", path_arg(&file)]);
+    assert_eq!((compact.code, compact.stderr.as_str()), (0, ""));
+    assert!(
+        compact.stdout == format!("{expected}\n"),
+        "compact output differs"
+    );
+    let pretty = run(&["encode", "--pretty", path_arg(&file)]);
+    assert_eq!((pretty.code, pretty.stderr.as_str()), (0, ""));
+    let laid_out = serde_json::to_string_pretty(&expected).unwrap() + "\n";
+    assert!(pretty.stdout == laid_out, "pretty output differs");
+}
+
+#[test]
+fn large_files_among_texts_keep_their_places_in_an_array_and_in_json_lines() {
+    let first = large_png(1_200_000, 2);
+    let second = large_png(900_002, 3);
+    let (_dir, a) = temp_file("a.png", &first);
+    let (_dir2, b) = temp_file("b.png", &second);
+    let parts = [
+        text("before"),
+        png_part(&first, "a.png"),
+        file_part("image", "image/png", "tiny.png"),
+        png_part(&second, "b.png"),
+        text("after"),
+    ];
+    let args = [
+        "encode",
+        "-t",
+        "before",
+        path_arg(&a),
+        &path("tiny.png"),
+        path_arg(&b),
+        "-t",
+        "after",
+    ];
+    assert_ok(&run(&args), &json!(parts));
+    let lines = run(&[&args[..], &["--jsonl"]].concat());
+    assert_eq!(lines.code, 0, "{}", lines.stderr);
+    let expected: String = parts.iter().map(|part| format!("{part}\n")).collect();
+    assert!(lines.stdout == expected, "JSON Lines output differs");
+}
+
+#[test]
+fn a_large_file_keeps_its_base64_inside_each_shape_s_block() {
+    let png = large_png(700_000, 4);
+    let (_dir, file) = temp_file("big.png", &png);
+    let data = STANDARD.encode(&png);
+    let url = format!("data:image/png;base64,{data}");
+    let cases = [
+        (
+            "openai-chat",
+            json!({"type": "image_url", "image_url": {"url": url}}),
+        ),
+        (
+            "gemini",
+            json!({"inlineData": {"mimeType": "image/png", "data": data}}),
+        ),
+        (
+            "tool-output-image",
+            json!({"image_url": url, "label": "big.png"}),
+        ),
+    ];
+    for (shape, block) in cases {
+        let run = run(&["encode", "--to", shape, path_arg(&file), "--jsonl"]);
+        assert_eq!(run.code, 0, "{shape}: {}", run.stderr);
+        assert!(
+            run.stdout == format!("{block}\n"),
+            "{shape}: output differs"
+        );
+    }
+}
+
+#[test]
+fn a_large_text_document_for_anthropic_is_read_whole_into_a_text_source() {
+    // Anthropic carries text/plain documents as text, not base64.
+    let words = "a line of plain text\n".repeat(20_000);
+    let (_dir, file) = temp_file("notes.txt", words.as_bytes());
+    let run = run(&["encode", "--to", "anthropic", path_arg(&file)]);
+    assert_ok(
+        &run,
+        &json!([{"type": "document",
+                 "source": {"type": "text", "media_type": "text/plain", "data": words},
+                 "title": "notes.txt"}]),
+    );
+}
+
+#[test]
+fn large_stdin_is_streamed_to_exactly_its_base64() {
+    let png = large_png(2_000_000, 5);
+    let run = run_with_stdin(&["encode", "-t", "x", "-", "--jsonl"], &png);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let data = STANDARD.encode(&png);
+    let image = json!({"type": "image", "mimeType": "image/png", "data": data});
+    assert!(
+        run.stdout == format!("{}\n{image}\n", text("x")),
+        "output differs"
+    );
+}
+
+#[test]
+fn large_stdin_over_the_cap_leaves_nothing_on_stdout() {
+    let png = large_png(700_000, 6);
+    let run = run_with_stdin(
+        &[
+            "encode",
+            &path("tiny.png"),
+            "-",
+            "--max-part-bytes",
+            "600000",
+        ],
+        &png,
+    );
+    assert_fails(
+        &run,
+        1,
+        "<stdin>: more than 600,000 bytes, over the cap of 600,000 bytes (--max-part-bytes)",
+    );
+    let under = run_with_stdin(&["encode", "-", "--max-part-bytes", "700000"], &png);
+    assert_ok(
+        &under,
+        &json!([{"type": "image", "mimeType": "image/png", "data": STANDARD.encode(&png)}]),
+    );
+}
+
+#[test]
+fn a_large_file_before_a_failing_source_prints_nothing() {
+    let png = large_png(1_000_000, 7);
+    let (_dir, file) = temp_file("big.png", &png);
+    let empty = run(&["encode", path_arg(&file), &path("empty.bin")]);
+    assert_fails(
+        &empty,
+        1,
+        "tests/fixtures/empty.bin: empty (a media part must carry bytes)",
+    );
+    let refused = run(&[
+        "encode",
+        path_arg(&file),
+        "--to",
+        "anthropic",
+        &path("tone.wav"),
+    ]);
+    assert_fails(
+        &refused,
+        1,
+        "tests/fixtures/tone.wav: audio part (audio/wav) cannot be carried by anthropic: Anthropic has no audio blocks",
+    );
+}
+
+#[test]
+fn a_large_file_over_the_cap_is_refused_by_its_size() {
+    let png = large_png(1_000_000, 8);
+    let (_dir, file) = temp_file("big.png", &png);
+    let run = run(&["encode", path_arg(&file), "--max-part-bytes", "999999"]);
+    assert_fails(
+        &run,
+        1,
+        &format!(
+            "{}: 1,000,000 bytes, over the cap of 999,999 bytes (--max-part-bytes)",
+            file.display()
+        ),
+    );
+}
+
+#[test]
+fn on_error_streams_the_large_sources_that_succeed() {
+    let png = large_png(800_000, 9);
+    let (_dir, file) = temp_file("big.png", &png);
+    let run = run(&[
+        "encode",
+        path_arg(&file),
+        &path("empty.bin"),
+        path_arg(&file),
+        "--jsonl",
+        "--on-error",
+        "null",
+    ]);
+    let part = png_part(&png, "big.png");
+    assert!(
+        run.stdout == format!("{part}\nnull\n{part}\n"),
+        "output differs"
+    );
+    assert!(
+        run.stderr.contains("empty (a media part must carry bytes)"),
+        "{}",
+        run.stderr
+    );
+}
