@@ -130,14 +130,15 @@ pub fn decode_strict_prefix(
 }
 
 fn decode_into(chars: &str, scratch: &mut Vec<u8>) {
-    let engine = base64_simd::STANDARD;
+    // Appending decodes straight into the spare capacity (no zero-filling of
+    // a buffer the decoder overwrites anyway).
     scratch.clear();
-    scratch.resize(engine.decoded_length(chars.as_bytes()).unwrap_or(0), 0);
-    let written = engine
-        .decode(chars.as_bytes(), base64_simd::Out::from_slice(scratch))
-        .map(|bytes| bytes.len())
-        .unwrap_or(0);
-    scratch.truncate(written);
+    if base64_simd::STANDARD
+        .decode_append(chars.as_bytes(), scratch)
+        .is_err()
+    {
+        scratch.clear();
+    }
 }
 
 /// Checks decoded bytes (all of them, or a prefix of a `total`-byte payload)

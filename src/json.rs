@@ -12,7 +12,10 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
+mod compact;
+mod fast;
 mod spelling;
+pub use compact::write_compact;
 pub use spelling::{respell_in_scope, spell_as, text_of, with_spellings, SpellingScope, Spellings};
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
@@ -30,6 +33,10 @@ pub enum Json<'a> {
 
 /// Parses one JSON document, borrowing strings from `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Json<'_>, serde_json::Error> {
+    if let Some(value) = fast::parse(bytes) {
+        // No number with an exponent: nothing to respell.
+        return Ok(value);
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let mut value = Json::deserialize(&mut deserializer)?;
     deserializer.end()?;

@@ -3,7 +3,9 @@
 //! A reader thread fills batches (one buffer holding up to a budget of
 //! documents) while the documents of the previous batch are processed across
 //! all cores; each result goes to a sink in the order the documents were read.
-//! Memory stays bounded by two batches plus the largest document.
+//! Memory stays bounded by two batches (each its budget plus at most one
+//! document over it): the reader fills the next batch while one is processed
+//! and hands it over only when that one is done.
 
 use std::ops::Range;
 use std::sync::mpsc;
@@ -15,7 +17,7 @@ use crate::error::Result;
 use crate::io::Documents;
 
 /// How many bytes of documents one batch holds before it is processed.
-pub const BATCH_BYTES: usize = 16 << 20;
+pub const BATCH_BYTES: usize = 8 << 20;
 /// How many documents one batch holds.
 pub const BATCH_DOCUMENTS: usize = 1024;
 
@@ -37,7 +39,8 @@ where
     W: Fn(usize, &[u8]) -> R + Sync,
     S: FnMut(usize, R) -> Result<Flow>,
 {
-    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(1);
+    // A rendezvous: no third batch waits in the channel.
+    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(0);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|scope| {
         scope.spawn(move || loop {

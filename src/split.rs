@@ -134,12 +134,11 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
     let split = split_reply(reply, options.keep_bytes).map_err(ReplyError::Images)?;
     let mut notes = Vec::new();
-    let mut out = Vec::new();
+    // The output is about as long as the input (the payloads again).
+    let mut out = Vec::with_capacity(bytes.len() + 1024);
     let written = match &options.output {
-        SplitOutput::Rest => render::write_json(&mut out, &split.rest, options.pretty),
-        SplitOutput::Parts => {
-            render::write_json(&mut out, &canonical_parts(&split), options.pretty)
-        }
+        SplitOutput::Rest => write_tree(&mut out, &split.rest, options.pretty),
+        SplitOutput::Parts => write_tree(&mut out, &canonical_parts(&split), options.pretty),
         SplitOutput::ToolResult {
             shape,
             call_id,
@@ -180,6 +179,16 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
         images,
         notes,
     })
+}
+
+/// Writes a tree as [`render::write_json`] does; compact output through the
+/// fast writer ([`json::write_compact`]), which copies payloads as they are.
+fn write_tree(out: &mut Vec<u8>, value: &json::Json<'_>, pretty: bool) -> std::io::Result<()> {
+    if pretty {
+        render::write_json(out, value, true)
+    } else {
+        json::write_compact(out, value).map_err(std::io::Error::from)
+    }
 }
 
 /// The file name of the `number`th image (from 1): `NNN.<ext>` or

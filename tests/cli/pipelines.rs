@@ -671,3 +671,90 @@ fn encode_jsonl_accounts_for_every_source() {
     // --on-error needs --jsonl: a JSON array has no line to hold a null.
     assert_eq!(run(&["encode", "--on-error", "null", &png]).code, 2);
 }
+
+// ---------------------------------------------------------------------------
+// Long JSON Lines (issue 12): lines longer than the read buffer (1 MiB), CRLF,
+// a blank line, a bad payload byte at a read-buffer boundary, and a last line
+// without a line break.
+
+/// The read buffer of `partkit`'s line reader.
+const READ_BUFFER: usize = 1 << 20;
+
+fn png_payload(len: usize) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(super::support::media::png_of_len(len))
+}
+
+fn long_reply(id: &str, payload: &str) -> String {
+    json!({
+        "id": id,
+        "text": "say \"hi\"\n\tété 🚀",
+        "tool_output_images": [{"image_url": format!("data:image/png;base64,{payload}")}],
+    })
+    .to_string()
+}
+
+/// The lines of the file, and the payload offset of the bad byte in line 3.
+fn long_lines() -> (Vec<u8>, Vec<String>, usize) {
+    let first = long_reply("r1", &png_payload(1_600_000));
+    let mut bad = png_payload(1_600_000);
+    let line3 = long_reply("r3", &bad);
+    let line3_start = first.len() + 2 + 1;
+    let payload_in_line = line3.find("base64,").unwrap() + "base64,".len();
+    let at = 3 * READ_BUFFER - line3_start - payload_in_line;
+    bad.replace_range(at..at + 1, "!");
+    let line3 = long_reply("r3", &bad);
+    assert_eq!(line3_start + payload_in_line + at, 3 * READ_BUFFER);
+    let last = long_reply("r4", &png_payload(100));
+    let text = format!("{first}\r\n\n{line3}\n{last}");
+    (text.into_bytes(), vec![first, line3, last], at)
+}
+
+#[test]
+fn validate_reads_long_lines_across_the_read_buffer() {
+    let (text, _, at) = long_lines();
+    let (_dir, path) = temp_file("long.jsonl", &text);
+    let run = run(&["validate", path_arg(&path)]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "{}:3: error[base64-invalid] /tool_output_images/0/image_url: invalid base64: character '!' at offset {at}\n",
+            path.display()
+        )
+    );
+    assert!(
+        run.stderr.contains("checked 3 documents, 3 images"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn split_reads_long_lines_across_the_read_buffer() {
+    let (text, lines, _) = long_lines();
+    let (_dir, path) = temp_file("long.jsonl", &text);
+    let run = run(&["split", path_arg(&path)]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    let expected = |line: &str| {
+        let reply: Value = serde_json::from_str(line).unwrap();
+        let url = reply["tool_output_images"][0]["image_url"]
+            .as_str()
+            .unwrap();
+        let mut rest = reply.clone();
+        rest.as_object_mut()
+            .unwrap()
+            .shift_remove("tool_output_images");
+        json!([
+            {"type": "text", "text": rest.to_string()},
+            {"type": "image", "mimeType": "image/png", "data": url.strip_prefix("data:image/png;base64,").unwrap()},
+        ])
+        .to_string()
+    };
+    assert_eq!(
+        run.stdout,
+        format!("{}\n{}\n", expected(&lines[0]), expected(&lines[2]))
+    );
+    assert_eq!(stderr_errors(&run).len(), 1, "{}", run.stderr);
+    assert!(stderr_errors(&run)[0].contains(":3:"), "{}", run.stderr);
+}

@@ -1,0 +1,278 @@
+//! The fast path of [`super::parse`] (issue 12): a borrowed JSON parser for
+//! documents made mostly of long strings.
+//!
+//! Why: a tool reply is ~99.98 % base64 inside strings, and serde_json scans a
+//! string eight bytes at a time and then validates its UTF-8 in a second pass.
+//! Here a string's end is found with `memchr` (SIMD), its bytes checked for
+//! control characters in one pass the compiler vectorizes, and its UTF-8 by
+//! the standard library (which skips ASCII a word at a time).
+//!
+//! It accepts only what serde_json accepts and builds the same tree (strings
+//! without escapes borrowed, with them owned; numbers as written). Anything it
+//! does not handle the same way — any error, a number with an exponent, a `\u`
+//! surrogate escape, deep nesting, serde_json's private number key — gives
+//! `None`, and the caller parses with serde_json, whose result and messages
+//! (with line and column) stay the reference.
+
+use std::borrow::Cow;
+
+use super::{Json, NUMBER_TOKEN};
+
+/// Nesting deeper than this is left to serde_json (whose limit is 128).
+const MAX_DEPTH: usize = 100;
+
+/// Parses `bytes` as one JSON document, or `None` where serde_json must say.
+pub(super) fn parse(bytes: &[u8]) -> Option<Json<'_>> {
+    let mut parser = Parser { bytes, at: 0 };
+    parser.skip_whitespace();
+    let value = parser.value(0)?;
+    parser.skip_whitespace();
+    (parser.at == bytes.len()).then_some(value)
+}
+
+struct Parser<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.bytes.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.bytes.get(self.at) == Some(&byte)).then(|| self.at += 1)
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Json<'a>> {
+        match *self.bytes.get(self.at)? {
+            b'"' => self.string().map(Json::String),
+            b'{' => self.object(depth + 1),
+            b'[' => self.array(depth + 1),
+            b't' => self.literal(b"true", Json::Bool(true)),
+            b'f' => self.literal(b"false", Json::Bool(false)),
+            b'n' => self.literal(b"null", Json::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &[u8], value: Json<'a>) -> Option<Json<'a>> {
+        self.bytes[self.at..].starts_with(word).then(|| {
+            self.at += word.len();
+            value
+        })
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`: serde_json keeps such a number's text
+    /// as written (an exponent it respells, so those go to it).
+    fn number(&mut self) -> Option<Json<'a>> {
+        let start = self.at;
+        let digits = |parser: &mut Self| {
+            let from = parser.at;
+            while parser.bytes.get(parser.at).is_some_and(u8::is_ascii_digit) {
+                parser.at += 1;
+            }
+            parser.at - from
+        };
+        let _ = self.eat(b'-');
+        let first = *self.bytes.get(self.at)?;
+        let integer = digits(self);
+        if integer == 0 || (first == b'0' && integer > 1) {
+            return None;
+        }
+        if self.eat(b'.').is_some() && digits(self) == 0 {
+            return None;
+        }
+        if matches!(self.bytes.get(self.at), Some(b'e' | b'E')) {
+            return None;
+        }
+        let text = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+        Some(Json::Number(Cow::Owned(text.to_string())))
+    }
+
+    fn array(&mut self, depth: usize) -> Option<Json<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.at += 1;
+        let mut items = Vec::new();
+        self.skip_whitespace();
+        if self.eat(b']').is_some() {
+            return Some(Json::Array(items));
+        }
+        loop {
+            self.skip_whitespace();
+            items.push(self.value(depth)?);
+            self.skip_whitespace();
+            match *self.bytes.get(self.at)? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(Json::Array(items));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Option<Json<'a>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.at += 1;
+        let mut members = Vec::new();
+        self.skip_whitespace();
+        if self.eat(b'}').is_some() {
+            return Some(Json::Object(members));
+        }
+        loop {
+            self.skip_whitespace();
+            if self.bytes.get(self.at) != Some(&b'"') {
+                return None;
+            }
+            let key = self.string()?;
+            // serde_json reads an object led by this key as a number.
+            if members.is_empty() && key == NUMBER_TOKEN {
+                return None;
+            }
+            self.skip_whitespace();
+            self.eat(b':')?;
+            self.skip_whitespace();
+            let value = self.value(depth)?;
+            members.push((key, value));
+            self.skip_whitespace();
+            match *self.bytes.get(self.at)? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(Json::Object(members));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The string at the opening quote: borrowed when it has no escapes.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.at += 1;
+        let mut owned: Option<String> = None;
+        loop {
+            let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
+            let span = &self.bytes[self.at..self.at + found];
+            let text = checked_text(span)?;
+            self.at += found + 1;
+            if self.bytes[self.at - 1] == b'"' {
+                return Some(match owned {
+                    None => Cow::Borrowed(text),
+                    Some(mut buf) => {
+                        buf.push_str(text);
+                        Cow::Owned(buf)
+                    }
+                });
+            }
+            let buf = owned.get_or_insert_with(String::new);
+            buf.push_str(text);
+            let escape = *self.bytes.get(self.at)?;
+            self.at += 1;
+            buf.push(match escape {
+                b'"' => '"',
+                b'\\' => '\\',
+                b'/' => '/',
+                b'b' => '\u{8}',
+                b'f' => '\u{c}',
+                b'n' => '\n',
+                b'r' => '\r',
+                b't' => '\t',
+                b'u' => {
+                    let hex = self.bytes.get(self.at..self.at + 4)?;
+                    let hex = std::str::from_utf8(hex).ok()?;
+                    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return None;
+                    }
+                    self.at += 4;
+                    // A surrogate (paired or lone) is serde_json's to judge.
+                    char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+                }
+                _ => return None,
+            });
+        }
+    }
+}
+
+/// A piece of a string between escapes as text: `None` when it holds a control
+/// character (not allowed unescaped in JSON) or is not UTF-8.
+fn checked_text(span: &[u8]) -> Option<&str> {
+    // Chunked so that the check vectorizes: one OR over each chunk instead of
+    // a branch a byte.
+    let mut control = false;
+    for chunk in span.chunks(64) {
+        control |= chunk.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0;
+        if control {
+            return None;
+        }
+    }
+    std::str::from_utf8(span).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast parse gives serde_json's tree, or leaves the document to it.
+    fn same(text: &str) {
+        let slow = {
+            let mut de = serde_json::Deserializer::from_str(text);
+            let value = <Json as serde::Deserialize>::deserialize(&mut de);
+            value.ok().filter(|_| de.end().is_ok())
+        };
+        if let Some(fast) = parse(text.as_bytes()) {
+            assert_eq!(Some(&fast), slow.as_ref(), "{text}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_serde_json() {
+        for text in [
+            r#"{"a":"plain","b":"esc\"a\\p\/ed\n\t\u00e9\u20AC","c":[1,-0,0.5,-12.25,true,false,null,{}, []]}"#,
+            " [ 1 , 2 ] ",
+            r#""x""#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"é":"ü🚀"}"#,
+            "[1e5]",
+            "[01]",
+            "[1.]",
+            "[-]",
+            "[1,]",
+            "{\"a\":1,}",
+            "\"a\u{1}b\"",
+            r#""\ud83d\ude80""#,
+            r#""\ud83d""#,
+            r#""\x""#,
+            "[tru]",
+            "{} x",
+            "",
+            r#"{"$serde_json::private::Number":"2"}"#,
+            &("[".repeat(200) + &"]".repeat(200)),
+        ] {
+            same(text);
+        }
+    }
+
+    #[test]
+    fn borrows_plain_strings_and_leaves_errors_to_serde_json() {
+        let text = br#"{"a":"plain","b":"x\ny"}"#;
+        let json = parse(text).unwrap();
+        assert!(matches!(
+            json.get("a"),
+            Some(Json::String(Cow::Borrowed("plain")))
+        ));
+        assert!(matches!(json.get("b"), Some(Json::String(Cow::Owned(s))) if s == "x\ny"));
+        assert!(parse(b"[1e5]").is_none());
+        assert!(parse(b"\"a\x01\"").is_none());
+        assert!(parse(b"\"\xff\"").is_none());
+        assert!(parse(b"[1] 2").is_none());
+    }
+}
