@@ -48,19 +48,10 @@ impl Input {
     pub fn open(&self) -> Result<Box<dyn BufRead + Send>> {
         match self {
             Input::Stdin => Ok(Box::new(BufReader::with_capacity(READ_BUFFER, io::stdin()))),
-            Input::Path(path) => {
-                let file = File::open(path).map_err(|source| Error::Read {
-                    path: path.clone(),
-                    source,
-                })?;
-                if file.metadata().is_ok_and(|m| m.is_dir()) {
-                    return Err(Error::Read {
-                        path: path.clone(),
-                        source: io::Error::new(io::ErrorKind::InvalidInput, "is a directory"),
-                    });
-                }
-                Ok(Box::new(BufReader::with_capacity(READ_BUFFER, file)))
-            }
+            Input::Path(path) => Ok(Box::new(BufReader::with_capacity(
+                READ_BUFFER,
+                open_file(path)?,
+            ))),
         }
     }
 
@@ -312,6 +303,23 @@ impl Documents {
             }
         }
     }
+}
+
+/// Opens a file to read, refusing a directory (which opens on Unix, and
+/// fails only at the first read with a less helpful message).
+pub fn open_file(path: &Path) -> Result<File> {
+    let read_error = |source| Error::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(read_error)?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(read_error(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        )));
+    }
+    Ok(file)
 }
 
 /// `BufRead::read_until(b'\n')` with the `memchr` crate's search (SIMD; the

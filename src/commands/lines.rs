@@ -157,16 +157,6 @@ impl<'p> Lines<'p> {
         Ok(Flow::Continue)
     }
 
-    /// [`Lines::write`] for an owned result: the line break is appended and
-    /// the line written at once, so that stdout's line buffering finds the
-    /// last line break at the end instead of searching a megabyte line for it.
-    pub fn write_line(&mut self, mut line: Vec<u8>) -> Result<Flow> {
-        line.push(b'\n');
-        self.out.write_all(&line).map_err(stdout_error)?;
-        self.tally.wrote();
-        Ok(Flow::Continue)
-    }
-
     /// Writes raw output (not one document's result; no count).
     pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
         self.out.write_all(bytes).map_err(stdout_error)

@@ -55,7 +55,7 @@ pub fn run(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
                     writer.write(&document.images)?;
                 }
                 run.warn(line, document.notes, &mut notes);
-                run.write_line(document.output)
+                run.write(&document.output)
             }
             Err(error) => run.fail(line, &error.to_string()),
         },

@@ -250,21 +250,11 @@ impl Read for Reader {
 
 /// Opens a path as [`Input::open`] does, with the same errors.
 fn open_path(path: &Path) -> Result<Opened> {
-    let read_error = |source| Error::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = File::open(path).map_err(read_error)?;
-    let metadata = file.metadata().ok();
-    if metadata.as_ref().is_some_and(|m| m.is_dir()) {
-        return Err(read_error(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "is a directory",
-        )));
-    }
+    let file = crate::io::open_file(path)?;
+    let rewinds = file.metadata().is_ok_and(|m| m.is_file());
     Ok(Opened {
         reader: Reader::File(file),
-        rewinds: metadata.is_some_and(|m| m.is_file()),
+        rewinds,
     })
 }
 
