@@ -1,9 +1,13 @@
 //! Base64 as parts carry it: strict reading where a rule demands it, lenient reading
 //! (line breaks, no padding, URL-safe alphabet) elsewhere, and sizes without decoding.
+//! Each sees through the placeholders of payloads lent from a conversion's input
+//! ([`crate::json::lent`]).
 
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
+
+use crate::json::lent;
 
 /// The longest prefix of a payload that messages may show (SPEC §1).
 pub const SHOWN_PREFIX: usize = 32;
@@ -89,6 +93,10 @@ pub fn encode(bytes: &[u8]) -> String {
 /// Decodes canonical base64 strictly: standard alphabet, correct padding, no
 /// whitespace, no stray bits in the last character.
 pub fn decode_strict(text: &str) -> Result<Vec<u8>, Base64Error> {
+    lent::with_resolved(text, decode_strict_resolved)
+}
+
+fn decode_strict_resolved(text: &str) -> Result<Vec<u8>, Base64Error> {
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
@@ -103,6 +111,10 @@ pub fn decode_strict(text: &str) -> Result<Vec<u8>, Base64Error> {
 /// Checks base64 strictly, decoding into `scratch` (reused between calls so that a
 /// scan of many payloads allocates once).
 pub fn check_strict(text: &str, scratch: &mut Vec<u8>) -> Result<usize, Base64Error> {
+    lent::with_resolved(text, |text| check_strict_resolved(text, scratch))
+}
+
+fn check_strict_resolved(text: &str, scratch: &mut Vec<u8>) -> Result<usize, Base64Error> {
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
@@ -141,6 +153,10 @@ const LENIENT_URL_SAFE: GeneralPurpose = GeneralPurpose::new(
 /// Decodes base64 leniently: ASCII whitespace is ignored, padding may be missing,
 /// and the URL-safe alphabet is accepted. Reports what it forgave.
 pub fn decode_lenient(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
+    lent::with_resolved(text, decode_lenient_resolved)
+}
+
+fn decode_lenient_resolved(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
     let mut leniency = Leniency::default();
     let compact: std::borrow::Cow<'_, str> = if text.bytes().any(|b| b.is_ascii_whitespace()) {
         leniency.whitespace = true;
@@ -172,6 +188,10 @@ pub fn decode_lenient(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
 /// The decoded size of canonical padded base64, computed from its length and
 /// padding without decoding. `None` when the length is not a multiple of four.
 pub fn decoded_len(text: &str) -> Option<u64> {
+    lent::with_resolved(text, decoded_len_resolved)
+}
+
+fn decoded_len_resolved(text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
     if !bytes.len().is_multiple_of(4) {
         return None;
@@ -192,6 +212,10 @@ pub fn encoded_len(n: u64) -> u64 {
 
 /// At most the first [`SHOWN_PREFIX`] characters of a payload, marked when cut.
 pub fn preview(payload: &str) -> String {
+    lent::with_resolved(payload, preview_resolved)
+}
+
+fn preview_resolved(payload: &str) -> String {
     match payload.char_indices().nth(SHOWN_PREFIX) {
         Some((cut, _)) => format!("{}…", &payload[..cut]),
         None => payload.to_string(),

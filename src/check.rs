@@ -85,13 +85,16 @@ pub fn check_payload(
     scratch: &mut Vec<u8>,
     depth: Depth,
 ) -> Result<PayloadInfo, PayloadProblem> {
-    let decoded_len = decode_strict_prefix(payload, scratch, depth)?;
-    check_decoded(payload, scratch, decoded_len, declared, depth).map(|(sniffed, dimensions)| {
-        PayloadInfo {
-            decoded_len,
-            sniffed,
-            dimensions,
-        }
+    // A payload lent from a conversion's input is checked there.
+    crate::json::lent::with_resolved(payload, |payload| {
+        let decoded_len = decode_resolved_prefix(payload, scratch, depth)?;
+        check_decoded(payload, scratch, decoded_len, declared, depth).map(
+            |(sniffed, dimensions)| PayloadInfo {
+                decoded_len,
+                sniffed,
+                dimensions,
+            },
+        )
     })
 }
 
@@ -99,6 +102,16 @@ pub fn check_payload(
 /// decoded bytes) and decodes into `scratch` what a check at `depth` needs.
 /// Returns the decoded size.
 pub fn decode_strict_prefix(
+    payload: &str,
+    scratch: &mut Vec<u8>,
+    depth: Depth,
+) -> Result<u64, PayloadProblem> {
+    crate::json::lent::with_resolved(payload, |payload| {
+        decode_resolved_prefix(payload, scratch, depth)
+    })
+}
+
+fn decode_resolved_prefix(
     payload: &str,
     scratch: &mut Vec<u8>,
     depth: Depth,

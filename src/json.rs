@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 mod compact;
 mod fast;
+pub mod lent;
 mod spelling;
 pub use compact::write_compact;
 pub use spelling::{respell_in_scope, spell_as, text_of, with_spellings, SpellingScope, Spellings};

@@ -45,6 +45,7 @@ pub mod profile;
 pub mod resize;
 pub mod scan;
 pub mod shapes;
+pub mod shared;
 pub mod split;
 pub mod subdoc;
 pub mod transcript;

@@ -54,10 +54,10 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut said: Vec<String> = Vec::new();
     driver.each(
         |_, bytes| convert_document(bytes, &request),
-        |run, line, result| match result {
-            Ok(document) => {
-                run.warn(line, document.notes, &mut said);
-                run.write(&document.output)
+        |run, line, input, result| match result {
+            Ok(mut document) => {
+                run.warn(line, std::mem::take(&mut document.notes), &mut said);
+                run.write_with(|out| document.write_to(out, input))
             }
             Err(error) => run.fail(line, &error.to_string()),
         },

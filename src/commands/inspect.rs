@@ -31,7 +31,7 @@ pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut listed = 0usize;
     driver.each(
         |line, bytes| inspect_at(bytes, line, extract, &at),
-        |run, line, result| {
+        |run, line, _, result| {
             let found = match result {
                 Ok(found) => found,
                 Err(error) => return run.fail(line, &error),

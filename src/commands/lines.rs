@@ -70,16 +70,17 @@ impl<'p> Driver<'p> {
     }
 
     /// Runs `work` on every document (in parallel) and hands each result, in
-    /// input order, to `sink` with the output; stops early when `sink` says so.
+    /// input order, to `sink` with the output and the document's bytes; stops
+    /// early when `sink` says so.
     pub fn each<R, W, S>(&mut self, work: W, mut sink: S) -> Result<()>
     where
         R: Send,
-        W: Fn(usize, &[u8]) -> R + Sync,
-        S: FnMut(&mut Lines<'p>, usize, R) -> Result<Flow>,
+        W: Fn(usize, &crate::shared::SharedBytes) -> R + Sync,
+        S: FnMut(&mut Lines<'p>, usize, &[u8], R) -> Result<Flow>,
     {
         let run = &mut self.run;
-        crate::pipeline::for_each_document(&mut self.documents, work, |line, result| {
-            sink(run, line, result)
+        crate::pipeline::for_each_document(&mut self.documents, work, |line, bytes, result| {
+            sink(run, line, bytes, result)
         })
     }
 
@@ -152,6 +153,17 @@ impl<'p> Lines<'p> {
     /// Writes one document's result and a line break.
     pub fn write(&mut self, bytes: &[u8]) -> Result<Flow> {
         self.out.write_all(bytes).map_err(stdout_error)?;
+        self.out.write_all(b"\n").map_err(stdout_error)?;
+        self.tally.wrote();
+        Ok(Flow::Continue)
+    }
+
+    /// Writes one document's result through `write`, and a line break.
+    pub fn write_with(
+        &mut self,
+        write: impl FnOnce(&mut Stdout) -> std::io::Result<()>,
+    ) -> Result<Flow> {
+        write(&mut self.out).map_err(stdout_error)?;
         self.out.write_all(b"\n").map_err(stdout_error)?;
         self.tally.wrote();
         Ok(Flow::Continue)

@@ -44,7 +44,7 @@ pub fn run(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     let mut notes: Vec<String> = Vec::new();
     driver.each(
         |_, bytes| split_document(bytes, &options),
-        |run, line, result| match result {
+        |run, line, _, result| match result {
             Ok(document) => {
                 if let Some(writer) = writer.as_mut() {
                     // One document's names are known before any is written:

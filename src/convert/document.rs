@@ -2,11 +2,13 @@
 //! values at `--at` pointers spliced back into the document, or a NeMo Gym
 //! rollout's conversation; the operation behind `partkit convert`.
 
-use serde_json::Value;
+use std::io::{self, Write};
 
 use crate::convert::{self, ConvertError, ConvertOptions};
+use crate::json::lent::{self, Lent};
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
 use crate::shapes::Shape;
+use crate::shared::SharedBytes;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
 use crate::{json, render};
 
@@ -39,15 +41,41 @@ pub struct ConvertRequest {
 }
 
 /// One converted document: its serialized output and the notes for stderr.
+///
+/// The output may have holes where payloads lent from the input go
+/// ([`crate::json::lent`]): write it with [`ConvertedDocument::write_to`], or
+/// fill it with [`ConvertedDocument::into_bytes`], given the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvertedDocument {
-    pub output: Vec<u8>,
+    output: Vec<u8>,
+    lent: Lent,
     pub notes: Vec<String>,
+}
+
+impl ConvertedDocument {
+    /// Writes the output, its holes filled from `input` (the bytes given to
+    /// [`convert_document`]).
+    pub fn write_to<W: Write>(&self, out: &mut W, input: &[u8]) -> io::Result<()> {
+        self.lent.write_to(out, &self.output, input)
+    }
+
+    /// The output in memory, its holes filled from `input`.
+    pub fn into_bytes(self, input: &[u8]) -> Vec<u8> {
+        self.lent.fill(self.output, input)
+    }
+
+    fn filled(output: Vec<u8>, notes: Vec<String>) -> ConvertedDocument {
+        ConvertedDocument {
+            output,
+            lent: Lent::default(),
+            notes,
+        }
+    }
 }
 
 /// Converts one JSON document.
 pub fn convert_document(
-    bytes: &[u8],
+    bytes: &SharedBytes,
     request: &ConvertRequest,
 ) -> Result<ConvertedDocument, ConvertError> {
     if !request.at.is_active() {
@@ -63,14 +91,15 @@ pub fn convert_document(
     let mut replacements = Vec::with_capacity(located.len());
     for value in located {
         let pretty = request.bare && request.pretty;
-        let converted = convert_value(&bytes[value.range.clone()], request, pretty)
+        let input = bytes.slice(value.range.clone());
+        let converted = convert_value(&input, request, pretty)
             .map_err(|e| at_pointer(e, |p| join(&value.pointer, p)))?;
-        for note in converted.notes {
-            if !notes.contains(&note) {
-                notes.push(note);
+        for note in &converted.notes {
+            if !notes.contains(note) {
+                notes.push(note.clone());
             }
         }
-        replacements.push((value.range, converted.output));
+        replacements.push((value.range, converted.into_bytes(&input)));
     }
     let output = if request.bare {
         // One pointer (the command line makes sure); a value passed over by
@@ -82,36 +111,45 @@ pub fn convert_document(
     } else {
         splice(bytes, &mut replacements)
     };
-    Ok(ConvertedDocument { output, notes })
+    Ok(ConvertedDocument::filled(output, notes))
 }
 
 /// Converts one value: a rollout's conversation, or a transcript of any shape.
 fn convert_value(
-    bytes: &[u8],
+    bytes: &SharedBytes,
     request: &ConvertRequest,
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
-    // Told from the text: a rollout is then parsed once, as its conversation.
-    let is_rollout = match request.rollout {
-        RolloutChoice::Always => true,
-        RolloutChoice::Recognize => rollout::is_rollout_text(bytes),
-        RolloutChoice::Never => false,
-    };
-    if is_rollout {
+    if request.rollout == RolloutChoice::Always {
         return convert_rollout(bytes, request, pretty);
     }
-    let value: Value = serde_json::from_slice(bytes)
+    let scan = lent::scan(bytes);
+    // Told from the text (the shorter one, without the payloads): a rollout is
+    // then parsed once, as its conversation.
+    if request.rollout == RolloutChoice::Recognize && rollout::is_rollout_text(scan.text(bytes)) {
+        return convert_rollout(bytes, request, pretty);
+    }
+    let parsed = scan
+        .parse(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let _spelling = json::spell_as(bytes);
-    let converted = convert::convert(&value, request.from, request.to, request.options.clone())?;
-    // Sized for the input: the output is about as long, and a buffer that
-    // doubles as it grows copies (and faults in) the payloads again.
-    let mut output = Vec::with_capacity(bytes.len() + bytes.len() / 8);
-    render::write_value(&mut output, &converted.value, pretty)
-        .expect("writing JSON into memory cannot fail");
-    Ok(ConvertedDocument {
-        output,
-        notes: converted.notes,
+    let text = parsed.shadow.as_deref().unwrap_or(bytes);
+    let _spelling = json::spell_as(text);
+    lent::lend(bytes, &parsed.payloads, || {
+        let converted = convert::convert(
+            &parsed.value,
+            request.from,
+            request.to,
+            request.options.clone(),
+        )?;
+        // Sized for the text around the payloads: a buffer that doubles as it
+        // grows copies (and faults in) what it holds again.
+        let mut output = Vec::with_capacity(text.len() + text.len() / 8);
+        let lent = render::write_value_lent(&mut output, &converted.value, pretty);
+        Ok(ConvertedDocument {
+            output,
+            lent,
+            notes: converted.notes,
+        })
     })
 }
 
@@ -133,24 +171,30 @@ fn convert_rollout(
             "not a NeMo Gym rollout: no responses_create_params object",
         )
     })?;
-    let value: Value = serde_json::from_slice(&conversation.bytes)
+    let parsed = lent::parse(&conversation.bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(rollout::CONVERSATION);
-    let _spelling = json::spell_as(&conversation.bytes);
-    let converted = convert::convert(&value, Some(from), request.to, request.options.clone())
+    let text = parsed.shadow.as_deref().unwrap_or(&conversation.bytes);
+    let _spelling = json::spell_as(text);
+    let conversation_bytes = SharedBytes::new(conversation.bytes.clone());
+    let (out, converted) = lent::lend(&conversation_bytes, &parsed.payloads, || {
+        let converted = convert::convert(
+            &parsed.value,
+            Some(from),
+            request.to,
+            request.options.clone(),
+        )
         .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
-    let mut out = Vec::with_capacity(conversation.bytes.len() + conversation.bytes.len() / 8);
-    render::write_value(&mut out, &converted.value, request.bare && pretty)
-        .expect("writing JSON into memory cannot fail");
+        let mut out = Vec::with_capacity(text.len() + text.len() / 8);
+        let lent = render::write_value_lent(&mut out, &converted.value, request.bare && pretty);
+        Ok::<_, ConvertError>((lent.fill(out, &conversation.bytes), converted))
+    })?;
     let output = if request.bare {
         out
     } else {
         splice(bytes, &mut [(conversation.request.clone(), out)])
     };
-    Ok(ConvertedDocument {
-        output,
-        notes: converted.notes,
-    })
+    Ok(ConvertedDocument::filled(output, converted.notes))
 }
 
 /// The error with its pointer moved into the enclosing document.

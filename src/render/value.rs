@@ -11,26 +11,91 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
+use crate::json::lent::{self, Lent, Piece};
 use crate::json::{self, Spellings};
 
-/// Writes `value`, pretty (two-space indent, as serde_json's pretty printer)
-/// or compact.
-pub fn write_value<W: Write>(out: &mut W, value: &Value, pretty: bool) -> io::Result<()> {
-    let mut writer = Writer {
+/// Writes `value` into memory, pretty (two-space indent, as serde_json's
+/// pretty printer) or compact, with a hole where each payload lent from the
+/// input goes ([`crate::json::lent`]; they are written from the input later:
+/// [`Lent::write_to`]).
+pub fn write_value_lent(out: &mut Vec<u8>, value: &Value, pretty: bool) -> Lent {
+    let mut holes = Holes {
         out,
+        lent: Lent::default(),
+    };
+    let mut writer = Writer {
+        out: &mut holes,
         pretty,
         depth: 0,
     };
     json::with_spellings(|spell| writer.value(value, spell))
+        .expect("writing JSON into memory cannot fail");
+    holes.lent
 }
 
-struct Writer<'w, W: Write> {
-    out: &'w mut W,
+/// Where a writer's text goes, and what it does with a lent payload.
+trait Sink: Write {
+    fn payload(&mut self, index: usize) -> io::Result<()>;
+}
+
+/// Payloads written where they stand.
+struct Inline<'w, W: Write>(&'w mut W);
+
+impl<W: Write> Write for Inline<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl<W: Write> Sink for Inline<'_, W> {
+    fn payload(&mut self, index: usize) -> io::Result<()> {
+        lent::write_payload(self.0, index)
+    }
+}
+
+/// Payloads left as holes in memory.
+struct Holes<'w> {
+    out: &'w mut Vec<u8>,
+    lent: Lent,
+}
+
+impl Write for Holes<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.extend_from_slice(buf);
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink for Holes<'_> {
+    fn payload(&mut self, index: usize) -> io::Result<()> {
+        if self.lent.hole(self.out.len(), index) {
+            Ok(())
+        } else {
+            lent::write_payload(self.out, index)
+        }
+    }
+}
+
+struct Writer<'w, S: Sink> {
+    out: &'w mut S,
     pretty: bool,
     depth: usize,
 }
 
-impl<W: Write> Writer<'_, W> {
+impl<S: Sink> Writer<'_, S> {
     fn value(&mut self, value: &Value, spell: &Spellings) -> io::Result<()> {
         match value {
             Value::Null => self.out.write_all(b"null"),
@@ -41,7 +106,7 @@ impl<W: Write> Writer<'_, W> {
                 self.out
                     .write_all(spell.spelling(text).unwrap_or(text).as_bytes())
             }
-            Value::String(text) => write_str(self.out, text),
+            Value::String(text) => write_str_lent(self.out, text),
             Value::Array(items) => {
                 if items.is_empty() {
                     return self.out.write_all(b"[]");
@@ -66,7 +131,7 @@ impl<W: Write> Writer<'_, W> {
         self.depth += 1;
         for (n, (key, member)) in members.iter().enumerate() {
             self.separator(n)?;
-            write_str(self.out, key)?;
+            write_str_lent(self.out, key)?;
             self.out.write_all(if self.pretty { b": " } else { b":" })?;
             self.value(member, spell)?;
         }
@@ -101,10 +166,33 @@ impl<W: Write> Writer<'_, W> {
     }
 }
 
-/// A JSON string: runs that need no escaping are copied whole.
+/// A JSON string: runs that need no escaping are copied whole. Lent
+/// payloads are written in place.
 pub fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
-    let mut rest = text.as_bytes();
+    write_str_lent(&mut Inline(out), text)
+}
+
+/// A JSON string whose lent payloads go to the sink's `payload`.
+fn write_str_lent<S: Sink>(out: &mut S, text: &str) -> io::Result<()> {
+    if !lent::is_lending() || !text.contains('\u{E000}') {
+        out.write_all(b"\"")?;
+        write_escaped(out, text)?;
+        return out.write_all(b"\"");
+    }
     out.write_all(b"\"")?;
+    for piece in lent::pieces(text) {
+        match piece {
+            Piece::Text(text) => write_escaped(out, text)?,
+            // Base64: nothing in it to escape.
+            Piece::Lent(index) => out.payload(index)?,
+        }
+    }
+    out.write_all(b"\"")
+}
+
+/// A string's content, escaped.
+fn write_escaped<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
+    let mut rest = text.as_bytes();
     loop {
         let clean = first_to_escape(rest);
         out.write_all(&rest[..clean])?;
@@ -114,7 +202,7 @@ pub fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
         write_escape(out, byte)?;
         rest = &rest[clean + 1..];
     }
-    out.write_all(b"\"")
+    Ok(())
 }
 
 fn write_escape<W: Write>(out: &mut W, byte: u8) -> io::Result<()> {
@@ -169,7 +257,7 @@ mod tests {
 
     fn ours(value: &Value, pretty: bool) -> String {
         let mut out = Vec::new();
-        write_value(&mut out, value, pretty).unwrap();
+        assert!(write_value_lent(&mut out, value, pretty).is_empty());
         String::from_utf8(out).unwrap()
     }
 

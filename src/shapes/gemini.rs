@@ -253,15 +253,18 @@ fn snake(key: &str) -> String {
 /// Standard padded base64 spelled in another form Gemini accepts: `url-safe`
 /// (`-` and `_` for `+` and `/`), `unpadded`, or both.
 fn spell_base64(standard: &str, form: &str) -> String {
-    let mut text = if form.contains("unpadded") {
-        standard.trim_end_matches('=').to_string()
-    } else {
-        standard.to_string()
-    };
-    if form.contains("url-safe") {
-        text = text.replace('+', "-").replace('/', "_");
-    }
-    text
+    // A payload lent from the input is respelled from the input.
+    crate::json::lent::with_resolved(standard, |standard| {
+        let mut text = if form.contains("unpadded") {
+            standard.trim_end_matches('=').to_string()
+        } else {
+            standard.to_string()
+        };
+        if form.contains("url-safe") {
+            text = text.replace('+', "-").replace('/', "_");
+        }
+        text
+    })
 }
 
 /// The camelCase names of the Gemini fields that `value` spells in snake_case

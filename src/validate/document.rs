@@ -5,11 +5,12 @@
 use super::media::{ImageStat, Media};
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue, Patch};
-use crate::json::{self, pointer_token, Json};
+use crate::json::{self, lent, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::part::PartView;
 use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
 use crate::shapes::Shape;
+use crate::shared::SharedBytes;
 use crate::size::group_digits;
 
 thread_local! {
@@ -20,6 +21,13 @@ thread_local! {
 
 /// Checks one document.
 pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
+    check_shared(&SharedBytes::new(bytes.to_vec()), options)
+}
+
+/// Checks one document held in a shared buffer (a transcript's payloads are
+/// then lent to the transcript rules, not copied: [`crate::json::lent`]).
+pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
+    let bytes: &[u8] = shared;
     // A rollout is recognized before anything else (its request would
     // otherwise pass for a transcript of some shape, or for none), from the
     // text: it is then parsed once, as its conversation. One that is not JSON
@@ -30,7 +38,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
         _ => false,
     };
     if rollout && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
-        return super::scope::check_rollout(bytes, options);
+        return super::scope::check_rollout(shared, options);
     }
     let doc = match json::parse(bytes) {
         Ok(doc) => doc,
@@ -62,6 +70,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
     let mut checker = Checker {
         options,
         bytes,
+        shared,
         url_safe_base64: false,
         scratch: SCRATCH.with(|cell| cell.take()),
         issues: Vec::new(),
@@ -138,6 +147,8 @@ pub(super) struct Checker<'o> {
     pub(super) options: &'o CheckOptions,
     /// The document's text, which borrowed strings point into.
     pub(super) bytes: &'o [u8],
+    /// The same bytes, shared.
+    pub(super) shared: &'o SharedBytes,
     pub(super) scratch: Vec<u8>,
     pub(super) issues: Vec<Issue>,
     pub(super) images: Vec<ImageStat>,
@@ -303,9 +314,12 @@ impl Checker<'_> {
                 token: !declared.contains('/'),
             });
         }
-        let value = doc.to_value();
-        self.issues
-            .extend(super::transcript::check(&value, shape, self.options.target));
+        let (value, payloads) = lent::value_of(doc, self.bytes);
+        let target = self.options.target;
+        let issues = lent::lend(self.shared, &payloads, || {
+            super::transcript::check(&value, shape, target)
+        });
+        self.issues.extend(issues);
     }
 
     fn parts(&mut self, doc: &Json<'_>) {

@@ -207,7 +207,7 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     let outcome = crate::pipeline::for_each_document(
         &mut documents,
         |_, bytes| scope::check(bytes, &options.check),
-        |line, doc| {
+        |line, _, doc| {
             record(&mut report, &label, line, doc, options, false);
             Ok(crate::accounting::Flow::Continue)
         },
@@ -243,7 +243,9 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
         Err(error) => return InputReport::failed(error),
     };
     let label = input.label();
-    let reader: Box<dyn BufRead + Send> = Box::new(Cursor::new(bytes.clone()));
+    let shared = crate::shared::SharedBytes::new(bytes);
+    let bytes: &[u8] = &shared;
+    let reader: Box<dyn BufRead + Send> = Box::new(Cursor::new(shared.clone()));
     let mut documents = Documents::from_reader(reader, path.clone(), options.layout);
     let mut report = InputReport::default();
     let mut patches: Vec<Patch> = Vec::new();
@@ -260,7 +262,7 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
         } else {
             bytes.len()
         };
-        let doc = scope::check(&bytes[start..end], &options.check);
+        let doc = scope::check(&shared.slice(start..end), &options.check);
         for issue in &doc.issues {
             if let (Some(patch), false) = (&issue.patch, ignored(issue.rule, options)) {
                 patches.push(Patch {

@@ -3,17 +3,18 @@
 //! alone and their findings (and repairs) are moved back into the document's
 //! own coordinates: full pointers from its root, byte ranges of its text.
 
-use super::document::check_document;
+use super::document::check_shared;
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue};
 use crate::shapes::nemo_gym::rollout::Conversation;
 use crate::shapes::nemo_gym::rules::ROLLOUT_CONVERSATION;
+use crate::shared::SharedBytes;
 use crate::subdoc::{join, LocateError, MISSING};
 
 /// Checks one document: the whole of it, or the values at the `--at` pointers.
-pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
+pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
     if !options.at.is_active() {
-        return check_document(bytes, options);
+        return check_shared(bytes, options);
     }
     let located = match options.at.locate(bytes) {
         Ok(located) => located,
@@ -42,7 +43,7 @@ pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
         ..DocReport::default()
     };
     for value in located {
-        let part = check_document(&bytes[value.range.clone()], options);
+        let part = check_shared(&bytes.slice(value.range.clone()), options);
         if part.skipped {
             continue;
         }
@@ -66,7 +67,7 @@ pub fn check(bytes: &[u8], options: &CheckOptions) -> DocReport {
 /// Checks a NeMo Gym rollout line: its conversation (the request's input and
 /// the response's output, with the request's tools) as one OpenAI Responses
 /// request, with every rule that applies to one.
-pub fn check_rollout(bytes: &[u8], options: &CheckOptions) -> DocReport {
+pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
     let Some(conversation) = Conversation::of(bytes) else {
         return DocReport {
             kind: Some(DocKind::Rollout),
@@ -83,7 +84,7 @@ pub fn check_rollout(bytes: &[u8], options: &CheckOptions) -> DocReport {
         kind: KindChoice::Transcript(Some(ROLLOUT_CONVERSATION)),
         ..options.clone()
     };
-    let mut report = check_document(&conversation.bytes, &inner);
+    let mut report = check_shared(&SharedBytes::new(conversation.bytes.clone()), &inner);
     report.kind = Some(DocKind::Rollout);
     for issue in &mut report.issues {
         issue.pointer = conversation.line_pointer(&issue.pointer);

@@ -17,6 +17,7 @@ mod encode;
 mod fetch;
 mod generated;
 mod inspect;
+mod payloads;
 mod pipelines;
 mod recordings;
 mod resize;

@@ -308,7 +308,10 @@ pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, 
 /// when the re-encoding is exactly undone by the Gemini writer.
 pub(super) fn standard_base64(data: &str) -> (String, Option<&'static str>) {
     // Most payloads are standard already: only look closer at one that is not.
-    let maybe_other = !data.len().is_multiple_of(4) || data.bytes().any(|b| b == b'-' || b == b'_');
+    // (A payload lent from the input is looked at through its placeholder.)
+    let maybe_other = crate::json::lent::with_resolved(data, |data| {
+        !data.len().is_multiple_of(4) || data.bytes().any(|b| b == b'-' || b == b'_')
+    });
     if !maybe_other {
         return (data.to_string(), None);
     }
@@ -320,7 +323,8 @@ pub(super) fn standard_base64(data: &str) -> (String, Option<&'static str>) {
                 (true, false) => "url-safe",
                 _ => "unpadded",
             };
-            let exact = crate::shapes::gemini::spell_base64(&standard, form) == data;
+            let spelled = crate::shapes::gemini::spell_base64(&standard, form);
+            let exact = crate::json::lent::with_resolved(data, |data| spelled == data);
             return (standard, exact.then_some(form));
         }
     }

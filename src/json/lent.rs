@@ -1,0 +1,597 @@
+//! Base64 payloads lent from the input instead of copied: why this exists.
+//!
+//! A transcript is mostly base64. Parsed into a `serde_json::Value`, read into
+//! the canonical model and written out again, each payload was copied four
+//! times (the value, the part, the output value, the output text), so a
+//! conversion held four copies of its input. [`parse`] instead finds the
+//! payloads in the text first (a data URL's base64, or the string of a `data`,
+//! `blob`, `bytes` or `file_data` key, when it is all standard base64) and
+//! parses a copy of the text in which each is a short placeholder; the
+//! placeholders travel through the readers, the model and the writers as
+//! ordinary strings. While [`lend`] runs, the base64 functions see through them
+//! ([`with_resolved`]), and the writer leaves a hole where one is, filled from
+//! the input as the output is written ([`Lent`]). A payload is then copied
+//! once, into the output.
+//!
+//! A placeholder is `U+E000`, the payload's index in hex, `U+E001`: private-use
+//! characters, so that a forgotten lookup shows as an invalid base64
+//! character, never as other valid data. An input that holds either character
+//! (or its escape) is parsed as it is, nothing lent.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::json::Json;
+use crate::shared::SharedBytes;
+
+/// The shortest payload worth lending. Small enough that the test fixtures'
+/// real images are lent, so that every test runs through placeholders.
+const MIN_PAYLOAD: usize = 64;
+/// How far into a data URL its comma may be.
+const MAX_HEADER: usize = 256;
+
+const OPEN: char = '\u{E000}';
+const CLOSE: char = '\u{E001}';
+
+/// The keys whose string values are base64 in some shape: canonical, Anthropic,
+/// Gemini and MCP `data`, MCP `blob`, Bedrock `bytes`, OpenAI `file_data`.
+const PAYLOAD_KEYS: [&[u8]; 4] = [b"data", b"blob", b"bytes", b"file_data"];
+
+/// A document parsed with its payloads lent: the value (placeholders where
+/// the payloads were) and where each payload is in the input.
+#[derive(Debug)]
+pub struct Parsed {
+    pub value: Value,
+    /// The text the value was parsed from, when it is not the input: its
+    /// numbers are spelled as the input's are.
+    pub shadow: Option<Vec<u8>>,
+    pub payloads: Payloads,
+}
+
+/// Where each lent payload is in the input, by placeholder index.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Payloads(Vec<Range<usize>>);
+
+impl Payloads {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Parses `input`, lending its payloads (see the module's documentation).
+/// Errors are serde_json's on the input itself, in its own coordinates.
+pub fn parse(input: &[u8]) -> Result<Parsed, serde_json::Error> {
+    scan(input).parse(input)
+}
+
+/// An input's payloads found, not yet parsed.
+#[derive(Debug)]
+pub struct Scan {
+    shadow: Vec<u8>,
+    payloads: Vec<Range<usize>>,
+}
+
+/// Finds `input`'s payloads and writes the text to parse in their place.
+pub fn scan(input: &[u8]) -> Scan {
+    let (shadow, payloads) = shadow_of(input);
+    Scan { shadow, payloads }
+}
+
+impl Scan {
+    /// The text to parse: the input with placeholders for its payloads (the
+    /// same keys, values and numbers, only shorter).
+    pub fn text<'a>(&'a self, input: &'a [u8]) -> &'a [u8] {
+        if self.payloads.is_empty() {
+            input
+        } else {
+            &self.shadow
+        }
+    }
+
+    /// Parses the text ([`parse`]).
+    pub fn parse(self, input: &[u8]) -> Result<Parsed, serde_json::Error> {
+        let Scan { shadow, payloads } = self;
+        if payloads.is_empty() {
+            return Ok(Parsed {
+                value: serde_json::from_slice(input)?,
+                shadow: None,
+                payloads: Payloads::default(),
+            });
+        }
+        match serde_json::from_slice(&shadow) {
+            Ok(value) => Ok(Parsed {
+                value,
+                shadow: Some(shadow),
+                payloads: Payloads(payloads),
+            }),
+            // Replacing base64 inside a string by other string characters
+            // keeps a text valid or invalid; the input says where it is not.
+            Err(_) => serde_json::from_slice(input).map(|value| Parsed {
+                value,
+                shadow: None,
+                payloads: Payloads::default(),
+            }),
+        }
+    }
+}
+
+/// A borrowed tree parsed from `input` as a value, its payloads lent (the
+/// strings [`scan`] would lend, found where the tree borrows them from the
+/// input): what [`Json::to_value`] gives, without copying the payloads.
+pub fn value_of(doc: &Json<'_>, input: &[u8]) -> (Value, Payloads) {
+    let mut payloads = Vec::new();
+    if holds_placeholder_characters(input) || has_escaped_placeholder(doc) {
+        return (doc.to_value(), Payloads::default());
+    }
+    let value = lend_in(doc, input, None, &mut payloads);
+    (value, Payloads(payloads))
+}
+
+fn lend_in(
+    doc: &Json<'_>,
+    input: &[u8],
+    key: Option<&str>,
+    payloads: &mut Vec<Range<usize>>,
+) -> Value {
+    match doc {
+        Json::String(Cow::Borrowed(text)) if text.len() >= MIN_PAYLOAD => {
+            let keyed = key.is_some_and(|k| PAYLOAD_KEYS.contains(&k.as_bytes()));
+            let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+            let within = start <= input.len() && text.len() <= input.len() - start;
+            let offset = payload_offset(text.as_bytes(), keyed).filter(|&o| {
+                within && text.len() - o >= MIN_PAYLOAD && is_base64(&text.as_bytes()[o..])
+            });
+            match offset {
+                Some(offset) => {
+                    let index = payloads.len();
+                    payloads.push(start + offset..start + text.len());
+                    Value::String(format!("{}{OPEN}{index:x}{CLOSE}", &text[..offset]))
+                }
+                None => Value::String(text.to_string()),
+            }
+        }
+        Json::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| lend_in(item, input, key, payloads))
+                .collect(),
+        ),
+        Json::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(k, v)| (k.to_string(), lend_in(v, input, Some(k), payloads)))
+                .collect(),
+        ),
+        other => other.to_value(),
+    }
+}
+
+/// Whether a string of the tree (an unescaped one) holds a placeholder
+/// character.
+fn has_escaped_placeholder(doc: &Json<'_>) -> bool {
+    let holds = |text: &str| text.contains([OPEN, CLOSE]);
+    match doc {
+        Json::String(Cow::Owned(text)) => holds(text),
+        Json::Array(items) => items.iter().any(has_escaped_placeholder),
+        Json::Object(members) => members
+            .iter()
+            .any(|(k, v)| matches!(k, Cow::Owned(k) if holds(k)) || has_escaped_placeholder(v)),
+        _ => false,
+    }
+}
+
+/// The input with each payload replaced by its placeholder, and the payloads'
+/// ranges. No payloads (and an empty text) when the input holds a
+/// placeholder character, or nothing worth lending.
+fn shadow_of(input: &[u8]) -> (Vec<u8>, Vec<Range<usize>>) {
+    let mut payloads = Vec::new();
+    if holds_placeholder_characters(input) {
+        return (Vec::new(), payloads);
+    }
+    // (An escaped one is found as the strings are scanned.)
+    let mut shadow = Vec::new();
+    let mut copied = 0;
+    let mut at = 0;
+    let mut key: Option<&[u8]> = None;
+    while let Some(found) = memchr::memchr(b'"', &input[at..]) {
+        let start = at + found + 1;
+        let (end, escaped) = match string_end(input, start) {
+            Ok(Some(end)) => end,
+            Ok(None) => break,
+            Err(()) => return (Vec::new(), Vec::new()),
+        };
+        at = end + 1;
+        let content = &input[start..end];
+        let next = input[at..].iter().find(|b| !b.is_ascii_whitespace());
+        if next == Some(&b':') {
+            key = (!escaped).then_some(content);
+            continue;
+        }
+        let keyed = key.take().is_some_and(|k| PAYLOAD_KEYS.contains(&k));
+        if escaped || content.len() < MIN_PAYLOAD {
+            continue;
+        }
+        let Some(offset) = payload_offset(content, keyed) else {
+            continue;
+        };
+        let payload = start + offset..end;
+        if payload.len() < MIN_PAYLOAD || !is_base64(&input[payload.clone()]) {
+            continue;
+        }
+        if shadow.is_empty() {
+            shadow.reserve(input.len() / 16 + 1024);
+        }
+        shadow.extend_from_slice(&input[copied..payload.start]);
+        write!(shadow, "{OPEN}{:x}{CLOSE}", payloads.len()).expect("writing to memory");
+        copied = payload.end;
+        payloads.push(payload);
+    }
+    if !payloads.is_empty() {
+        shadow.extend_from_slice(&input[copied..]);
+    }
+    (shadow, payloads)
+}
+
+/// Where a string that starts at `start` (after its quote) ends (its closing
+/// quote), and whether it holds an escape; `Err` when an escape spells a
+/// placeholder character.
+fn string_end(input: &[u8], start: usize) -> Result<Option<(usize, bool)>, ()> {
+    let mut at = start;
+    let mut escaped = false;
+    loop {
+        let Some(found) = memchr::memchr2(b'"', b'\\', &input[at..]) else {
+            return Ok(None);
+        };
+        at += found;
+        if input[at] == b'"' {
+            return Ok(Some((at, escaped)));
+        }
+        if escapes_placeholder_character(input, at) {
+            return Err(());
+        }
+        escaped = true;
+        at += 2;
+        if at > input.len() {
+            return Ok(None);
+        }
+    }
+}
+
+/// Where the base64 starts in a string: after a base64 data URL's comma, or
+/// at its start when its key holds base64.
+fn payload_offset(content: &[u8], keyed: bool) -> Option<usize> {
+    if content.len() > 5 && content[..5].eq_ignore_ascii_case(b"data:") {
+        let head = &content[..content.len().min(MAX_HEADER)];
+        let comma = memchr::memchr(b',', head)?;
+        let header = &content[..comma];
+        let base64 =
+            header.len() >= 7 && header[header.len() - 7..].eq_ignore_ascii_case(b";base64");
+        return base64.then_some(comma + 1);
+    }
+    keyed.then_some(0)
+}
+
+/// Whether every byte is of the standard base64 alphabet or `=`. Blocks of
+/// 32 bytes are tested without a branch per byte, so the loop vectorizes.
+fn is_base64(bytes: &[u8]) -> bool {
+    let bad = |b: u8| !(b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=');
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        let hits = block.iter().fold(0u8, |hits, &b| {
+            let letter = (b | 0x20).wrapping_sub(b'a') < 26;
+            let digit = b.wrapping_sub(b'0') < 10;
+            let other = (b == b'+') | (b == b'/') | (b == b'=');
+            hits | u8::from(!(letter | digit | other))
+        });
+        if hits != 0 {
+            return false;
+        }
+    }
+    !blocks.remainder().iter().any(|&b| bad(b))
+}
+
+/// Whether the text holds U+E000 or U+E001 raw (their UTF-8 starts with
+/// the byte 0xEE, which no base64 or ASCII text holds).
+fn holds_placeholder_characters(input: &[u8]) -> bool {
+    memchr::memchr_iter(0xEE, input).any(|at| {
+        input
+            .get(at + 1..at + 3)
+            .is_some_and(|rest| rest == [0x80, 0x80] || rest == [0x80, 0x81])
+    })
+}
+
+/// Whether the escape at `at` (a backslash) spells U+E000 to U+E00F.
+fn escapes_placeholder_character(input: &[u8], at: usize) -> bool {
+    input
+        .get(at + 1..at + 5)
+        .is_some_and(|escape| escape.eq_ignore_ascii_case(b"ue00"))
+}
+
+/// What [`lend`] puts in scope: the input and where its payloads are.
+struct Lending {
+    input: SharedBytes,
+    payloads: Payloads,
+}
+
+thread_local! {
+    static LENDING: RefCell<Option<Rc<Lending>>> = const { RefCell::new(None) };
+}
+
+fn lending() -> Option<Rc<Lending>> {
+    LENDING.with(|cell| cell.borrow().clone())
+}
+
+/// Runs `f` with `payloads` lent from `input` on this thread: the base64
+/// functions and the JSON writer see through placeholders while it runs.
+pub fn lend<R>(input: &SharedBytes, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Rc<Lending>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LENDING.with(|cell| *cell.borrow_mut() = self.0.take());
+        }
+    }
+    if payloads.is_empty() {
+        return f();
+    }
+    let lending = Rc::new(Lending {
+        input: input.clone(),
+        payloads: payloads.clone(),
+    });
+    let _restore = Restore(LENDING.with(|cell| cell.borrow_mut().replace(lending)));
+    f()
+}
+
+/// The payload behind placeholder `index`, while lent.
+fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
+    let lending = lending();
+    let text = lending.as_deref().and_then(|lending| {
+        let range = lending.payloads.0.get(index)?;
+        std::str::from_utf8(lending.input.get(range.clone())?).ok()
+    });
+    f(text)
+}
+
+/// Whether placeholders are being resolved on this thread.
+pub fn is_lending() -> bool {
+    LENDING.with(|cell| cell.borrow().is_some())
+}
+
+/// One piece of a string that may hold placeholders.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    Text(&'a str),
+    /// A placeholder: the payload's index.
+    Lent(usize),
+}
+
+/// The pieces of `text`: text, and placeholders (a malformed one is text).
+pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(open) = rest.find(OPEN) else {
+            return Some(Piece::Text(std::mem::take(&mut rest)));
+        };
+        if open > 0 {
+            let (text, after) = rest.split_at(open);
+            rest = after;
+            return Some(Piece::Text(text));
+        }
+        let inner = &rest[OPEN.len_utf8()..];
+        let parsed = inner.find(CLOSE).and_then(|close| {
+            let hex = &inner[..close];
+            let valid = !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
+            let index = usize::from_str_radix(hex, 16).ok().filter(|_| valid)?;
+            Some((index, close + CLOSE.len_utf8()))
+        });
+        Some(match parsed {
+            Some((index, len)) => {
+                rest = &inner[len..];
+                Piece::Lent(index)
+            }
+            None => {
+                let (text, after) = rest.split_at(OPEN.len_utf8());
+                rest = after;
+                Piece::Text(text)
+            }
+        })
+    })
+}
+
+/// Runs `f` on `text` with its placeholders replaced by their payloads (no
+/// copy when the text is one placeholder, none when nothing is lent).
+pub fn with_resolved<R>(text: &str, f: impl FnOnce(&str) -> R) -> R {
+    if !is_lending() || !text.contains(OPEN) {
+        return f(text);
+    }
+    let mut pieces = pieces(text);
+    if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
+        return with_payload(index, |payload| f(payload.unwrap_or(text)));
+    }
+    let mut whole = String::with_capacity(text.len());
+    for piece in self::pieces(text) {
+        match piece {
+            Piece::Text(part) => whole.push_str(part),
+            Piece::Lent(index) => with_payload(index, |payload| {
+                whole.push_str(payload.unwrap_or("\u{FFFD}"));
+            }),
+        }
+    }
+    f(&whole)
+}
+
+/// `text` with its placeholders resolved, copied when it holds any.
+pub fn resolved(text: &str) -> Cow<'_, str> {
+    if !is_lending() || !text.contains(OPEN) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(with_resolved(text, str::to_string))
+}
+
+/// Writes the payload behind placeholder `index` to `out` (the placeholder
+/// itself when nothing is lent under that index).
+pub fn write_payload<W: Write>(out: &mut W, index: usize) -> io::Result<()> {
+    with_payload(index, |payload| match payload {
+        Some(payload) => out.write_all(payload.as_bytes()),
+        None => write!(out, "{OPEN}{index:x}{CLOSE}"),
+    })
+}
+
+/// Output text with holes where lent payloads go, filled from the input as
+/// it is written.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Lent {
+    /// Where each hole is in the output text, and the payload's range in the
+    /// input.
+    holes: Vec<(usize, Range<usize>)>,
+}
+
+impl Lent {
+    /// A hole at `at` in the output for placeholder `index`; false when
+    /// nothing is lent under that index (the caller writes the placeholder).
+    pub fn hole(&mut self, at: usize, index: usize) -> bool {
+        let Some(lending) = lending() else {
+            return false;
+        };
+        match lending.payloads.0.get(index) {
+            Some(range) => {
+                self.holes.push((at, range.clone()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.holes.is_empty()
+    }
+
+    /// The output's length once the holes are filled.
+    pub fn filled_len(&self, text: &[u8]) -> usize {
+        text.len() + self.holes.iter().map(|(_, r)| r.len()).sum::<usize>()
+    }
+
+    /// Writes `text` with the holes filled from `input` (the bytes the
+    /// payloads were lent from).
+    pub fn write_to<W: Write>(&self, out: &mut W, text: &[u8], input: &[u8]) -> io::Result<()> {
+        let mut at = 0;
+        for (hole, range) in &self.holes {
+            out.write_all(&text[at..*hole])?;
+            out.write_all(&input[range.clone()])?;
+            at = *hole;
+        }
+        out.write_all(&text[at..])
+    }
+
+    /// `text` with the holes filled, in memory.
+    pub fn fill(&self, text: Vec<u8>, input: &[u8]) -> Vec<u8> {
+        if self.holes.is_empty() {
+            return text;
+        }
+        let mut out = Vec::with_capacity(self.filled_len(&text));
+        self.write_to(&mut out, &text, input)
+            .expect("writing to memory cannot fail");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b64(n: usize) -> String {
+        "QUJD".repeat(n / 4)
+    }
+
+    #[test]
+    fn lends_data_urls_and_keyed_base64_only() {
+        let long = b64(80);
+        let text = format!(
+            r#"{{"url":"data:image/png;base64,{long}","data":"{long}","text":"{long}","bytes":"{long}x!","blob":"AAAA","x":{{"file_data":"{long}"}}}}"#
+        );
+        let parsed = parse(text.as_bytes()).unwrap();
+        let lent: Vec<&str> = parsed.payloads.0.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lent, [long.as_str(), long.as_str(), long.as_str()]);
+        assert_eq!(parsed.value["text"], long.as_str());
+        assert_eq!(
+            parsed.value["url"],
+            "data:image/png;base64,\u{E000}0\u{E001}"
+        );
+        assert_eq!(parsed.value["x"]["file_data"], "\u{E000}2\u{E001}");
+        let input = SharedBytes::new(text.clone().into_bytes());
+        lend(&input, &parsed.payloads, || {
+            let url = parsed.value["url"].as_str().unwrap();
+            assert_eq!(resolved(url), format!("data:image/png;base64,{long}"));
+            with_resolved(parsed.value["data"].as_str().unwrap(), |s| {
+                assert_eq!(s, long)
+            });
+        });
+        // Outside `lend`, a placeholder is just text.
+        assert_eq!(resolved("\u{E000}0\u{E001}"), "\u{E000}0\u{E001}");
+    }
+
+    #[test]
+    fn nothing_is_lent_from_a_text_with_placeholder_characters() {
+        let long = b64(80);
+        for marker in ["\u{E000}", "\\ue000", "\\uE001"] {
+            let text = format!(r#"{{"data":"{long}","t":"{marker}"}}"#);
+            let parsed = parse(text.as_bytes()).unwrap();
+            assert!(parsed.payloads.is_empty(), "{marker}");
+            assert_eq!(parsed.value["data"], long.as_str());
+        }
+    }
+
+    #[test]
+    fn errors_are_the_inputs_own() {
+        let long = b64(80);
+        let text = format!("{{\"data\":\"{long}\",\n\"x\": nope}}");
+        let ours = parse(text.as_bytes()).unwrap_err().to_string();
+        let theirs = serde_json::from_str::<Value>(&text)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn escaped_and_short_strings_are_not_lent() {
+        let long = b64(80);
+        let text = format!(r#"{{"data":"{long}\n","b":{{"data":"QUJD"}},"k\"":"{long}"}}"#);
+        assert!(parse(text.as_bytes()).unwrap().payloads.is_empty());
+    }
+
+    #[test]
+    fn holes_are_filled_from_the_input() {
+        let input = b"0123456789";
+        let payloads = Payloads(vec![2..5, 7..9]);
+        let mut lent = Lent::default();
+        lend(&SharedBytes::new(input.to_vec()), &payloads, || {
+            assert!(lent.hole(1, 0));
+            assert!(lent.hole(3, 1));
+            assert!(!lent.hole(3, 2));
+        });
+        assert_eq!(lent.fill(b"abcd".to_vec(), input), b"a234bc78d");
+        assert_eq!(lent.filled_len(b"abcd"), 9);
+    }
+
+    #[test]
+    fn pieces_split_placeholders_out() {
+        let got: Vec<Piece> = pieces("a\u{E000}1f\u{E001}b\u{E000}zz\u{E001}").collect();
+        assert_eq!(
+            got,
+            [
+                Piece::Text("a"),
+                Piece::Lent(0x1f),
+                Piece::Text("b"),
+                Piece::Text("\u{E000}"),
+                Piece::Text("zz\u{E001}")
+            ]
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! Payloads lent from the input (src/json/lent.rs): `convert` and `validate`
+//! read base64 payloads through placeholders and write them from the input,
+//! so every case here is about a payload coming out exactly as it went in,
+//! or being looked at (decoded, sniffed, respelled) as if no placeholder
+//! were there: next to text that holds the placeholder characters, inside a
+//! tool call's arguments, re-spelled for Gemini, at `--at` pointers, in
+//! rollouts and JSON Lines, and before a syntax error.
+
+use serde_json::{json, Value};
+
+use super::{fixture_b64, run_with_stdin};
+
+fn convert(args: &[&str], input: &str) -> super::Run {
+    let mut all = vec!["convert"];
+    all.extend_from_slice(args);
+    run_with_stdin(&all, input.as_bytes())
+}
+
+fn chat_with_image(png: &str, text: &str) -> Value {
+    json!({"model": "m", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": text},
+        {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}")}}
+    ]}]})
+}
+
+#[test]
+fn text_holding_the_placeholder_characters_comes_through_unchanged() {
+    let png = fixture_b64("tiny.png");
+    for text in ["\u{E000}0\u{E001}", "\u{E001}", "a \u{E000}1f\u{E001} b"] {
+        let input = chat_with_image(&png, text).to_string();
+        let out = convert(&["--to", "anthropic"], &input);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let content = &out.json()["messages"][0]["content"];
+        assert_eq!(content[0]["text"], text);
+        assert_eq!(content[1]["source"]["data"], png.as_str());
+    }
+    // The same characters as escapes.
+    let input = chat_with_image(&png, "x")
+        .to_string()
+        .replace("\"x\"", "\"\\ue000\\uE001\"");
+    let out = convert(&["--to", "anthropic"], &input);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let content = &out.json()["messages"][0]["content"];
+    assert_eq!(content[0]["text"], "\u{E000}\u{E001}");
+    assert_eq!(content[1]["source"]["data"], png.as_str());
+}
+
+#[test]
+fn a_payload_in_tool_call_arguments_is_written_into_the_arguments_string() {
+    let png = fixture_b64("tiny.png");
+    let input = json!({"model": "m", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "draw"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "save",
+            "input": {"data": png, "n": 1E2}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}
+    ]});
+    let out = convert(&["--to", "openai-chat"], &input.to_string());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let arguments = out.json()["messages"][1]["tool_calls"][0]["function"]["arguments"].clone();
+    let arguments: Value = serde_json::from_str(arguments.as_str().unwrap()).unwrap();
+    assert_eq!(arguments, json!({"data": png, "n": 100.0}));
+}
+
+#[test]
+fn gemini_payloads_are_respelled_from_the_input() {
+    let png = fixture_b64("tiny.png");
+    let unpadded = png.trim_end_matches('=');
+    assert_ne!(unpadded, png, "the fixture's base64 is padded");
+    let input = json!({"contents": [{"role": "user", "parts": [
+        {"inlineData": {"mimeType": "image/png", "data": unpadded}}
+    ]}]})
+    .to_string();
+    let canonical = convert(&["--to", "canonical"], &input);
+    assert_eq!(canonical.code, 0, "{}", canonical.stderr);
+    assert!(
+        canonical.stdout.contains(&format!("\"data\":\"{png}\"")),
+        "{}",
+        canonical.stdout
+    );
+    // And back: the form the payload had.
+    let back = convert(&["--to", "gemini"], &canonical.stdout);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(back.stdout.trim_end(), input);
+    // With no mimeType, the type is sniffed from the (lent) content.
+    let untyped = json!({"contents": [{"role": "user", "parts": [{"inlineData": {"data": png}}]}]});
+    let out = convert(&["--to", "anthropic"], &untyped.to_string());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.json()["messages"][0]["content"][0]["source"]["media_type"],
+        "image/png"
+    );
+}
+
+#[test]
+fn payloads_at_pointers_in_rollouts_and_in_json_lines_go_back_in_place() {
+    let png = fixture_b64("tiny.png");
+    let chat = chat_with_image(&png, "look");
+    let wrapped = json!({"id": 7, "request": chat, "tail": "x"}).to_string();
+    let out = convert(&["--at", "/request", "--to", "anthropic"], &wrapped);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let doc = out.json();
+    assert_eq!(
+        doc["request"]["messages"][0]["content"][1]["source"]["data"],
+        png.as_str()
+    );
+    assert_eq!(
+        (doc["id"].clone(), doc["tail"].clone()),
+        (json!(7), json!("x"))
+    );
+
+    let rollout = json!({"responses_create_params": {"input": [{"role": "user", "content": [
+        {"type": "input_image", "image_url": format!("data:image/png;base64,{png}")}
+    ]}]}, "reward": 1.0, "response": {"output": []}});
+    let lines = format!("{rollout}\n{}\n{rollout}\n", chat);
+    let out = convert(&["--to", "anthropic", "--jsonl"], &lines);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let outs = out.json_lines();
+    assert_eq!(outs.len(), 3);
+    for line in [&outs[0], &outs[2]] {
+        let params = &line["responses_create_params"];
+        assert_eq!(
+            params["messages"][0]["content"][0]["source"]["data"],
+            png.as_str()
+        );
+        assert_eq!(line["reward"], 1.0);
+    }
+    assert_eq!(
+        outs[1]["messages"][0]["content"][1]["source"]["data"],
+        png.as_str()
+    );
+}
+
+#[test]
+fn a_syntax_error_after_a_payload_is_placed_in_the_input() {
+    let png = fixture_b64("tiny.png");
+    let input = format!("{{\"messages\": [{{\"role\": \"user\", \"content\": [{{\"type\": \"image\", \"mimeType\": \"image/png\", \"data\": \"{png}\"}}]}}],\n  \"x\": nope}}");
+    let expected = serde_json::from_str::<Value>(&input)
+        .unwrap_err()
+        .to_string();
+    let out = convert(&["--to", "anthropic"], &input);
+    out.assert_error(1, &[&format!("invalid JSON: {expected}")]);
+}
+
+#[test]
+fn validate_sees_a_transcripts_lent_payloads() {
+    // A PNG declared as JPEG, and a file typed only by its content, in one
+    // transcript: the media rules and the transcript rules both look at the
+    // bytes.
+    let png = fixture_b64("tiny.png");
+    let pdf = fixture_b64("doc.pdf");
+    let input = json!({"model": "m", "messages": [{"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": format!("data:image/jpeg;base64,{png}")}},
+        {"type": "file", "file": {"file_data": pdf, "filename": "a.pdf"}}
+    ]}]});
+    let out = run_with_stdin(
+        &["validate", "--format", "json", "-"],
+        input.to_string().as_bytes(),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let findings = out.json_lines();
+    let rules: Vec<(&str, &str)> = findings
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["pointer"].as_str().unwrap()))
+        .collect();
+    assert_eq!(rules, [("media-type-mismatch", "/messages/0/content/0")]);
+    assert!(!out.stdout.contains('\u{E000}'), "{}", out.stdout);
+}
