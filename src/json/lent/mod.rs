@@ -29,6 +29,8 @@ use serde_json::Value;
 use crate::json::Json;
 use crate::shared::SharedBytes;
 
+mod scan;
+
 /// The shortest payload worth lending. Small enough that the test fixtures'
 /// real images are lent, so that every test runs through placeholders.
 const MIN_PAYLOAD: usize = 64;
@@ -78,8 +80,17 @@ pub struct Scan {
 
 /// Finds `input`'s payloads and writes the text to parse in their place.
 pub fn scan(input: &[u8]) -> Scan {
-    let (shadow, payloads) = shadow_of(input);
-    Scan { shadow, payloads }
+    let mut scanner = scan::Scanner::default();
+    let mut again = input;
+    let found = scanner
+        .chunk(0, input, &mut again)
+        .ok()
+        .and_then(|()| scanner.finish(input.len()))
+        .unwrap_or_default();
+    Scan {
+        shadow: found.shadow,
+        payloads: found.payloads,
+    }
 }
 
 impl Scan {
@@ -125,7 +136,7 @@ impl Scan {
 /// input): what [`Json::to_value`] gives, without copying the payloads.
 pub fn value_of(doc: &Json<'_>, input: &[u8]) -> (Value, Payloads) {
     let mut payloads = Vec::new();
-    if holds_placeholder_characters(input) || has_escaped_placeholder(doc) {
+    if scan::holds_placeholder_bytes(input) || has_escaped_placeholder(doc) {
         return (doc.to_value(), Payloads::default());
     }
     let value = lend_in(doc, input, None, &mut payloads);
@@ -185,83 +196,6 @@ fn has_escaped_placeholder(doc: &Json<'_>) -> bool {
     }
 }
 
-/// The input with each payload replaced by its placeholder, and the payloads'
-/// ranges. No payloads (and an empty text) when the input holds a
-/// placeholder character, or nothing worth lending.
-fn shadow_of(input: &[u8]) -> (Vec<u8>, Vec<Range<usize>>) {
-    let mut payloads = Vec::new();
-    if holds_placeholder_characters(input) {
-        return (Vec::new(), payloads);
-    }
-    // (An escaped one is found as the strings are scanned.)
-    let mut shadow = Vec::new();
-    let mut copied = 0;
-    let mut at = 0;
-    let mut key: Option<&[u8]> = None;
-    while let Some(found) = memchr::memchr(b'"', &input[at..]) {
-        let start = at + found + 1;
-        let (end, escaped) = match string_end(input, start) {
-            Ok(Some(end)) => end,
-            Ok(None) => break,
-            Err(()) => return (Vec::new(), Vec::new()),
-        };
-        at = end + 1;
-        let content = &input[start..end];
-        let next = input[at..].iter().find(|b| !b.is_ascii_whitespace());
-        if next == Some(&b':') {
-            key = (!escaped).then_some(content);
-            continue;
-        }
-        let keyed = key.take().is_some_and(|k| PAYLOAD_KEYS.contains(&k));
-        if escaped || content.len() < MIN_PAYLOAD {
-            continue;
-        }
-        let Some(offset) = payload_offset(content, keyed) else {
-            continue;
-        };
-        let payload = start + offset..end;
-        if payload.len() < MIN_PAYLOAD || !is_base64(&input[payload.clone()]) {
-            continue;
-        }
-        if shadow.is_empty() {
-            shadow.reserve(input.len() / 16 + 1024);
-        }
-        shadow.extend_from_slice(&input[copied..payload.start]);
-        write!(shadow, "{OPEN}{:x}{CLOSE}", payloads.len()).expect("writing to memory");
-        copied = payload.end;
-        payloads.push(payload);
-    }
-    if !payloads.is_empty() {
-        shadow.extend_from_slice(&input[copied..]);
-    }
-    (shadow, payloads)
-}
-
-/// Where a string that starts at `start` (after its quote) ends (its closing
-/// quote), and whether it holds an escape; `Err` when an escape spells a
-/// placeholder character.
-fn string_end(input: &[u8], start: usize) -> Result<Option<(usize, bool)>, ()> {
-    let mut at = start;
-    let mut escaped = false;
-    loop {
-        let Some(found) = memchr::memchr2(b'"', b'\\', &input[at..]) else {
-            return Ok(None);
-        };
-        at += found;
-        if input[at] == b'"' {
-            return Ok(Some((at, escaped)));
-        }
-        if escapes_placeholder_character(input, at) {
-            return Err(());
-        }
-        escaped = true;
-        at += 2;
-        if at > input.len() {
-            return Ok(None);
-        }
-    }
-}
-
 /// Where the base64 starts in a string: after a base64 data URL's comma, or
 /// at its start when its key holds base64.
 fn payload_offset(content: &[u8], keyed: bool) -> Option<usize> {
@@ -293,23 +227,6 @@ fn is_base64(bytes: &[u8]) -> bool {
         }
     }
     !blocks.remainder().iter().any(|&b| bad(b))
-}
-
-/// Whether the text holds U+E000 or U+E001 raw (their UTF-8 starts with
-/// the byte 0xEE, which no base64 or ASCII text holds).
-fn holds_placeholder_characters(input: &[u8]) -> bool {
-    memchr::memchr_iter(0xEE, input).any(|at| {
-        input
-            .get(at + 1..at + 3)
-            .is_some_and(|rest| rest == [0x80, 0x80] || rest == [0x80, 0x81])
-    })
-}
-
-/// Whether the escape at `at` (a backslash) spells U+E000 to U+E00F.
-fn escapes_placeholder_character(input: &[u8], at: usize) -> bool {
-    input
-        .get(at + 1..at + 5)
-        .is_some_and(|escape| escape.eq_ignore_ascii_case(b"ue00"))
 }
 
 /// What [`lend`] puts in scope: the input and where its payloads are.
