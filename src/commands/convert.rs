@@ -2,12 +2,17 @@
 //! [`ConvertRequest`], each document's result printed.
 
 use crate::cli::{ConvertArgs, ConvertKindArg, InvalidArgumentsArg, ToolMediaArg, UnsupportedArg};
-use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::accounting::OnError;
+use crate::convert::document::{convert_document, convert_file, ConvertRequest, RolloutChoice};
 use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
 use crate::error::{Error, ExitStatus, Result};
+use crate::io::Input;
 use crate::output::Printer;
 
-use super::lines::Driver;
+use super::lines::{Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -19,9 +24,7 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     }
     set_threads(&args.pipeline.threads);
     let policy = on_error_of(&args.pipeline.on_error);
-    let Some(mut driver) = Driver::open(args.input, args.jsonl, policy, false, printer)? else {
-        return Ok(ExitStatus::Success);
-    };
+    let input = args.input;
     let request = ConvertRequest {
         from: args.from.shape(),
         to: args.to,
@@ -51,6 +54,14 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
         },
         bare: args.bare,
     };
+    if !args.jsonl {
+        if let Some(status) = convert_large_file(input.as_deref(), policy, &request, printer)? {
+            return Ok(status);
+        }
+    }
+    let Some(mut driver) = Driver::open(input, args.jsonl, policy, false, printer)? else {
+        return Ok(ExitStatus::Success);
+    };
     let mut said: Vec<String> = Vec::new();
     driver.each(
         |_, bytes| convert_document(bytes, &request),
@@ -63,4 +74,50 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
         },
     )?;
     driver.finish(None)
+}
+
+/// The size from which a file's one document is converted with its payloads
+/// left in the file ([`convert_file`]): below it, reading it whole costs less
+/// than reading its payloads twice.
+const LARGE_FILE: u64 = 1 << 20;
+
+/// Converts a large regular file's one document with its payloads left in
+/// the file; `None` when that does not apply (the caller then goes the way
+/// of any input).
+fn convert_large_file(
+    input: Option<&Path>,
+    policy: OnError,
+    request: &ConvertRequest,
+    printer: &Printer,
+) -> Result<Option<ExitStatus>> {
+    let Some(path) = input.filter(|p| *p != Path::new("-")) else {
+        return Ok(None);
+    };
+    let Ok(file) = crate::io::open_file(path) else {
+        return Ok(None);
+    };
+    let large = file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() >= LARGE_FILE);
+    if !large {
+        return Ok(None);
+    }
+    let converted = match convert_file(Arc::new(file), request) {
+        Ok(None) => return Ok(None),
+        Ok(Some(converted)) if !converted.is_current() => return Ok(None),
+        Ok(Some(converted)) => Ok(converted),
+        Err(error) => Err(error),
+    };
+    let source = Input::from_arg(path);
+    let mut run = Lines::named(source.label(), false, policy, false, printer);
+    match converted {
+        Ok(mut converted) => {
+            run.warn(1, converted.notes(), &mut Vec::new());
+            run.write_with(|out| converted.write_to(out, path))?;
+        }
+        Err(error) => {
+            run.fail(1, &error.to_string())?;
+        }
+    }
+    run.finish(None).map(Some)
 }

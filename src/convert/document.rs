@@ -2,7 +2,10 @@
 //! values at `--at` pointers spliced back into the document, or a NeMo Gym
 //! rollout's conversation; the operation behind `partkit convert`.
 
+use std::fs::File;
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::json::lent::{self, Lent};
@@ -195,6 +198,79 @@ fn convert_rollout(
         splice(bytes, &mut [(conversation.request.clone(), out)])
     };
     Ok(ConvertedDocument::filled(output, converted.notes))
+}
+
+/// A document converted from a file, its payloads still in the file.
+#[derive(Debug)]
+pub struct FileConverted {
+    document: ConvertedDocument,
+    file: Arc<File>,
+    scan: lent::FileScan,
+}
+
+impl FileConverted {
+    /// The notes for stderr.
+    pub fn notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.document.notes)
+    }
+
+    /// Whether the file is as it was when converted (else convert it again:
+    /// its payloads would come from what it holds now).
+    pub fn is_current(&self) -> bool {
+        self.scan.unchanged(&self.file)
+    }
+
+    /// Writes the output, its payloads read from the file (`path` names it
+    /// in an error).
+    pub fn write_to<W: Write>(&self, out: &mut W, path: &Path) -> io::Result<()> {
+        let document = &self.document;
+        document
+            .lent
+            .write_from_file(out, &document.output, &self.file, path)
+    }
+}
+
+/// Converts the one document a regular file holds (an object or array) with
+/// its payloads lent from the file ([`lent::scan_file`]): a large transcript
+/// is then read through one small buffer, and its payloads again as the
+/// output is written, never held. `None` when that does not apply (nothing to
+/// lend, not one object or array, a rollout, `--at`, text that is not JSON,
+/// a read error): the caller converts the file as any input, which also says
+/// what is wrong with it.
+pub fn convert_file(
+    file: Arc<File>,
+    request: &ConvertRequest,
+) -> Result<Option<FileConverted>, ConvertError> {
+    if request.at.is_active() || request.rollout == RolloutChoice::Always {
+        return Ok(None);
+    }
+    let Ok(Some(scan)) = lent::scan_file(&file) else {
+        return Ok(None);
+    };
+    if request.rollout == RolloutChoice::Recognize && rollout::is_rollout_text(&scan.shadow) {
+        return Ok(None);
+    }
+    let Ok(value) = serde_json::from_slice(&scan.shadow) else {
+        return Ok(None);
+    };
+    let _spelling = json::spell_as(&scan.shadow);
+    let source = lent::Source::File(Arc::clone(&file));
+    let document = lent::lend_from(&source, &scan.payloads, || {
+        let converted =
+            convert::convert(&value, request.from, request.to, request.options.clone())?;
+        let mut output = Vec::with_capacity(scan.shadow.len() + scan.shadow.len() / 8);
+        let lent = render::write_value_lent(&mut output, &converted.value, request.pretty);
+        Ok::<_, ConvertError>(ConvertedDocument {
+            output,
+            lent,
+            notes: converted.notes,
+        })
+    })?;
+    Ok(Some(FileConverted {
+        document,
+        file,
+        scan,
+    }))
 }
 
 /// The error with its pointer moved into the enclosing document.

@@ -4,11 +4,13 @@
 //! or being looked at (decoded, sniffed, respelled) as if no placeholder
 //! were there: next to text that holds the placeholder characters, inside a
 //! tool call's arguments, re-spelled for Gemini, at `--at` pointers, in
-//! rollouts and JSON Lines, and before a syntax error.
+//! rollouts and JSON Lines, and before a syntax error; and a large file,
+//! whose payloads stay in the file, converted exactly as the same document
+//! on stdin (held in memory).
 
 use serde_json::{json, Value};
 
-use super::{fixture_b64, run_with_stdin};
+use super::{fixture_b64, path_arg, run, run_with_stdin, temp_file};
 
 fn convert(args: &[&str], input: &str) -> super::Run {
     let mut all = vec!["convert"];
@@ -164,4 +166,100 @@ fn validate_sees_a_transcripts_lent_payloads() {
         .collect();
     assert_eq!(rules, [("media-type-mismatch", "/messages/0/content/0")]);
     assert!(!out.stdout.contains('\u{E000}'), "{}", out.stdout);
+}
+
+/// An OpenAI Chat transcript over 1 MiB (so that `convert` leaves its
+/// payloads in the file): images, a PDF, audio, tool calls and results.
+fn large_transcript() -> String {
+    let (png, jpg, pdf, wav) = (
+        fixture_b64("tiny.png"),
+        fixture_b64("tiny.jpg"),
+        fixture_b64("doc.pdf"),
+        fixture_b64("tone.wav"),
+    );
+    let mut messages = vec![json!({"role": "system", "content": "You look at things."})];
+    for n in 0..400 {
+        let id = format!("call_{n}");
+        messages.push(json!({"role": "user", "content": [
+            {"type": "text", "text": format!("turn {n}: what is this?")},
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}"), "detail": "low"}},
+            {"type": "file", "file": {"file_data": format!("data:application/pdf;base64,{pdf}"), "filename": "a.pdf"}},
+            {"type": "input_audio", "input_audio": {"data": wav, "format": "wav"}}
+        ]}));
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": "look", "arguments": "{\"n\":1.50}"}}
+        ]}));
+        messages.push(json!({"role": "tool", "tool_call_id": id, "content": "seen"}));
+        messages.push(json!({"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": format!("data:image/jpeg;base64,{jpg}")}}
+        ]}));
+        messages.push(json!({"role": "assistant", "content": format!("answer {n}")}));
+    }
+    let doc = serde_json::to_string_pretty(
+        &json!({"model": "gpt-4o", "temperature": 0.5, "messages": messages}),
+    )
+    .unwrap();
+    assert!(doc.len() > 1 << 20, "large enough: {}", doc.len());
+    doc
+}
+
+#[test]
+fn a_large_file_converts_exactly_as_the_same_document_in_memory() {
+    let doc = large_transcript();
+    let (_dir, path) = temp_file("large.json", doc.as_bytes());
+    let path = path_arg(&path);
+    let targets = [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "bedrock",
+        "canonical",
+        "mcp",
+    ];
+    for to in targets {
+        for extra in [
+            &[][..],
+            &["--on-unsupported", "text"],
+            &["--pretty", "--tool-media", "lift"],
+        ] {
+            let mut args = vec!["convert", "--to", to];
+            args.extend_from_slice(extra);
+            let in_memory = run_with_stdin(&args, doc.as_bytes());
+            args.push(path);
+            let from_file = run(&args);
+            let what = format!("--to {to} {extra:?}");
+            assert_eq!(
+                from_file.code, in_memory.code,
+                "{what}: {}",
+                from_file.stderr
+            );
+            assert_eq!(from_file.stdout, in_memory.stdout, "{what}");
+            assert_eq!(
+                from_file.stderr,
+                in_memory.stderr.replace("<stdin>", path),
+                "{what}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_large_file_that_is_not_one_document_goes_the_usual_way() {
+    let doc = large_transcript();
+    // Two documents: JSON Lines.
+    let compact: Value = serde_json::from_str(&doc).unwrap();
+    let lines = format!("{compact}\n{compact}\n");
+    let (_dir, path) = temp_file("large.jsonl", lines.as_bytes());
+    let out = run(&["convert", "--to", "canonical", path_arg(&path)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json_lines().len(), 2);
+    // Broken at the end: the error is placed in the file, as for any input.
+    let broken = format!("{},\n  nope}}", doc.trim_end().trim_end_matches('}'));
+    let (_dir, path) = temp_file("broken.json", broken.as_bytes());
+    let expected = serde_json::from_str::<Value>(&broken)
+        .unwrap_err()
+        .to_string();
+    let out = run(&["convert", "--to", "anthropic", path_arg(&path)]);
+    out.assert_error(1, &[&format!("invalid JSON: {expected}")]);
 }

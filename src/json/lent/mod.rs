@@ -19,17 +19,22 @@
 //! (or its escape) is parsed as it is, nothing lent.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::io::{self, Write};
 use std::ops::Range;
-use std::rc::Rc;
 
 use serde_json::Value;
 
 use crate::json::Json;
-use crate::shared::SharedBytes;
 
+mod file;
+mod holes;
+mod lend;
 mod scan;
+
+pub use file::{scan_file, FileScan};
+pub use holes::Lent;
+pub use lend::{
+    is_lending, lend, lend_from, pieces, resolved, with_resolved, write_payload, Piece, Source,
+};
 
 /// The shortest payload worth lending. Small enough that the test fixtures'
 /// real images are lent, so that every test runs through placeholders.
@@ -229,199 +234,10 @@ fn is_base64(bytes: &[u8]) -> bool {
     !blocks.remainder().iter().any(|&b| bad(b))
 }
 
-/// What [`lend`] puts in scope: the input and where its payloads are.
-struct Lending {
-    input: SharedBytes,
-    payloads: Payloads,
-}
-
-thread_local! {
-    static LENDING: RefCell<Option<Rc<Lending>>> = const { RefCell::new(None) };
-}
-
-fn lending() -> Option<Rc<Lending>> {
-    LENDING.with(|cell| cell.borrow().clone())
-}
-
-/// Runs `f` with `payloads` lent from `input` on this thread: the base64
-/// functions and the JSON writer see through placeholders while it runs.
-pub fn lend<R>(input: &SharedBytes, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Rc<Lending>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            LENDING.with(|cell| *cell.borrow_mut() = self.0.take());
-        }
-    }
-    if payloads.is_empty() {
-        return f();
-    }
-    let lending = Rc::new(Lending {
-        input: input.clone(),
-        payloads: payloads.clone(),
-    });
-    let _restore = Restore(LENDING.with(|cell| cell.borrow_mut().replace(lending)));
-    f()
-}
-
-/// The payload behind placeholder `index`, while lent.
-fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
-    let lending = lending();
-    let text = lending.as_deref().and_then(|lending| {
-        let range = lending.payloads.0.get(index)?;
-        std::str::from_utf8(lending.input.get(range.clone())?).ok()
-    });
-    f(text)
-}
-
-/// Whether placeholders are being resolved on this thread.
-pub fn is_lending() -> bool {
-    LENDING.with(|cell| cell.borrow().is_some())
-}
-
-/// One piece of a string that may hold placeholders.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Piece<'a> {
-    Text(&'a str),
-    /// A placeholder: the payload's index.
-    Lent(usize),
-}
-
-/// The pieces of `text`: text, and placeholders (a malformed one is text).
-pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let Some(open) = rest.find(OPEN) else {
-            return Some(Piece::Text(std::mem::take(&mut rest)));
-        };
-        if open > 0 {
-            let (text, after) = rest.split_at(open);
-            rest = after;
-            return Some(Piece::Text(text));
-        }
-        let inner = &rest[OPEN.len_utf8()..];
-        let parsed = inner.find(CLOSE).and_then(|close| {
-            let hex = &inner[..close];
-            let valid = !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
-            let index = usize::from_str_radix(hex, 16).ok().filter(|_| valid)?;
-            Some((index, close + CLOSE.len_utf8()))
-        });
-        Some(match parsed {
-            Some((index, len)) => {
-                rest = &inner[len..];
-                Piece::Lent(index)
-            }
-            None => {
-                let (text, after) = rest.split_at(OPEN.len_utf8());
-                rest = after;
-                Piece::Text(text)
-            }
-        })
-    })
-}
-
-/// Runs `f` on `text` with its placeholders replaced by their payloads (no
-/// copy when the text is one placeholder, none when nothing is lent).
-pub fn with_resolved<R>(text: &str, f: impl FnOnce(&str) -> R) -> R {
-    if !is_lending() || !text.contains(OPEN) {
-        return f(text);
-    }
-    let mut pieces = pieces(text);
-    if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
-        return with_payload(index, |payload| f(payload.unwrap_or(text)));
-    }
-    let mut whole = String::with_capacity(text.len());
-    for piece in self::pieces(text) {
-        match piece {
-            Piece::Text(part) => whole.push_str(part),
-            Piece::Lent(index) => with_payload(index, |payload| {
-                whole.push_str(payload.unwrap_or("\u{FFFD}"));
-            }),
-        }
-    }
-    f(&whole)
-}
-
-/// `text` with its placeholders resolved, copied when it holds any.
-pub fn resolved(text: &str) -> Cow<'_, str> {
-    if !is_lending() || !text.contains(OPEN) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(with_resolved(text, str::to_string))
-}
-
-/// Writes the payload behind placeholder `index` to `out` (the placeholder
-/// itself when nothing is lent under that index).
-pub fn write_payload<W: Write>(out: &mut W, index: usize) -> io::Result<()> {
-    with_payload(index, |payload| match payload {
-        Some(payload) => out.write_all(payload.as_bytes()),
-        None => write!(out, "{OPEN}{index:x}{CLOSE}"),
-    })
-}
-
-/// Output text with holes where lent payloads go, filled from the input as
-/// it is written.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Lent {
-    /// Where each hole is in the output text, and the payload's range in the
-    /// input.
-    holes: Vec<(usize, Range<usize>)>,
-}
-
-impl Lent {
-    /// A hole at `at` in the output for placeholder `index`; false when
-    /// nothing is lent under that index (the caller writes the placeholder).
-    pub fn hole(&mut self, at: usize, index: usize) -> bool {
-        let Some(lending) = lending() else {
-            return false;
-        };
-        match lending.payloads.0.get(index) {
-            Some(range) => {
-                self.holes.push((at, range.clone()));
-                true
-            }
-            None => false,
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.holes.is_empty()
-    }
-
-    /// The output's length once the holes are filled.
-    pub fn filled_len(&self, text: &[u8]) -> usize {
-        text.len() + self.holes.iter().map(|(_, r)| r.len()).sum::<usize>()
-    }
-
-    /// Writes `text` with the holes filled from `input` (the bytes the
-    /// payloads were lent from).
-    pub fn write_to<W: Write>(&self, out: &mut W, text: &[u8], input: &[u8]) -> io::Result<()> {
-        let mut at = 0;
-        for (hole, range) in &self.holes {
-            out.write_all(&text[at..*hole])?;
-            out.write_all(&input[range.clone()])?;
-            at = *hole;
-        }
-        out.write_all(&text[at..])
-    }
-
-    /// `text` with the holes filled, in memory.
-    pub fn fill(&self, text: Vec<u8>, input: &[u8]) -> Vec<u8> {
-        if self.holes.is_empty() {
-            return text;
-        }
-        let mut out = Vec::with_capacity(self.filled_len(&text));
-        self.write_to(&mut out, &text, input)
-            .expect("writing to memory cannot fail");
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shared::SharedBytes;
 
     fn b64(n: usize) -> String {
         "QUJD".repeat(n / 4)

@@ -1,0 +1,189 @@
+//! The scope in which placeholders stand for payloads ([`lend`]), and seeing
+//! through them ([`with_resolved`], [`pieces`]).
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::{Payloads, CLOSE, OPEN};
+use crate::shared::SharedBytes;
+
+/// Where lent payloads are read from: the input in memory, or the file it
+/// is (see [`super::file`]).
+#[derive(Debug, Clone)]
+pub enum Source {
+    Bytes(SharedBytes),
+    File(Arc<File>),
+}
+
+/// What [`lend`] puts in scope: the input and where its payloads are.
+struct Lending {
+    input: Source,
+    payloads: Payloads,
+}
+
+thread_local! {
+    static LENDING: RefCell<Option<Rc<Lending>>> = const { RefCell::new(None) };
+}
+
+fn lending() -> Option<Rc<Lending>> {
+    LENDING.with(|cell| cell.borrow().clone())
+}
+
+/// Runs `f` with `payloads` lent from `input` on this thread: the base64
+/// functions and the JSON writer see through placeholders while it runs.
+pub fn lend<R>(input: &SharedBytes, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
+    lend_from(&Source::Bytes(input.clone()), payloads, f)
+}
+
+/// [`lend`] from any [`Source`].
+pub fn lend_from<R>(input: &Source, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Rc<Lending>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LENDING.with(|cell| *cell.borrow_mut() = self.0.take());
+        }
+    }
+    if payloads.is_empty() {
+        return f();
+    }
+    let lending = Rc::new(Lending {
+        input: input.clone(),
+        payloads: payloads.clone(),
+    });
+    let _restore = Restore(LENDING.with(|cell| cell.borrow_mut().replace(lending)));
+    f()
+}
+
+/// The payload behind placeholder `index`, while lent (`None` when nothing
+/// is lent under it, or a file's read fails: the placeholder then stays).
+pub(super) fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
+    let Some(lending) = lending() else {
+        return f(None);
+    };
+    let Some(range) = lending.payloads.0.get(index).cloned() else {
+        return f(None);
+    };
+    match &lending.input {
+        Source::Bytes(bytes) => f(bytes
+            .get(range)
+            .and_then(|bytes| std::str::from_utf8(bytes).ok())),
+        Source::File(file) => {
+            // Read into a buffer kept per thread (a fresh one when a caller
+            // up the stack holds it).
+            thread_local! {
+                static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+            }
+            BUFFER.with(|buffer| {
+                let mut fresh = Vec::new();
+                let mut held = buffer.try_borrow_mut();
+                let buffer = match held.as_mut() {
+                    Ok(buffer) => &mut **buffer,
+                    Err(_) => &mut fresh,
+                };
+                buffer.clear();
+                buffer.resize(range.len(), 0);
+                let read = file.read_exact_at(buffer, range.start as u64);
+                f(read.ok().and_then(|()| std::str::from_utf8(buffer).ok()))
+            })
+        }
+    }
+}
+
+/// The range of the payload behind placeholder `index`, while lent.
+pub(super) fn payload_range(index: usize) -> Option<Range<usize>> {
+    lending()?.payloads.0.get(index).cloned()
+}
+
+/// Whether placeholders are being resolved on this thread.
+pub fn is_lending() -> bool {
+    LENDING.with(|cell| cell.borrow().is_some())
+}
+
+/// One piece of a string that may hold placeholders.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    Text(&'a str),
+    /// A placeholder: the payload's index.
+    Lent(usize),
+}
+
+/// The pieces of `text`: text, and placeholders (a malformed one is text).
+pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let Some(open) = rest.find(OPEN) else {
+            return Some(Piece::Text(std::mem::take(&mut rest)));
+        };
+        if open > 0 {
+            let (text, after) = rest.split_at(open);
+            rest = after;
+            return Some(Piece::Text(text));
+        }
+        let inner = &rest[OPEN.len_utf8()..];
+        let parsed = inner.find(CLOSE).and_then(|close| {
+            let hex = &inner[..close];
+            let valid = !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit());
+            let index = usize::from_str_radix(hex, 16).ok().filter(|_| valid)?;
+            Some((index, close + CLOSE.len_utf8()))
+        });
+        Some(match parsed {
+            Some((index, len)) => {
+                rest = &inner[len..];
+                Piece::Lent(index)
+            }
+            None => {
+                let (text, after) = rest.split_at(OPEN.len_utf8());
+                rest = after;
+                Piece::Text(text)
+            }
+        })
+    })
+}
+
+/// Runs `f` on `text` with its placeholders replaced by their payloads (no
+/// copy when the text is one placeholder, none when nothing is lent).
+pub fn with_resolved<R>(text: &str, f: impl FnOnce(&str) -> R) -> R {
+    if !is_lending() || !text.contains(OPEN) {
+        return f(text);
+    }
+    let mut pieces = pieces(text);
+    if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
+        return with_payload(index, |payload| f(payload.unwrap_or(text)));
+    }
+    let mut whole = String::with_capacity(text.len());
+    for piece in self::pieces(text) {
+        match piece {
+            Piece::Text(part) => whole.push_str(part),
+            Piece::Lent(index) => with_payload(index, |payload| {
+                whole.push_str(payload.unwrap_or("\u{FFFD}"));
+            }),
+        }
+    }
+    f(&whole)
+}
+
+/// `text` with its placeholders resolved, copied when it holds any.
+pub fn resolved(text: &str) -> Cow<'_, str> {
+    if !is_lending() || !text.contains(OPEN) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(with_resolved(text, str::to_string))
+}
+
+/// Writes the payload behind placeholder `index` to `out` (the placeholder
+/// itself when nothing is lent under that index).
+pub fn write_payload<W: Write>(out: &mut W, index: usize) -> io::Result<()> {
+    with_payload(index, |payload| match payload {
+        Some(payload) => out.write_all(payload.as_bytes()),
+        None => write!(out, "{OPEN}{index:x}{CLOSE}"),
+    })
+}
