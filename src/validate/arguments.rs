@@ -120,8 +120,10 @@ pub fn check_arguments(
             )]
         }
     };
+    // Strings lent from the input are checked as what they are.
+    let arguments = crate::json::lent::resolved_value(arguments);
     validator
-        .iter_errors(arguments)
+        .iter_errors(&arguments)
         .map(|error| {
             let at = error.instance_path().to_string();
             let at = if at.is_empty() {

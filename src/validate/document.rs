@@ -63,9 +63,9 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
         KindChoice::Transcript(None) => {
-            recognize_transcript(&doc).or(Some(DocKind::Transcript(crate::shapes::HUB)))
+            recognize_transcript(&doc, shared).or(Some(DocKind::Transcript(crate::shapes::HUB)))
         }
-        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(&doc)),
+        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(&doc, shared)),
     };
     let mut checker = Checker {
         options,
@@ -135,9 +135,10 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
 
 /// Recognizes a transcript (request, message list, response, tool result) of
 /// any shape by the keys it has.
-fn recognize_transcript(doc: &Json<'_>) -> Option<DocKind> {
-    let value = doc.to_value();
-    crate::convert::detect::detect(&value)
+fn recognize_transcript(doc: &Json<'_>, shared: &SharedBytes) -> Option<DocKind> {
+    // As a value whose payloads are lent, not copied.
+    let (value, payloads) = lent::value_of(doc, shared);
+    lent::lend(shared, &payloads, || crate::convert::detect::detect(&value))
         .map(|detected| detected.shape)
         .filter(|shape| shape.dialect().validate_facts().transcript)
         .map(DocKind::Transcript)

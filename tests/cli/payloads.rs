@@ -64,6 +64,30 @@ fn a_payload_in_tool_call_arguments_is_written_into_the_arguments_string() {
 }
 
 #[test]
+fn text_under_a_base64_key_is_read_as_text() {
+    // An Anthropic text document keeps its text in `data`; this text is all
+    // base64 characters, so it is lent like a payload, and read back as text.
+    let text = "QUJD".repeat(40);
+    let input = json!({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}}
+    ]}]});
+    let out = convert(&["--to", "canonical"], &input.to_string());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let part = &out.json()["messages"][0]["content"][0];
+    assert_eq!(part["mimeType"], "text/plain");
+    assert_eq!(
+        part["data"],
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &text)
+    );
+    let back = convert(&["--to", "anthropic"], &out.stdout);
+    assert_eq!(back.code, 0, "{}", back.stderr);
+    assert_eq!(
+        back.json()["messages"][0]["content"][0]["source"]["data"],
+        text.as_str()
+    );
+}
+
+#[test]
 fn gemini_payloads_are_respelled_from_the_input() {
     let png = fixture_b64("tiny.png");
     let unpadded = png.trim_end_matches('=');
@@ -262,4 +286,35 @@ fn a_large_file_that_is_not_one_document_goes_the_usual_way() {
         .to_string();
     let out = run(&["convert", "--to", "anthropic", path_arg(&path)]);
     out.assert_error(1, &[&format!("invalid JSON: {expected}")]);
+}
+
+#[test]
+fn tool_arguments_are_checked_as_written() {
+    // A string argument under a key that usually holds base64 is lent; the
+    // schema still sees its 100 characters.
+    let long = "QUJD".repeat(25);
+    let input = json!({"model": "m", "max_tokens": 5,
+    "tools": [{"name": "save", "input_schema": {"type": "object",
+        "properties": {"data": {"type": "string", "maxLength": 10}}}}],
+    "messages": [
+        {"role": "user", "content": "save"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "save", "input": {"data": long}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}
+    ]});
+    let out = run_with_stdin(
+        &["validate", "--format", "json", "-"],
+        input.to_string().as_bytes(),
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let findings = out.json_lines();
+    assert_eq!(findings.len(), 1, "{}", out.stdout);
+    assert_eq!(findings[0]["rule"], "tool-arguments-schema");
+    assert!(
+        findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer than 10"),
+        "{}",
+        out.stdout
+    );
 }

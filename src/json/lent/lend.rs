@@ -10,6 +10,8 @@ use std::os::unix::fs::FileExt;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::{Payloads, CLOSE, OPEN};
 use crate::shared::SharedBytes;
 
@@ -177,6 +179,37 @@ pub fn resolved(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     Cow::Owned(with_resolved(text, str::to_string))
+}
+
+/// `value` with the placeholders in its strings resolved, copied when it
+/// holds any: for checks that read strings as they are (a tool call's
+/// arguments against its schema).
+pub fn resolved_value(value: &Value) -> Cow<'_, Value> {
+    fn holds(value: &Value) -> bool {
+        match value {
+            Value::String(text) => text.contains(OPEN),
+            Value::Array(items) => items.iter().any(holds),
+            Value::Object(members) => members.iter().any(|(k, v)| k.contains(OPEN) || holds(v)),
+            _ => false,
+        }
+    }
+    fn resolve(value: &Value) -> Value {
+        match value {
+            Value::String(text) => Value::String(resolved(text).into_owned()),
+            Value::Array(items) => Value::Array(items.iter().map(resolve).collect()),
+            Value::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (resolved(k).into_owned(), resolve(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    if !is_lending() || !holds(value) {
+        return Cow::Borrowed(value);
+    }
+    Cow::Owned(resolve(value))
 }
 
 /// Writes the payload behind placeholder `index` to `out` (the placeholder

@@ -11,7 +11,9 @@
 //! ordinary strings. While [`lend`] runs, the base64 functions see through them
 //! ([`with_resolved`]), and the writer leaves a hole where one is, filled from
 //! the input as the output is written ([`Lent`]). A payload is then copied
-//! once, into the output.
+//! once, into the output. A large file can lend its payloads without being
+//! held at all ([`scan_file`]): it is scanned a chunk at a time, and each
+//! payload is read again where it is needed.
 //!
 //! A placeholder is `U+E000`, the payload's index in hex, `U+E001`: private-use
 //! characters, so that a forgotten lookup shows as an invalid base64
@@ -33,7 +35,8 @@ mod scan;
 pub use file::{scan_file, FileScan};
 pub use holes::Lent;
 pub use lend::{
-    is_lending, lend, lend_from, pieces, resolved, with_resolved, write_payload, Piece, Source,
+    is_lending, lend, lend_from, pieces, resolved, resolved_value, with_resolved, write_payload,
+    Piece, Source,
 };
 
 /// The shortest payload worth lending. Small enough that the test fixtures'

@@ -92,7 +92,9 @@ pub(super) fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<P
             ("application/pdf".to_string(), Source::Url(url.to_string()))
         }
         "text" => {
-            let text = source.get("data")?.as_str()?;
+            // Text under a key that usually holds base64: it may have been
+            // lent as if it were (crate::json::lent).
+            let text = crate::json::lent::resolved(source.get("data")?.as_str()?);
             match source.get("media_type") {
                 None => own.hint("media_type", Value::Null),
                 Some(raw) => {
