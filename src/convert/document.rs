@@ -7,6 +7,8 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::json::lent::{self, Lent};
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
@@ -136,14 +138,33 @@ fn convert_value(
         .parse(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let text = parsed.shadow.as_deref().unwrap_or(bytes);
+    let source = lent::Source::Bytes(bytes.clone());
+    convert_lent(
+        &parsed.value,
+        text,
+        &source,
+        &parsed.payloads,
+        request.from,
+        request,
+        pretty,
+    )
+}
+
+/// Converts a value whose payloads are lent from `source` and writes it, with
+/// holes where they go; `text` is what the value was parsed from (the output
+/// spells numbers as it does).
+fn convert_lent(
+    value: &Value,
+    text: &[u8],
+    source: &lent::Source,
+    payloads: &lent::Payloads,
+    from: Option<Shape>,
+    request: &ConvertRequest,
+    pretty: bool,
+) -> Result<ConvertedDocument, ConvertError> {
     let _spelling = json::spell_as(text);
-    lent::lend(bytes, &parsed.payloads, || {
-        let converted = convert::convert(
-            &parsed.value,
-            request.from,
-            request.to,
-            request.options.clone(),
-        )?;
+    lent::lend_from(source, payloads, || {
+        let converted = convert::convert(value, from, request.to, request.options.clone())?;
         // Sized for the text around the payloads: a buffer that doubles as it
         // grows copies (and faults in) what it holds again.
         let mut output = Vec::with_capacity(text.len() + text.len() / 8);
@@ -168,36 +189,36 @@ fn convert_rollout(
     // JSON (a check that allocates nothing).
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let conversation = Conversation::of(bytes).ok_or_else(|| {
+    let mut conversation = Conversation::of(bytes).ok_or_else(|| {
         ConvertError::invalid(
             "",
             "not a NeMo Gym rollout: no responses_create_params object",
         )
     })?;
-    let parsed = lent::parse(&conversation.bytes)
+    let shared = SharedBytes::new(std::mem::take(&mut conversation.bytes));
+    let parsed = lent::parse(&shared)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(rollout::CONVERSATION);
-    let text = parsed.shadow.as_deref().unwrap_or(&conversation.bytes);
-    let _spelling = json::spell_as(text);
-    let conversation_bytes = SharedBytes::new(conversation.bytes.clone());
-    let (out, converted) = lent::lend(&conversation_bytes, &parsed.payloads, || {
-        let converted = convert::convert(
-            &parsed.value,
-            Some(from),
-            request.to,
-            request.options.clone(),
-        )
-        .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
-        let mut out = Vec::with_capacity(text.len() + text.len() / 8);
-        let lent = render::write_value_lent(&mut out, &converted.value, request.bare && pretty);
-        Ok::<_, ConvertError>((lent.fill(out, &conversation.bytes), converted))
-    })?;
+    let text = parsed.shadow.as_deref().unwrap_or(&shared);
+    let source = lent::Source::Bytes(shared.clone());
+    let mut converted = convert_lent(
+        &parsed.value,
+        text,
+        &source,
+        &parsed.payloads,
+        Some(from),
+        request,
+        request.bare && pretty,
+    )
+    .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
+    let notes = std::mem::take(&mut converted.notes);
+    let out = converted.into_bytes(&shared);
     let output = if request.bare {
         out
     } else {
         splice(bytes, &mut [(conversation.request.clone(), out)])
     };
-    Ok(ConvertedDocument::filled(output, converted.notes))
+    Ok(ConvertedDocument::filled(output, notes))
 }
 
 /// A document converted from a file, its payloads still in the file.
@@ -250,22 +271,19 @@ pub fn convert_file(
     if request.rollout == RolloutChoice::Recognize && rollout::is_rollout_text(&scan.shadow) {
         return Ok(None);
     }
-    let Ok(value) = serde_json::from_slice(&scan.shadow) else {
+    let Ok(value) = serde_json::from_slice::<Value>(&scan.shadow) else {
         return Ok(None);
     };
-    let _spelling = json::spell_as(&scan.shadow);
     let source = lent::Source::File(Arc::clone(&file));
-    let document = lent::lend_from(&source, &scan.payloads, || {
-        let converted =
-            convert::convert(&value, request.from, request.to, request.options.clone())?;
-        let mut output = Vec::with_capacity(scan.shadow.len() + scan.shadow.len() / 8);
-        let lent = render::write_value_lent(&mut output, &converted.value, request.pretty);
-        Ok::<_, ConvertError>(ConvertedDocument {
-            output,
-            lent,
-            notes: converted.notes,
-        })
-    })?;
+    let document = convert_lent(
+        &value,
+        &scan.shadow,
+        &source,
+        &scan.payloads,
+        request.from,
+        request,
+        request.pretty,
+    )?;
     Ok(Some(FileConverted {
         document,
         file,
