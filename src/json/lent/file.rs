@@ -63,6 +63,10 @@ pub fn scan_file(file: &File) -> io::Result<Option<FileScan>> {
         }
         scanner.chunk(at, &buffer[..n], &mut Again(file))?;
         at += n;
+        if scanner.refused() {
+            // JSON Lines, say: read no further.
+            return Ok(None);
+        }
     }
     if at as u64 != metadata.len() {
         return Ok(None);

@@ -129,6 +129,11 @@ impl Scanner {
         Ok(())
     }
 
+    /// Whether it has refused the input (nothing after this changes that).
+    pub fn refused(&self) -> bool {
+        self.refused
+    }
+
     /// The scan of an input of `len` bytes ends: what was found, or `None`
     /// when there is nothing to lend (or it refused to).
     pub fn finish(mut self, len: usize) -> Option<Scanned> {
