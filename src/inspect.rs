@@ -4,6 +4,8 @@
 //! items out).
 
 use std::borrow::Cow;
+use std::fs::File;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
@@ -64,6 +66,25 @@ impl Item {
 /// reason a document is not JSON.
 pub fn inspect_document(bytes: &[u8], line: usize, extract: bool) -> Result<Vec<Item>, String> {
     inspect_at(bytes, line, extract, &crate::subdoc::At::default())
+}
+
+/// [`inspect_document`] of the one document a regular file holds, its
+/// payloads lent from the file ([`crate::json::lent::scan_file`]): it is read
+/// through a small buffer, and each payload again as it is examined. `None`
+/// when that does not apply (nothing to lend, not one object or array, not
+/// JSON, a read error): inspect the file as any input.
+pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
+    let scan = crate::json::lent::scan_file(file).ok()??;
+    let doc = json::parse(&scan.shadow).ok()?;
+    let source = crate::json::lent::Source::File(Arc::clone(file));
+    let mut scratch = Vec::new();
+    let items = crate::json::lent::lend_from(&source, &scan.payloads, || {
+        scan::find_media(&doc)
+            .into_iter()
+            .map(|found| examine(found, 1, extract, &mut scratch))
+            .collect()
+    });
+    scan.unchanged(file).then_some(items)
 }
 
 /// [`inspect_document`] of the values at the `--at` pointers (the whole
@@ -139,6 +160,8 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
             }
         }
         Payload::Text(text) => {
+            // Text under a key that usually holds base64 may be lent.
+            let text = crate::json::lent::resolved(text);
             item.bytes = Some(text.len() as u64);
             if extract {
                 item.extracted = Some(ExtractedImage {

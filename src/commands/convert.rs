@@ -79,7 +79,7 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
 /// The size from which a file's one document is converted with its payloads
 /// left in the file ([`convert_file`]): below it, reading it whole costs less
 /// than reading its payloads twice.
-const LARGE_FILE: u64 = 1 << 20;
+pub(super) const LARGE_FILE: u64 = 1 << 20;
 
 /// Converts a large regular file's one document with its payloads left in
 /// the file; `None` when that does not apply (the caller then goes the way

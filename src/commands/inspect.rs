@@ -2,79 +2,149 @@
 //! call, the media items printed as a table or JSON Lines, their bytes written
 //! out with `--extract`.
 
-use crate::accounting::Flow;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::accounting::{Flow, OnError};
 use crate::cli::{InspectArgs, ItemFormat};
 use crate::error::{ExitStatus, Result};
-use crate::inspect::{inspect_at, table, Item};
+use crate::inspect::{inspect_at, inspect_file, table, Item};
+use crate::io::Input;
 use crate::output::Printer;
 use crate::split::{ExtractedImage, ImageWriter};
 
-use super::lines::{no_null, Driver};
+use super::lines::{no_null, Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
     let at = at_of(&args.pipeline.at)?;
     let policy = no_null(on_error_of(&args.pipeline.on_error), "inspect")?;
     set_threads(&args.pipeline.threads);
-    let Some(mut driver) = Driver::open(args.input, args.jsonl, policy, true, printer)? else {
-        return Ok(ExitStatus::Success);
-    };
-    let json_lines = driver.is_json_lines();
-    let mut writer = match &args.extract {
-        Some(dir) => Some(ImageWriter::new(dir, args.force, json_lines)?),
-        None => None,
-    };
-    let extract = writer.is_some();
-    // The text table is aligned over every item, so it is printed at the end.
-    let mut items: Vec<Item> = Vec::new();
-    let mut files: Vec<Option<String>> = Vec::new();
-    let mut listed = 0usize;
-    driver.each(
-        |line, bytes| inspect_at(bytes, line, extract, &at),
-        |run, line, _, result| {
-            let found = match result {
-                Ok(found) => found,
-                Err(error) => return run.fail(line, &error),
-            };
-            run.tally.read_only();
-            listed += found.len();
-            let paths = match writer.as_mut() {
-                Some(writer) => extract_items(writer, &found, json_lines)?,
-                None => vec![None; found.len()],
-            };
-            match args.format {
-                ItemFormat::Json => {
-                    for (item, path) in found.iter().zip(&paths) {
-                        let mut line = item.to_json(path.as_deref()).to_string();
-                        line.push('\n');
-                        run.write_raw(line.as_bytes())?;
-                    }
-                }
-                ItemFormat::Text => {
-                    items.extend(found);
-                    files.extend(paths);
-                }
-            }
-            Ok(Flow::Continue)
-        },
-    )?;
-    if args.format == ItemFormat::Text {
-        if items.is_empty() {
-            if driver.run.tally.failed == 0 {
-                printer.note(&format!("{}: no media found", driver.run.label));
-            }
-        } else {
-            driver
-                .run
-                .write_raw(table(&items, json_lines, &files).as_bytes())?;
+    if !args.jsonl && !at.is_active() {
+        if let Some(status) = inspect_large_file(&args, policy, printer)? {
+            return Ok(status);
         }
     }
-    let listed = format!(
-        "{} media item{} listed",
-        crate::size::group_digits(listed as u64),
-        if listed == 1 { "" } else { "s" }
-    );
-    driver.finish(Some(&listed))
+    let Some(mut driver) = Driver::open(args.input.clone(), args.jsonl, policy, true, printer)?
+    else {
+        return Ok(ExitStatus::Success);
+    };
+    let mut listing = Listing::new(&args, driver.is_json_lines())?;
+    let extract = listing.writer.is_some();
+    driver.each(
+        |line, bytes| inspect_at(bytes, line, extract, &at),
+        |run, line, _, result| listing.document(run, line, result),
+    )?;
+    listing.finish(driver.run)
+}
+
+/// Inspects a large regular file's one document with its payloads left in
+/// the file ([`inspect_file`]); `None` when that does not apply.
+fn inspect_large_file(
+    args: &InspectArgs,
+    policy: OnError,
+    printer: &Printer,
+) -> Result<Option<ExitStatus>> {
+    let Some(path) = args.input.as_deref().filter(|p| *p != Path::new("-")) else {
+        return Ok(None);
+    };
+    let Ok(file) = crate::io::open_file(path) else {
+        return Ok(None);
+    };
+    let large = file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() >= super::convert::LARGE_FILE);
+    if !large {
+        return Ok(None);
+    }
+    let Some(items) = inspect_file(&Arc::new(file), args.extract.is_some()) else {
+        return Ok(None);
+    };
+    let mut run = Lines::named(Input::from_arg(path).label(), false, policy, true, printer);
+    let mut listing = Listing::new(args, false)?;
+    listing.document(&mut run, 1, Ok(items))?;
+    listing.finish(run).map(Some)
+}
+
+/// What a run has listed: items in a table (printed at the end, aligned
+/// over all of them) or as JSON Lines (printed as they come), and the files
+/// `--extract` wrote.
+struct Listing<'a> {
+    args: &'a InspectArgs,
+    json_lines: bool,
+    writer: Option<ImageWriter>,
+    items: Vec<Item>,
+    files: Vec<Option<String>>,
+    listed: usize,
+}
+
+impl<'a> Listing<'a> {
+    fn new(args: &'a InspectArgs, json_lines: bool) -> Result<Listing<'a>> {
+        let writer = match &args.extract {
+            Some(dir) => Some(ImageWriter::new(dir, args.force, json_lines)?),
+            None => None,
+        };
+        Ok(Listing {
+            args,
+            json_lines,
+            writer,
+            items: Vec::new(),
+            files: Vec::new(),
+            listed: 0,
+        })
+    }
+
+    /// One document's items (or why it has none).
+    fn document(
+        &mut self,
+        run: &mut Lines<'_>,
+        line: usize,
+        result: std::result::Result<Vec<Item>, String>,
+    ) -> Result<Flow> {
+        let found = match result {
+            Ok(found) => found,
+            Err(error) => return run.fail(line, &error),
+        };
+        run.tally.read_only();
+        self.listed += found.len();
+        let paths = match self.writer.as_mut() {
+            Some(writer) => extract_items(writer, &found, self.json_lines)?,
+            None => vec![None; found.len()],
+        };
+        match self.args.format {
+            ItemFormat::Json => {
+                for (item, path) in found.iter().zip(&paths) {
+                    let mut line = item.to_json(path.as_deref()).to_string();
+                    line.push('\n');
+                    run.write_raw(line.as_bytes())?;
+                }
+            }
+            ItemFormat::Text => {
+                self.items.extend(found);
+                self.files.extend(paths);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The table, and the end of the run.
+    fn finish(self, mut run: Lines<'_>) -> Result<ExitStatus> {
+        if self.args.format == ItemFormat::Text {
+            if self.items.is_empty() {
+                if run.tally.failed == 0 {
+                    run.note(&format!("{}: no media found", run.label));
+                }
+            } else {
+                run.write_raw(table(&self.items, self.json_lines, &self.files).as_bytes())?;
+            }
+        }
+        let listed = format!(
+            "{} media item{} listed",
+            crate::size::group_digits(self.listed as u64),
+            if self.listed == 1 { "" } else { "s" }
+        );
+        run.finish(Some(&listed))
+    }
 }
 
 /// Writes out the bytes of one document's items that have any; each item's

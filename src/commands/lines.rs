@@ -150,6 +150,11 @@ impl<'p> Lines<'p> {
         }
     }
 
+    /// A note on stderr.
+    pub fn note(&self, message: &str) {
+        self.printer.note(message);
+    }
+
     /// Writes one document's result and a line break.
     pub fn write(&mut self, bytes: &[u8]) -> Result<Flow> {
         self.out.write_all(bytes).map_err(stdout_error)?;

@@ -318,3 +318,73 @@ fn tool_arguments_are_checked_as_written() {
         out.stdout
     );
 }
+
+#[test]
+fn a_large_file_is_inspected_exactly_as_the_same_document_in_memory() {
+    let chat: Value = serde_json::from_str(&large_transcript()).unwrap();
+    let text = "QUJD".repeat(40);
+    let png = fixture_b64("tiny.png");
+    let others = json!([
+        {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": png}}
+        ]}]},
+        {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": png.trim_end_matches('=')}}]}]}
+    ]);
+    let doc = serde_json::to_string_pretty(&json!([chat, others])).unwrap();
+    let (dir, path) = temp_file("large.json", doc.as_bytes());
+    let file = path_arg(&path);
+    for extra in [&[][..], &["--format", "json"]] {
+        let mut args = vec!["inspect"];
+        args.extend_from_slice(extra);
+        let in_memory = run_with_stdin(&args, doc.as_bytes());
+        args.push(file);
+        let from_file = run(&args);
+        assert_eq!(
+            from_file.code, in_memory.code,
+            "{extra:?}: {}",
+            from_file.stderr
+        );
+        assert_eq!(from_file.stdout, in_memory.stdout, "{extra:?}");
+        assert_eq!(
+            from_file.stderr,
+            in_memory.stderr.replace("<stdin>", file),
+            "{extra:?}"
+        );
+    }
+    // The text document is 160 bytes of text, the mismatched image is a PNG.
+    let items = run(&["inspect", "--format", "json", file]).json_lines();
+    assert!(
+        items
+            .iter()
+            .any(|i| i["bytes"] == 160 && i["declared"] == "text/plain"),
+        "{items:?}"
+    );
+    // --extract writes the same files either way.
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    let from_file = run(&["inspect", "--extract", path_arg(&a), file]);
+    let in_memory = run_with_stdin(&["inspect", "--extract", path_arg(&b)], doc.as_bytes());
+    assert_eq!(
+        (from_file.code, in_memory.code),
+        (0, 0),
+        "{}",
+        from_file.stderr
+    );
+    let listing = |dir: &std::path::Path| {
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| {
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    std::fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let written = listing(&a);
+    assert_eq!(written.len(), 400 * 4 + 3);
+    assert_eq!(written, listing(&b));
+}
