@@ -12,7 +12,7 @@ use crate::error::{Error, ExitStatus, Result};
 use crate::io::Input;
 use crate::output::Printer;
 
-use super::lines::{Driver, Lines};
+use super::lines::{large_file, Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -76,11 +76,6 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
     driver.finish(None)
 }
 
-/// The size from which a file's one document is converted with its payloads
-/// left in the file ([`convert_file`]): below it, reading it whole costs less
-/// than reading its payloads twice.
-pub(super) const LARGE_FILE: u64 = 1 << 20;
-
 /// Converts a large regular file's one document with its payloads left in
 /// the file; `None` when that does not apply (the caller then goes the way
 /// of any input).
@@ -90,18 +85,9 @@ fn convert_large_file(
     request: &ConvertRequest,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let Some(path) = input.filter(|p| *p != Path::new("-")) else {
+    let Some((path, file)) = large_file(input) else {
         return Ok(None);
     };
-    let Ok(file) = crate::io::open_file(path) else {
-        return Ok(None);
-    };
-    let large = file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() >= LARGE_FILE);
-    if !large {
-        return Ok(None);
-    }
     let converted = match convert_file(Arc::new(file), request) {
         Ok(None) => return Ok(None),
         Ok(Some(converted)) if !converted.is_current() => return Ok(None),

@@ -2,7 +2,6 @@
 //! call, the media items printed as a table or JSON Lines, their bytes written
 //! out with `--extract`.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::accounting::{Flow, OnError};
@@ -13,7 +12,7 @@ use crate::io::Input;
 use crate::output::Printer;
 use crate::split::{ExtractedImage, ImageWriter};
 
-use super::lines::{no_null, Driver, Lines};
+use super::lines::{large_file, no_null, Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -45,18 +44,9 @@ fn inspect_large_file(
     policy: OnError,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let Some(path) = args.input.as_deref().filter(|p| *p != Path::new("-")) else {
+    let Some((path, file)) = large_file(args.input.as_deref()) else {
         return Ok(None);
     };
-    let Ok(file) = crate::io::open_file(path) else {
-        return Ok(None);
-    };
-    let large = file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() >= super::convert::LARGE_FILE);
-    if !large {
-        return Ok(None);
-    }
     let Some(items) = inspect_file(&Arc::new(file), args.extract.is_some()) else {
         return Ok(None);
     };
