@@ -88,8 +88,11 @@ pub(super) fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -
                     Ok(buffer) => &mut **buffer,
                     Err(_) => &mut fresh,
                 };
-                buffer.clear();
-                buffer.resize(range.len(), 0);
+                // Grown, never shrunk: no zeroing of what a read overwrites.
+                if buffer.len() < range.len() {
+                    buffer.resize(range.len(), 0);
+                }
+                let buffer = &mut buffer[..range.len()];
                 let read = file.read_exact_at(buffer, range.start as u64);
                 f(read.ok().and_then(|()| std::str::from_utf8(buffer).ok()))
             })
