@@ -5,6 +5,10 @@
 use super::media::{ImageStat, Media};
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue, Patch};
+use std::cell::OnceCell;
+
+use serde_json::Value;
+
 use crate::json::{self, lent, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::part::PartView;
@@ -56,16 +60,19 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
             }
         }
     };
+    // The document as a value with lent payloads, made once if a transcript
+    // needs it (to recognize, and to check).
+    let value = OnceCell::new();
+    let lent_value = || value.get_or_init(|| lent::value_of(&doc, shared));
     let kind = match options.kind {
         // Returned above, or (not JSON) at the parse.
         KindChoice::Rollout => unreachable!("handled above"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
-        KindChoice::Transcript(None) => {
-            recognize_transcript(&doc, shared).or(Some(DocKind::Transcript(crate::shapes::HUB)))
-        }
-        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(&doc, shared)),
+        KindChoice::Transcript(None) => recognize_transcript(lent_value(), shared)
+            .or(Some(DocKind::Transcript(crate::shapes::HUB))),
+        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(lent_value(), shared)),
     };
     let mut checker = Checker {
         options,
@@ -81,7 +88,7 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     match kind {
         Some(DocKind::Reply) => checker.reply(&doc),
         Some(DocKind::Parts) => checker.parts(&doc),
-        Some(DocKind::Transcript(shape)) => checker.transcript(&doc, shape),
+        Some(DocKind::Transcript(shape)) => checker.transcript(&doc, lent_value(), shape),
         Some(DocKind::Rollout) | None => {
             return DocReport {
                 skipped: true,
@@ -135,10 +142,11 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
 
 /// Recognizes a transcript (request, message list, response, tool result) of
 /// any shape by the keys it has.
-fn recognize_transcript(doc: &Json<'_>, shared: &SharedBytes) -> Option<DocKind> {
-    // As a value whose payloads are lent, not copied.
-    let (value, payloads) = lent::value_of(doc, shared);
-    lent::lend(shared, &payloads, || crate::convert::detect::detect(&value))
+fn recognize_transcript(
+    (value, payloads): &(Value, lent::Payloads),
+    shared: &SharedBytes,
+) -> Option<DocKind> {
+    lent::lend(shared, payloads, || crate::convert::detect::detect(value))
         .map(|detected| detected.shape)
         .filter(|shape| shape.dialect().validate_facts().transcript)
         .map(DocKind::Transcript)
@@ -272,8 +280,9 @@ impl Checker<'_> {
     }
 
     /// A transcript: every embedded media item by the media rules, then the
-    /// shape's rules and the tool exchanges on the document read as a transcript.
-    fn transcript(&mut self, doc: &Json<'_>, shape: Shape) {
+    /// shape's rules and the tool exchanges on the document read as a
+    /// transcript (`lent_value`: the document as a value, payloads lent).
+    fn transcript(&mut self, doc: &Json<'_>, lent_value: &(Value, lent::Payloads), shape: Shape) {
         self.url_safe_base64 = shape.dialect().validate_facts().url_safe_base64;
         for found in crate::scan::find_media(doc) {
             let crate::scan::Payload::Base64(payload) = found.payload else {
@@ -315,10 +324,10 @@ impl Checker<'_> {
                 token: !declared.contains('/'),
             });
         }
-        let (value, payloads) = lent::value_of(doc, self.bytes);
+        let (value, payloads) = lent_value;
         let target = self.options.target;
-        let issues = lent::lend(self.shared, &payloads, || {
-            super::transcript::check(&value, shape, target)
+        let issues = lent::lend(self.shared, payloads, || {
+            super::transcript::check(value, shape, target)
         });
         self.issues.extend(issues);
     }

@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{fixture_b64, path_arg, run, run_with_stdin, temp_file};
+use super::{fixture_b64, path_arg, run, run_with_stdin, temp_file, TRANSCRIPT_SHAPES};
 
 fn convert(args: &[&str], input: &str) -> super::Run {
     let mut all = vec!["convert"];
@@ -232,16 +232,7 @@ fn a_large_file_converts_exactly_as_the_same_document_in_memory() {
     let doc = large_transcript();
     let (_dir, path) = temp_file("large.json", doc.as_bytes());
     let path = path_arg(&path);
-    let targets = [
-        "openai-chat",
-        "openai-responses",
-        "anthropic",
-        "gemini",
-        "bedrock",
-        "canonical",
-        "mcp",
-    ];
-    for to in targets {
+    for to in TRANSCRIPT_SHAPES.iter().chain(&["mcp"]) {
         for extra in [
             &[][..],
             &["--on-unsupported", "text"],
@@ -249,23 +240,29 @@ fn a_large_file_converts_exactly_as_the_same_document_in_memory() {
         ] {
             let mut args = vec!["convert", "--to", to];
             args.extend_from_slice(extra);
-            let in_memory = run_with_stdin(&args, doc.as_bytes());
-            args.push(path);
-            let from_file = run(&args);
-            let what = format!("--to {to} {extra:?}");
-            assert_eq!(
-                from_file.code, in_memory.code,
-                "{what}: {}",
-                from_file.stderr
-            );
-            assert_eq!(from_file.stdout, in_memory.stdout, "{what}");
-            assert_eq!(
-                from_file.stderr,
-                in_memory.stderr.replace("<stdin>", path),
-                "{what}"
-            );
+            assert_file_reads_as_stdin(&args, &doc, path);
         }
     }
+}
+
+/// `partkit ARGS FILE` prints what `partkit ARGS` prints with the file's
+/// content `doc` on stdin (the file named where stdin was).
+fn assert_file_reads_as_stdin(args: &[&str], doc: &str, file: &str) {
+    let in_memory = run_with_stdin(args, doc.as_bytes());
+    let mut with_file = args.to_vec();
+    with_file.push(file);
+    let from_file = run(&with_file);
+    assert_eq!(
+        from_file.code, in_memory.code,
+        "{args:?}: {}",
+        from_file.stderr
+    );
+    assert_eq!(from_file.stdout, in_memory.stdout, "{args:?}");
+    assert_eq!(
+        from_file.stderr,
+        in_memory.stderr.replace("<stdin>", file),
+        "{args:?}"
+    );
 }
 
 #[test]
@@ -337,20 +334,7 @@ fn a_large_file_is_inspected_exactly_as_the_same_document_in_memory() {
     for extra in [&[][..], &["--format", "json"]] {
         let mut args = vec!["inspect"];
         args.extend_from_slice(extra);
-        let in_memory = run_with_stdin(&args, doc.as_bytes());
-        args.push(file);
-        let from_file = run(&args);
-        assert_eq!(
-            from_file.code, in_memory.code,
-            "{extra:?}: {}",
-            from_file.stderr
-        );
-        assert_eq!(from_file.stdout, in_memory.stdout, "{extra:?}");
-        assert_eq!(
-            from_file.stderr,
-            in_memory.stderr.replace("<stdin>", file),
-            "{extra:?}"
-        );
+        assert_file_reads_as_stdin(&args, &doc, file);
     }
     // The text document is 160 bytes of text, the mismatched image is a PNG.
     let items = run(&["inspect", "--format", "json", file]).json_lines();
