@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+mod lines;
+
 /// The read buffer: large enough that a JSON Lines file of megabyte lines
 /// is read in few system calls and copied out in long runs.
 const READ_BUFFER: usize = 1 << 20;
@@ -120,6 +122,8 @@ pub struct Documents {
     doc_offset: u64,
     /// Whether the last line read ended with a line break.
     terminated: bool,
+    /// Bytes read ahead by [`Documents::fill_lines`] and not yet handed out.
+    carry: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,6 +159,7 @@ impl Documents {
             offset: 0,
             doc_offset: 0,
             terminated: false,
+            carry: Vec::new(),
         }
     }
 
@@ -176,7 +181,18 @@ impl Documents {
         let start = buf.len();
         loop {
             buf.truncate(start);
-            let n = read_line(&mut *self.reader, buf).map_err(|e| self.read_error(e))?;
+            let n = if self.carry.is_empty() {
+                read_line(&mut *self.reader, buf).map_err(|e| self.read_error(e))?
+            } else {
+                // Read ahead by `fill_lines`: the line begins there.
+                let take = memchr::memchr(b'\n', &self.carry).map_or(self.carry.len(), |at| at + 1);
+                buf.extend(self.carry.drain(..take));
+                let mut n = take;
+                if buf.last() != Some(&b'\n') {
+                    n += read_line(&mut *self.reader, buf).map_err(|e| self.read_error(e))?;
+                }
+                n
+            };
             if n == 0 {
                 return Ok(None);
             }

@@ -5,7 +5,7 @@
 //! string eight bytes at a time and then validates its UTF-8 in a second pass.
 //! Here a string's end is found with `memchr` (SIMD), its bytes checked for
 //! control characters in one pass the compiler vectorizes, and its UTF-8 by
-//! the standard library (which skips ASCII a word at a time).
+//! `simdutf8` (SIMD as well).
 //!
 //! It accepts only what serde_json accepts and builds the same tree (strings
 //! without escapes borrowed, with them owned; numbers as written). Anything it
@@ -205,16 +205,16 @@ impl<'a> Parser<'a> {
 /// A piece of a string between escapes as text: `None` when it holds a control
 /// character (not allowed unescaped in JSON) or is not UTF-8.
 fn checked_text(span: &[u8]) -> Option<&str> {
-    // Chunked so that the check vectorizes: one OR over each chunk instead of
-    // a branch a byte.
-    let mut control = false;
-    for chunk in span.chunks(64) {
-        control |= chunk.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0;
-        if control {
+    // The smallest byte, in a fold the compiler vectorizes (a branch a byte
+    // would not): below 0x20 is a control character.
+    for chunk in span.chunks(4096) {
+        if chunk.iter().fold(u8::MAX, |acc, &b| acc.min(b)) < 0x20 {
             return None;
         }
     }
-    std::str::from_utf8(span).ok()
+    // simdutf8 checks 32 bytes a step; the standard library's check (a word
+    // a step) was a tenth of validating a JSON Lines file of payloads.
+    simdutf8::basic::from_utf8(span).ok()
 }
 
 #[cfg(test)]

@@ -33,15 +33,12 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
 pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
     // A rollout is recognized before anything else (its request would
-    // otherwise pass for a transcript of some shape, or for none), from the
-    // text: it is then parsed once, as its conversation. One that is not JSON
-    // is reported as any document is, below.
-    let rollout = match options.kind {
-        KindChoice::Rollout => true,
-        KindChoice::Auto => nemo_gym::rollout::is_rollout_text(bytes),
-        _ => false,
-    };
-    if rollout && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+    // otherwise pass for a transcript of some shape, or for none): it is then
+    // checked as its conversation. One that is not JSON is reported as any
+    // document is, below.
+    if matches!(options.kind, KindChoice::Rollout)
+        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+    {
         return super::scope::check_rollout(shared, options);
     }
     let doc = match json::parse(bytes) {
@@ -60,6 +57,9 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
             }
         }
     };
+    if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(&doc) {
+        return super::scope::check_rollout(shared, options);
+    }
     // The document as a value with lent payloads, made once if a transcript
     // needs it (to recognize, and to check).
     let value = OnceCell::new();

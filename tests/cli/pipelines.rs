@@ -758,3 +758,65 @@ fn split_reads_long_lines_across_the_read_buffer() {
     assert_eq!(stderr_errors(&run).len(), 1, "{}", run.stderr);
     assert!(stderr_errors(&run)[0].contains(":3:"), "{}", run.stderr);
 }
+
+/// Lines read straight into batches (a batch holds 3 MiB): lines numbered
+/// across batch boundaries, blank and `\r\n` lines among them, the output in
+/// input order with any number of threads.
+#[test]
+fn json_lines_across_many_batches_keep_their_numbers_and_order() {
+    let payload = png_payload(150_000);
+    let mut text = String::new();
+    let mut expected_ids = Vec::new();
+    let mut line = 0;
+    for i in 0..60 {
+        line += 1;
+        if i == 41 {
+            // Broken: its line number must be reported.
+            text.push_str("{\"id\": \"bad\", \"tool_output_images\": [\n");
+            expected_ids.push(None);
+        } else {
+            text.push_str(&long_reply(&format!("r{i}"), &payload));
+            expected_ids.push(Some(format!("r{i}")));
+        }
+        text.push_str(if i % 5 == 0 { "\r\n" } else { "\n" });
+        if i % 7 == 0 {
+            text.push_str("  \n");
+            line += 1;
+        }
+        if i == 41 {
+            assert_eq!(line, 48);
+        }
+    }
+    assert!(text.len() > 7 << 20, "several batches: {}", text.len());
+    let (_dir, path) = temp_file("many.jsonl", text.as_bytes());
+    let validate = run(&["validate", path_arg(&path)]);
+    assert_eq!(validate.code, 1, "{}", validate.stderr);
+    assert!(
+        validate
+            .stdout
+            .starts_with(&format!("{}:48: error[invalid-json]", path.display())),
+        "{}",
+        validate.stdout
+    );
+    assert_eq!(validate.stdout.lines().count(), 1, "{}", validate.stdout);
+    for threads in ["1", "2"] {
+        let split = run(&[
+            "split",
+            "--rest",
+            "--on-error",
+            "null",
+            "-j",
+            threads,
+            path_arg(&path),
+        ]);
+        let ids: Vec<Option<String>> = split
+            .stdout
+            .lines()
+            .map(|line| {
+                let rest: Value = serde_json::from_str(line).unwrap();
+                rest["id"].as_str().map(str::to_string)
+            })
+            .collect();
+        assert_eq!(ids, expected_ids, "-j {threads}: {}", split.stderr);
+    }
+}

@@ -11,7 +11,7 @@
 
 use std::ops::Range;
 
-use crate::json;
+use crate::json::{self, Json};
 use crate::shapes::Shape;
 
 /// The shape of a rollout's conversation (the request's input and the
@@ -31,6 +31,13 @@ const OUTPUT_POINTER: &str = "/response/output";
 /// files, without `response`, are rollouts not yet run.)
 pub fn is_rollout_text(bytes: &[u8]) -> bool {
     json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
+}
+
+/// [`is_rollout_text`] of a document already parsed (the same test: the last
+/// `responses_create_params` member of the root object is an object).
+pub fn is_rollout(doc: &Json<'_>) -> bool {
+    doc.get(REQUEST_KEY)
+        .is_some_and(|request| request.as_object().is_some())
 }
 
 /// Bytes of the conversation copied from the line: `len` bytes at `from` in
