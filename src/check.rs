@@ -75,6 +75,8 @@ impl PayloadProblem {
 /// magic numbers and headers of PNG, GIF and WebP sit at the start, and a JPEG's
 /// frame header nearly always within this.
 pub const PREFIX_BYTES: usize = 64 * 1024;
+/// The base64 characters of [`PREFIX_BYTES`].
+const PREFIX_CHARS: usize = PREFIX_BYTES / 3 * 4;
 
 /// Checks a base64 payload declared as `declared` (a normalized media type).
 /// `scratch` holds decoded bytes afterwards (reused between calls): all of them
@@ -85,16 +87,13 @@ pub fn check_payload(
     scratch: &mut Vec<u8>,
     depth: Depth,
 ) -> Result<PayloadInfo, PayloadProblem> {
-    // A payload lent from a conversion's input is checked there.
-    crate::json::lent::with_resolved(payload, |payload| {
-        let decoded_len = decode_resolved_prefix(payload, scratch, depth)?;
-        check_decoded(payload, scratch, decoded_len, declared, depth).map(
-            |(sniffed, dimensions)| PayloadInfo {
-                decoded_len,
-                sniffed,
-                dimensions,
-            },
-        )
+    let decoded_len = decode_strict_prefix(payload, scratch, depth)?;
+    check_decoded(payload, scratch, decoded_len, declared, depth).map(|(sniffed, dimensions)| {
+        PayloadInfo {
+            decoded_len,
+            sniffed,
+            dimensions,
+        }
     })
 }
 
@@ -106,7 +105,21 @@ pub fn decode_strict_prefix(
     scratch: &mut Vec<u8>,
     depth: Depth,
 ) -> Result<u64, PayloadProblem> {
-    crate::json::lent::with_resolved(payload, |payload| {
+    use crate::json::lent;
+    if depth == Depth::Header {
+        if let Some((index, total)) = lent::strict_payload(payload) {
+            // A lent payload the scan found strict: only the prefix is read
+            // again (from a file, where it is one).
+            let decoded = lent::with_payload_prefix(index, PREFIX_CHARS, |prefix| {
+                prefix.map(|prefix| decode_into(prefix, scratch))
+            });
+            if decoded.is_some() {
+                return Ok(total);
+            }
+        }
+    }
+    // A payload lent from the input is checked there.
+    lent::with_resolved(payload, |payload| {
         decode_resolved_prefix(payload, scratch, depth)
     })
 }
@@ -129,11 +142,10 @@ fn decode_resolved_prefix(
         return Err(PayloadProblem::Base64 { error, lenient });
     }
     let total = b64::decoded_len(payload).unwrap_or(0);
-    let prefix_chars = PREFIX_BYTES / 3 * 4;
-    let chars = if depth == Depth::Full || payload.len() <= prefix_chars {
+    let chars = if depth == Depth::Full || payload.len() <= PREFIX_CHARS {
         payload.len()
     } else {
-        prefix_chars
+        PREFIX_CHARS
     };
     decode_into(&payload[..chars], scratch);
     if total == 0 {
@@ -165,7 +177,7 @@ pub fn check_decoded(
 ) -> Result<BytesInfo, PayloadProblem> {
     match check_bytes(scratch, declared, depth) {
         Err(PayloadProblem::Header(_)) if (scratch.len() as u64) < total => {
-            decode_into(payload, scratch);
+            crate::json::lent::with_resolved(payload, |payload| decode_into(payload, scratch));
             check_bytes(scratch, declared, depth)
         }
         result => result,

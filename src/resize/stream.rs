@@ -72,6 +72,11 @@ pub(super) fn run_json(
     if single {
         let mut bytes = pending;
         bytes.extend_from_slice(&gap);
+        // Room for the whole file at once: grown by doubling, the buffer was
+        // copied and faulted in twice over.
+        if let Some(len) = input.file_len() {
+            bytes.reserve((len as usize).saturating_sub(bytes.len()) + 1);
+        }
         lines
             .reader
             .read_to_end(&mut bytes)

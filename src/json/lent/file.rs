@@ -73,7 +73,10 @@ pub fn scan_file(file: &File) -> io::Result<Option<FileScan>> {
     }
     Ok(scanner.finish(at).map(|found| FileScan {
         shadow: found.shadow,
-        payloads: Payloads(found.payloads),
+        payloads: Payloads {
+            ranges: found.payloads,
+            strict: found.strict,
+        },
         len: metadata.len(),
         modified: metadata.modified().ok(),
     }))

@@ -65,12 +65,19 @@ pub fn lend_from<R>(input: &Source, payloads: &Payloads, f: impl FnOnce() -> R) 
 /// The payload behind placeholder `index`, while lent (`None` when nothing
 /// is lent under it, or a file's read fails: the placeholder then stays).
 pub(super) fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
+    with_payload_upto(index, usize::MAX, f)
+}
+
+/// [`with_payload`] of at most the first `chars` characters (all a file's
+/// read gets).
+fn with_payload_upto<R>(index: usize, chars: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
     let Some(lending) = lending() else {
         return f(None);
     };
-    let Some(range) = lending.payloads.0.get(index).cloned() else {
+    let Some(mut range) = lending.payloads.range(index) else {
         return f(None);
     };
+    range.end = range.end.min(range.start.saturating_add(chars));
     match &lending.input {
         Source::Bytes(bytes) => f(bytes
             .get(range)
@@ -102,7 +109,26 @@ pub(super) fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -
 
 /// The range of the payload behind placeholder `index`, while lent.
 pub(super) fn payload_range(index: usize) -> Option<Range<usize>> {
-    lending()?.payloads.0.get(index).cloned()
+    lending()?.payloads.range(index)
+}
+
+/// When `text` is one placeholder whose payload the scan found strict
+/// base64: the payload's index and decoded size (known without reading it).
+pub fn strict_payload(text: &str) -> Option<(usize, u64)> {
+    if !text.starts_with(OPEN) {
+        return None;
+    }
+    let mut pieces = pieces(text);
+    let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) else {
+        return None;
+    };
+    Some((index, lending()?.payloads.strict_len(index)?))
+}
+
+/// Runs `f` on the first `chars` characters of the payload behind
+/// placeholder `index` (`None` as for [`with_resolved`]'s lookups).
+pub fn with_payload_prefix<R>(index: usize, chars: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
+    with_payload_upto(index, chars, f)
 }
 
 /// Whether placeholders are being resolved on this thread.

@@ -31,12 +31,13 @@ mod file;
 mod holes;
 mod lend;
 mod scan;
+mod strict;
 
 pub use file::{scan_file, FileScan};
 pub use holes::Lent;
 pub use lend::{
-    is_lending, lend, lend_from, pieces, resolved, resolved_value, with_resolved, write_payload,
-    Piece, Source,
+    is_lending, lend, lend_from, pieces, resolved, resolved_value, strict_payload,
+    with_payload_prefix, with_resolved, write_payload, Piece, Source,
 };
 
 /// The shortest payload worth lending. Small enough that the test fixtures'
@@ -65,11 +66,34 @@ pub struct Parsed {
 
 /// Where each lent payload is in the input, by placeholder index.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Payloads(Vec<Range<usize>>);
+pub struct Payloads {
+    ranges: Vec<Range<usize>>,
+    /// Each one's decoded size, when a scan found it strict base64
+    /// (`strict.rs`); empty when nothing was checked.
+    strict: Vec<Option<u64>>,
+}
 
 impl Payloads {
+    /// Payloads not checked.
+    fn unchecked(ranges: Vec<Range<usize>>) -> Payloads {
+        Payloads {
+            ranges,
+            strict: Vec::new(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.ranges.is_empty()
+    }
+
+    fn range(&self, index: usize) -> Option<Range<usize>> {
+        self.ranges.get(index).cloned()
+    }
+
+    /// The decoded size of payload `index`, when it is known to be strict
+    /// base64.
+    fn strict_len(&self, index: usize) -> Option<u64> {
+        self.strict.get(index).copied().flatten()
     }
 }
 
@@ -84,6 +108,7 @@ pub fn parse(input: &[u8]) -> Result<Parsed, serde_json::Error> {
 pub struct Scan {
     shadow: Vec<u8>,
     payloads: Vec<Range<usize>>,
+    strict: Vec<Option<u64>>,
 }
 
 /// Finds `input`'s payloads and writes the text to parse in their place.
@@ -98,6 +123,7 @@ pub fn scan(input: &[u8]) -> Scan {
     Scan {
         shadow: found.shadow,
         payloads: found.payloads,
+        strict: found.strict,
     }
 }
 
@@ -114,7 +140,11 @@ impl Scan {
 
     /// Parses the text ([`parse`]).
     pub fn parse(self, input: &[u8]) -> Result<Parsed, serde_json::Error> {
-        let Scan { shadow, payloads } = self;
+        let Scan {
+            shadow,
+            payloads,
+            strict,
+        } = self;
         if payloads.is_empty() {
             return Ok(Parsed {
                 value: serde_json::from_slice(input)?,
@@ -126,7 +156,10 @@ impl Scan {
             Ok(value) => Ok(Parsed {
                 value,
                 shadow: Some(shadow),
-                payloads: Payloads(payloads),
+                payloads: Payloads {
+                    ranges: payloads,
+                    strict,
+                },
             }),
             // Replacing base64 inside a string by other string characters
             // keeps a text valid or invalid; the input says where it is not.
@@ -148,7 +181,7 @@ pub fn value_of(doc: &Json<'_>, input: &[u8]) -> (Value, Payloads) {
         return (doc.to_value(), Payloads::default());
     }
     let value = lend_in(doc, input, None, &mut payloads);
-    (value, Payloads(payloads))
+    (value, Payloads::unchecked(payloads))
 }
 
 fn lend_in(
@@ -253,7 +286,12 @@ mod tests {
             r#"{{"url":"data:image/png;base64,{long}","data":"{long}","text":"{long}","bytes":"{long}x!","blob":"AAAA","x":{{"file_data":"{long}"}}}}"#
         );
         let parsed = parse(text.as_bytes()).unwrap();
-        let lent: Vec<&str> = parsed.payloads.0.iter().map(|r| &text[r.clone()]).collect();
+        let lent: Vec<&str> = parsed
+            .payloads
+            .ranges
+            .iter()
+            .map(|r| &text[r.clone()])
+            .collect();
         assert_eq!(lent, [long.as_str(), long.as_str(), long.as_str()]);
         assert_eq!(parsed.value["text"], long.as_str());
         assert_eq!(
@@ -305,7 +343,7 @@ mod tests {
     #[test]
     fn holes_are_filled_from_the_input() {
         let input = b"0123456789";
-        let payloads = Payloads(vec![2..5, 7..9]);
+        let payloads = Payloads::unchecked(vec![2..5, 7..9]);
         let mut lent = Lent::default();
         lend(&SharedBytes::new(input.to_vec()), &payloads, || {
             assert!(lent.hole(1, 0));

@@ -17,6 +17,7 @@ use std::io;
 use std::io::Write as _;
 use std::ops::Range;
 
+use super::strict::Strict;
 use super::{is_base64, payload_offset, CLOSE, MAX_HEADER, MIN_PAYLOAD, OPEN, PAYLOAD_KEYS};
 
 /// The input's bytes again, for a string decided about after its chunk.
@@ -36,6 +37,8 @@ impl Reread for &[u8] {
 pub(super) struct Scanned {
     pub shadow: Vec<u8>,
     pub payloads: Vec<Range<usize>>,
+    /// Each payload's decoded size, when it is strict base64.
+    pub strict: Vec<Option<u64>>,
 }
 
 /// A string being read.
@@ -53,6 +56,8 @@ struct Open {
     payload_at: Option<usize>,
     /// Whether it can still be a payload.
     candidate: bool,
+    /// Its base64 checked as it goes by.
+    strict: Strict,
 }
 
 /// A string read to its end, waiting for the next byte to tell a key.
@@ -63,6 +68,8 @@ struct Ended {
     head: Vec<u8>,
     /// Where its payload is, if it is one (when it is not a key).
     payload: Option<Range<usize>>,
+    /// The payload's decoded size, when it is strict base64.
+    strict: Option<u64>,
 }
 
 /// The scanner's state between chunks.
@@ -169,6 +176,7 @@ impl Scanner {
                     len: 0,
                     payload_at: None,
                     candidate: true,
+                    strict: Strict::default(),
                 });
             }
             b'{' | b'[' => self.depth += 1,
@@ -228,6 +236,7 @@ impl Scanner {
         let ended = Ended {
             content: open.start..end,
             escaped: open.escaped,
+            strict: payload.as_ref().and_then(|_| open.strict.finish()),
             head: open.head,
             payload,
         };
@@ -278,6 +287,7 @@ impl Scanner {
                 )
                 .expect("writing to memory");
                 self.found.payloads.push(payload.clone());
+                self.found.strict.push(ended.strict);
                 self.copied = payload.end;
                 if self.copied < base {
                     // The closing quote (and the space after it) went with
@@ -320,17 +330,31 @@ impl Open {
                     // past it in this piece.
                     self.payload_at = Some(self.start + at);
                     let head = self.head.len();
-                    let mut base64 = is_base64(&self.head[at.min(head)..self.len.min(head)]);
+                    let in_head = self.head[at.min(head)..self.len.min(head)].to_vec();
+                    let mut base64 = self.base64(&in_head);
                     if self.len > head.max(at) {
-                        let beyond = self.len - head.max(at);
-                        base64 &= is_base64(&piece[piece.len() - beyond..]);
+                        let beyond = &piece[piece.len() - (self.len - head.max(at))..];
+                        base64 &= self.base64(beyond);
                     }
                     self.candidate = base64;
                     return;
                 }
             }
         }
-        self.candidate = is_base64(piece);
+        self.candidate = self.base64(piece);
+    }
+
+    /// Whether the next piece of a payload is base64 characters (checked
+    /// as strict base64 too): the strict check covers what it has passed,
+    /// so only its held-back bytes (at most 7, all near the piece's end)
+    /// are looked at again — unless it failed, when the whole piece is.
+    fn base64(&mut self, piece: &[u8]) -> bool {
+        self.strict.feed(piece);
+        if self.strict.passing() {
+            is_base64(&piece[piece.len().saturating_sub(8)..])
+        } else {
+            is_base64(piece)
+        }
     }
 
     /// An escape's bytes: the string is then neither a payload nor a key
@@ -395,6 +419,8 @@ mod tests {
             format!("{{\n  \"blob\" : \"{b64}\",\n  \"t\": \"a\\\"b\\\\{b64}\",\n  \"bytes\": [\"{b64}\", \"{b64}\"]\n}}"),
             format!(r#"{{"data":{{"data":"{b64}"}},"file_data":"{b64}","{b64}":"{b64}","data":"é{b64}"}}"#),
             format!(r#"{{"data": "{b64}" , "text": "{}" }}"#, "word ".repeat(40)),
+            // Base64 characters, not all strict base64.
+            format!(r#"{{"data":"{b64}QUI","blob":"{b64}QR==","bytes":"{b64}QUI=","file_data":"QUI={b64}","d":"data:a/b;base64,{b64}Q==="}}"#),
         ]
     }
 
@@ -409,6 +435,7 @@ mod tests {
                     "{doc} in chunks of {size}"
                 );
                 assert_eq!(chunked.shadow, whole.shadow, "{doc} in chunks of {size}");
+                assert_eq!(chunked.strict, whole.strict, "{doc} in chunks of {size}");
             }
         }
     }
@@ -422,8 +449,14 @@ mod tests {
                 back = back.replacen(&format!("{OPEN}{index:x}{CLOSE}"), &doc[range.clone()], 1);
             }
             assert_eq!(back, doc);
-            for range in &found.payloads {
-                assert!(is_base64(&doc.as_bytes()[range.clone()]) && range.len() >= MIN_PAYLOAD);
+            for (range, strict) in found.payloads.iter().zip(&found.strict) {
+                let payload = &doc.as_bytes()[range.clone()];
+                assert!(is_base64(payload) && range.len() >= MIN_PAYLOAD);
+                let whole = base64_simd::STANDARD
+                    .check(payload)
+                    .ok()
+                    .map(|()| base64_simd::STANDARD.decode_to_vec(payload).unwrap().len() as u64);
+                assert_eq!(*strict, whole, "{doc}");
             }
         }
     }
