@@ -321,10 +321,13 @@ fn a_large_file_is_inspected_exactly_as_the_same_document_in_memory() {
     let chat: Value = serde_json::from_str(&large_transcript()).unwrap();
     let text = "QUJD".repeat(40);
     let png = fixture_b64("tiny.png");
+    let late = late_frame_jpeg();
     let others = json!([
         {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
             {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": text}},
-            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": png}}
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": png}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": late}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/jpeg", "data": late.trim_end_matches('=')}}
         ]}]},
         {"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "image/png", "data": png.trim_end_matches('=')}}]}]}
     ]);
@@ -338,6 +341,16 @@ fn a_large_file_is_inspected_exactly_as_the_same_document_in_memory() {
     }
     // The text document is 160 bytes of text, the mismatched image is a PNG.
     let items = run(&["inspect", "--format", "json", file]).json_lines();
+    // A frame header past the first 64 KiB is read from the whole payload.
+    let late_items: Vec<&Value> = items
+        .iter()
+        .filter(|i| i["bytes"].as_u64() > Some(131_000))
+        .collect();
+    assert_eq!(late_items.len(), 2, "{items:?}");
+    assert!(
+        late_items.iter().all(|i| !i["width"].is_null()),
+        "{late_items:?}"
+    );
     assert!(
         items
             .iter()
@@ -369,6 +382,20 @@ fn a_large_file_is_inspected_exactly_as_the_same_document_in_memory() {
         files
     };
     let written = listing(&a);
-    assert_eq!(written.len(), 400 * 4 + 3);
+    assert_eq!(written.len(), 400 * 4 + 5);
     assert_eq!(written, listing(&b));
+}
+
+/// tiny.jpg with two 64 KiB application segments before its frame header,
+/// as base64 (a header check reads the first 64 KiB, then the rest).
+fn late_frame_jpeg() -> String {
+    use base64::Engine;
+    let jpeg = std::fs::read(super::support::fixture("tiny.jpg")).unwrap();
+    let mut late = jpeg[..2].to_vec();
+    for _ in 0..2 {
+        late.extend_from_slice(&[0xFF, 0xE2, 0xFF, 0xFF]);
+        late.extend(std::iter::repeat_n(b'x', 0xFFFF - 2));
+    }
+    late.extend_from_slice(&jpeg[2..]);
+    base64::engine::general_purpose::STANDARD.encode(late)
 }
