@@ -321,6 +321,24 @@ impl Documents {
     }
 }
 
+/// The size from which a file's one document is read with its payloads left
+/// in the file (`convert`, `inspect`, `resize`: [`crate::json::lent::scan_file`]):
+/// below it, reading the file whole costs less than reading its payloads
+/// twice.
+const LARGE_FILE: u64 = 1 << 20;
+
+/// The input when it is a regular file of at least [`LARGE_FILE`] bytes,
+/// opened; `None` for stdin, a smaller file, or one that does not open (the
+/// usual way then says why).
+pub fn large_file(input: Option<&Path>) -> Option<(&Path, File)> {
+    let path = input.filter(|p| *p != Path::new("-"))?;
+    let file = open_file(path).ok()?;
+    let large = file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() >= LARGE_FILE);
+    large.then_some((path, file))
+}
+
 /// Opens a file to read, refusing a directory (which opens on Unix, and
 /// fails only at the first read with a less helpful message).
 pub fn open_file(path: &Path) -> Result<File> {

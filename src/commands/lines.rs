@@ -8,7 +8,7 @@
 //! file comes back unchanged where nothing changed; it shares [`Tally`].)
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::accounting::{Flow, OnError, Tally};
 use crate::error::{Error, ExitStatus, Result};
@@ -206,23 +206,7 @@ impl<'p> Lines<'p> {
     }
 }
 
-/// The size from which a file's one document is read with its payloads left
-/// in the file (`convert`, `inspect`: [`crate::json::lent::scan_file`]):
-/// below it, reading the file whole costs less than reading its payloads
-/// twice.
-const LARGE_FILE: u64 = 1 << 20;
-
-/// The input when it is a regular file of at least [`LARGE_FILE`] bytes,
-/// opened; `None` for stdin, a smaller file, or one that does not open (the
-/// usual way then says why).
-pub fn large_file(input: Option<&Path>) -> Option<(&Path, std::fs::File)> {
-    let path = input.filter(|p| *p != Path::new("-"))?;
-    let file = crate::io::open_file(path).ok()?;
-    let large = file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() >= LARGE_FILE);
-    large.then_some((path, file))
-}
+pub use crate::io::large_file;
 
 /// The policy for a command whose output is not one line per document, where
 /// a `null` stand-in has no place.

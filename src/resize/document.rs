@@ -5,11 +5,15 @@
 //! its declared type when the format changed; every other byte of the document
 //! stays as it was (key order, spacing, numbers, escapes).
 
+use std::fs::File;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::{resize_image, ResizeError, ResizeOptions, Resized};
 use crate::b64;
-use crate::json::{self, pointer_token, Json};
+use crate::check::{self, Depth};
+use crate::json::{self, lent, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::scan::{self, Payload};
 
@@ -65,30 +69,7 @@ pub fn resize_document(
     options: &ResizeOptions,
 ) -> Result<ResizedDocument, serde_json::Error> {
     let doc = json::parse(bytes)?;
-    let found = scan::find_media(&doc);
-    let image_count = found
-        .iter()
-        .filter(|f| {
-            f.declared
-                .as_deref()
-                .is_some_and(|t| t.starts_with("image/"))
-        })
-        .count();
-    let items: Vec<Item<'_>> = found
-        .into_iter()
-        .filter_map(|f| match f.payload {
-            Payload::Base64(payload) => Some(Item {
-                pointer: f.pointer,
-                kind: f.kind,
-                declared: f.declared,
-                declared_raw: f.declared_raw,
-                payload,
-            }),
-            _ => None,
-        })
-        .collect();
-    let mut options = options.clone();
-    options.limits = options.limits.for_document(image_count);
+    let (items, options) = items_of(&doc, options);
     let results: Vec<Option<(DocumentImage, Option<Vec<u8>>)>> = items
         .par_iter()
         .map(|item| look_at(item, &options))
@@ -118,6 +99,72 @@ pub fn resize_document(
     }
     let output = (!edits.is_empty()).then(|| apply(bytes, edits));
     Ok(ResizedDocument { output, images })
+}
+
+/// The base64 payloads of a document, and the options for it (the caps of
+/// a profile may depend on how many images it holds).
+fn items_of<'j>(doc: &'j Json<'_>, options: &ResizeOptions) -> (Vec<Item<'j>>, ResizeOptions) {
+    let found = scan::find_media(doc);
+    let image_count = found
+        .iter()
+        .filter(|f| {
+            f.declared
+                .as_deref()
+                .is_some_and(|t| t.starts_with("image/"))
+        })
+        .count();
+    let items = found
+        .into_iter()
+        .filter_map(|f| match f.payload {
+            Payload::Base64(payload) => Some(Item {
+                pointer: f.pointer,
+                kind: f.kind,
+                declared: f.declared,
+                declared_raw: f.declared_raw,
+                payload,
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut options = options.clone();
+    options.limits = options.limits.for_document(image_count);
+    (items, options)
+}
+
+/// The images of a large JSON file when every one is within every cap, told
+/// from the file without holding it: its payloads are lent from the file
+/// ([`crate::json::lent::scan_file`]) and each image judged from its first
+/// bytes. What [`resize_document`] of the whole file reports then, with
+/// the file passing through unchanged. `None` when anything needs more (an
+/// image to resize or to decode in full, a payload that is not strict
+/// base64, a file that cannot be lent): the caller reads the file as usual.
+pub(super) fn unchanged_file(file: &File, options: &ResizeOptions) -> Option<Vec<DocumentImage>> {
+    let scan = lent::scan_file(file).ok()??;
+    let doc = json::parse(&scan.shadow).ok()?;
+    let source = lent::Source::File(Arc::new(file.try_clone().ok()?));
+    let images = lent::lend_from(&source, &scan.payloads, || {
+        let (items, options) = items_of(&doc, options);
+        let mut buffer = Vec::new();
+        let mut images = Vec::new();
+        for item in &items {
+            let len = check::decode_strict_prefix(item.payload, &mut buffer, Depth::Header).ok()?;
+            let declared_image = item
+                .declared
+                .as_deref()
+                .is_some_and(|t| MediaKind::of(t) == MediaKind::Image);
+            if !declared_image && super::sniff_format(&buffer).is_err() {
+                // Not an image: left alone, as `look_at` leaves it.
+                continue;
+            }
+            images.push(DocumentImage {
+                pointer: item.pointer.clone(),
+                result: Ok(super::within_caps_from_prefix(&buffer, len, &options)?),
+                lenient: false,
+            });
+        }
+        Some(images)
+    })?;
+    scan.unchanged(file).then_some(images)
 }
 
 /// [`resize_document`] of the values at the `--at` pointers (the whole
@@ -170,6 +217,9 @@ fn look_at_decoded(
     options: &ResizeOptions,
     buffer: &mut Vec<u8>,
 ) -> Option<(DocumentImage, Option<Vec<u8>>)> {
+    if let Some(image) = unchanged_from_prefix(item, options, buffer) {
+        return Some((image, None));
+    }
     let declared_image = item
         .declared
         .as_deref()
@@ -219,6 +269,22 @@ fn look_at_decoded(
             ))
         }
     }
+}
+
+/// An image found within every cap from its first bytes (strict base64
+/// only; see [`super::within_caps_from_prefix`]), without decoding the rest.
+fn unchanged_from_prefix(
+    item: &Item<'_>,
+    options: &ResizeOptions,
+    buffer: &mut Vec<u8>,
+) -> Option<DocumentImage> {
+    let len = check::decode_strict_prefix(item.payload, buffer, Depth::Header).ok()?;
+    let resized = super::within_caps_from_prefix(buffer, len, options)?;
+    Some(DocumentImage {
+        pointer: item.pointer.clone(),
+        result: Ok(resized),
+        lenient: false,
+    })
 }
 
 /// A change to the document: `text` in place of `sub`, a slice of one of its

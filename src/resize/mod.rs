@@ -354,13 +354,77 @@ fn measure(
     let format = sniff_format(bytes)?;
     let (width, height) = decode::dimensions(bytes, format)?;
     let animated = match format {
-        Format::Gif if limits.still_gif_only || !limits.accepts("image/gif", false) => {
+        Format::Gif if gif_animation_matters(limits) => {
             decode::gif_is_animated(bytes, decode_limits)
         }
         Format::Webp => decode::webp_is_animated(bytes),
         _ => false,
     };
-    let mut reasons = limits.broken(bytes.len() as u64, width, height);
+    let quality = (format == Format::Jpeg)
+        .then(|| jpeg::estimate_quality(bytes))
+        .flatten();
+    let size = (format, bytes.len() as u64, width, height);
+    Ok(judge(size, animated, quality, limits))
+}
+
+/// Whether the caps treat an animated GIF otherwise than a still one (and
+/// so all of a GIF must be read to know).
+fn gif_animation_matters(limits: &Limits) -> bool {
+    limits.still_gif_only || !limits.accepts("image/gif", false)
+}
+
+/// An image within every cap, known from its first decoded bytes and its
+/// size: what [`resize_image`] of all of it says then, without decoding the
+/// rest (most embedded images pass unchanged). `None` when it breaks a cap,
+/// or when its first bytes do not settle every fact [`measure`] reads: the
+/// header does not parse in them, a JPEG's quality tables are not in them, a
+/// GIF whose frames count.
+pub fn within_caps_from_prefix(
+    prefix: &[u8],
+    len: u64,
+    options: &ResizeOptions,
+) -> Option<Resized> {
+    let started = Instant::now();
+    let limits = &options.limits;
+    let (before, reasons, _) = if prefix.len() as u64 >= len {
+        measure(prefix, limits, &options.decode).ok()?
+    } else {
+        let format = sniff_format(prefix).ok()?;
+        let (width, height) = decode::dimensions(prefix, format).ok()?;
+        let animated = match format {
+            Format::Gif if gif_animation_matters(limits) => return None,
+            Format::Webp => decode::webp_is_animated(prefix),
+            _ => false,
+        };
+        // The estimate stops at the first luma table: found in the prefix,
+        // it is the one the whole image gives.
+        let quality = match format {
+            Format::Jpeg => Some(jpeg::estimate_quality(prefix)?),
+            _ => None,
+        };
+        judge((format, len, width, height), animated, quality, limits)
+    };
+    reasons.is_empty().then(|| Resized {
+        bytes: None,
+        after: before.clone(),
+        before,
+        encodes: 0,
+        seconds: started.elapsed().as_secs_f64(),
+        warnings: Vec::new(),
+        reasons,
+    })
+}
+
+/// An image's facts and the caps it breaks, from its format, size in bytes,
+/// width and height, animation and JPEG quality; and whether its type is
+/// accepted.
+fn judge(
+    (format, len, width, height): (Format, u64, u32, u32),
+    animated: bool,
+    quality: Option<f32>,
+    limits: &Limits,
+) -> (ImageFacts, Vec<String>, bool) {
+    let mut reasons = limits.broken(len, width, height);
     let accepted = limits.accepts(format.media_type(), animated);
     if !accepted {
         reasons.push(match limits.profile {
@@ -373,15 +437,13 @@ fn measure(
     }
     let facts = ImageFacts {
         format,
-        bytes: bytes.len() as u64,
+        bytes: len,
         width,
         height,
-        quality: (format == Format::Jpeg)
-            .then(|| jpeg::estimate_quality(bytes))
-            .flatten(),
+        quality,
         frames: 1,
     };
-    Ok((facts, reasons, accepted))
+    (facts, reasons, accepted)
 }
 
 /// Checks a result against every cap, from its own bytes.
@@ -405,4 +467,74 @@ fn verify(bytes: &[u8], after: &ImageFacts, limits: &Limits) -> Result<(), Resiz
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Noise, so that the encoded images run past the first 64 KiB.
+    fn noisy(width: u32, height: u32) -> image::RgbImage {
+        let mut state = 0x2545_f491_u32;
+        image::RgbImage::from_fn(width, height, |x, y| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let [a, b, c, _] = state.to_le_bytes();
+            image::Rgb([a / 2 + (x % 128) as u8, b / 2 + (y % 128) as u8, c])
+        })
+    }
+
+    fn encoded(format: image::ImageFormat, width: u32, height: u32) -> Vec<u8> {
+        let mut out = std::io::Cursor::new(Vec::new());
+        noisy(width, height).write_to(&mut out, format).unwrap();
+        out.into_inner()
+    }
+
+    /// What the first 64 KiB settle is what all of the image says; what
+    /// they cannot settle (or that breaks a cap) is left to the whole image.
+    #[test]
+    fn an_image_judged_from_its_first_bytes_is_judged_as_from_all_of_them() {
+        let prefix_len = 64 * 1024;
+        for format in [image::ImageFormat::Png, image::ImageFormat::Jpeg] {
+            let bytes = encoded(format, 500, 400);
+            assert!(bytes.len() > 2 * prefix_len, "{format:?}: {}", bytes.len());
+            let len = bytes.len() as u64;
+            let within = ResizeOptions::default();
+            let whole = resize_image(&bytes, &within).unwrap();
+            let judged = within_caps_from_prefix(&bytes[..prefix_len], len, &within).unwrap();
+            assert!(judged.bytes.is_none() && whole.bytes.is_none());
+            assert_eq!(
+                (&judged.before, &judged.after),
+                (&whole.before, &whole.after)
+            );
+            assert_eq!(judged.reasons, whole.reasons);
+            // All of it: the same again.
+            let all = within_caps_from_prefix(&bytes, len, &within).unwrap();
+            assert_eq!(all.before, whole.before);
+            // Over a cap: resized from all of it, not judged here.
+            for limits in [
+                Limits {
+                    max_bytes: Some(len - 1),
+                    ..Limits::default()
+                },
+                Limits {
+                    max_dim: Some(499),
+                    ..Limits::default()
+                },
+                Limits {
+                    image_types: vec!["image/webp"],
+                    ..Limits::default()
+                },
+            ] {
+                let options = ResizeOptions {
+                    limits,
+                    ..ResizeOptions::default()
+                };
+                assert!(within_caps_from_prefix(&bytes[..prefix_len], len, &options).is_none());
+            }
+            // A header past the prefix: not settled.
+            assert!(within_caps_from_prefix(&bytes[..20], len, &within).is_none());
+        }
+    }
 }

@@ -2,12 +2,14 @@
 //! written back byte for byte where nothing changed (blank lines, line
 //! breaks and every byte of an unchanged line kept).
 
+use std::fs::File;
 use std::io::{self, BufRead, Read};
+use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::document::{resize_document_at, ResizedDocument};
+use super::document::{resize_document_at, unchanged_file, DocumentImage, ResizedDocument};
 use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::run::{Destination, Out, RunOptions, Sink};
 use super::Resized;
@@ -41,6 +43,24 @@ pub(super) fn run_json(
         None => Out::Stdout(sink.stdout()),
         Some(path) => Out::open(path)?,
     };
+    let new_stream = |single: bool, out| Stream {
+        label,
+        options,
+        single,
+        to_stdout: target.is_none(),
+        out,
+        tally: Tally::new(options.on_error),
+        status: ExitStatus::Success,
+        documents: 0,
+        images: 0,
+        resized: 0,
+        changed: false,
+    };
+    if let Some((file, images)) = unchanged_large_file(input, options) {
+        let mut stream = new_stream(true, out);
+        stream.unchanged_file(&file, images, report, sink)?;
+        return stream.finish(report);
+    }
     let mut lines = RawLines::new(&mut reader);
     // The first document tells JSON from JSON Lines.
     let mut pending = Vec::new();
@@ -56,19 +76,7 @@ pub(super) fn run_json(
     let mut gap = Vec::new();
     let single =
         !options.jsonl && (!complete || !lines.skip_blank(&mut gap).map_err(read_error(input))?);
-    let mut stream = Stream {
-        label,
-        options,
-        single,
-        to_stdout: target.is_none(),
-        out,
-        tally: Tally::new(options.on_error),
-        status: ExitStatus::Success,
-        documents: 0,
-        images: 0,
-        resized: 0,
-        changed: false,
-    };
+    let mut stream = new_stream(single, out);
     if single {
         let mut bytes = pending;
         bytes.extend_from_slice(&gap);
@@ -90,6 +98,36 @@ pub(super) fn run_json(
         stream.lines(first, &mut lines, input, report, sink)?;
     }
     stream.finish(report)
+}
+
+/// A document's bytes: in memory, or all of a file.
+#[derive(Clone, Copy)]
+enum Doc<'a> {
+    Bytes(&'a [u8]),
+    File(&'a File),
+}
+
+/// The error of a failed read of the input `label` names.
+fn read_error_of(label: &str) -> impl Fn(io::Error) -> Error + '_ {
+    move |source| Error::Read {
+        path: PathBuf::from(label),
+        source,
+    }
+}
+
+/// A large JSON file (one document) whose images are all within every cap,
+/// told without holding it ([`super::document::unchanged_file`]): it then
+/// passes through from the file. `None` for anything else.
+fn unchanged_large_file(input: &Input, options: &RunOptions) -> Option<(File, Vec<DocumentImage>)> {
+    let Input::Path(path) = input else {
+        return None;
+    };
+    if options.jsonl || options.at.is_active() {
+        return None;
+    }
+    let (_, file) = crate::io::large_file(Some(path))?;
+    let images = unchanged_file(&file, &options.resize)?;
+    Some((file, images))
 }
 
 /// The error of a failed read of `input`.
@@ -132,7 +170,7 @@ impl Stream<'_, '_> {
     ) -> Result<()> {
         sink.progress(bytes.len() as u64);
         let result = resize_document_at(&bytes, &self.options.at, &self.options.resize);
-        let status = self.document(line, &bytes, b"", result, report)?;
+        let status = self.document(line, Doc::Bytes(&bytes), b"", result, report)?;
         self.status = worse(self.status, status);
         if self.to_stdout && !bytes.ends_with(b"\n") && status == ExitStatus::Success {
             self.out.write(b"\n")?;
@@ -187,7 +225,7 @@ impl Stream<'_, '_> {
                     None => self.out.write(raw)?,
                     Some(result) => {
                         let tail = &raw[doc.len()..];
-                        let status = self.document(*line, doc, tail, result, report)?;
+                        let status = self.document(*line, Doc::Bytes(doc), tail, result, report)?;
                         self.status = worse(self.status, status);
                     }
                 }
@@ -198,12 +236,38 @@ impl Stream<'_, '_> {
         Ok(())
     }
 
+    /// The one document of a large file found unchanged, copied from the
+    /// file (the same reports and output as [`Stream::single`] gives it).
+    fn unchanged_file(
+        &mut self,
+        file: &File,
+        images: Vec<DocumentImage>,
+        report: Emit<'_>,
+        sink: &dyn Sink,
+    ) -> Result<()> {
+        let len = file.metadata().map_err(read_error_of(self.label))?.len();
+        sink.progress(len);
+        let result = Ok(ResizedDocument {
+            output: None,
+            images,
+        });
+        let status = self.document(1, Doc::File(file), b"", result, report)?;
+        self.status = worse(self.status, status);
+        let mut last = [0u8];
+        let ends_in_line_break =
+            len > 0 && file.read_exact_at(&mut last, len - 1).is_ok() && last == *b"\n";
+        if self.to_stdout && !ends_in_line_break && status == ExitStatus::Success {
+            self.out.write(b"\n")?;
+        }
+        Ok(())
+    }
+
     /// One document's result: its images reported, then the document written
     /// (resized, or as it was) followed by `tail` (its line break), or failed.
     fn document(
         &mut self,
         line: usize,
-        doc: &[u8],
+        doc: Doc<'_>,
         tail: &[u8],
         result: std::result::Result<ResizedDocument, String>,
         report: Emit<'_>,
@@ -244,11 +308,30 @@ impl Stream<'_, '_> {
                 self.changed = true;
                 self.out.write(new)?;
             }
-            None => self.out.write(doc)?,
+            None => match doc {
+                Doc::Bytes(doc) => self.out.write(doc)?,
+                Doc::File(file) => self.copy(file)?,
+            },
         }
         self.out.write(tail)?;
         self.tally.wrote();
         Ok(ExitStatus::Success)
+    }
+
+    /// Writes all of `file` to the output.
+    fn copy(&mut self, file: &File) -> Result<()> {
+        let mut buffer = vec![0; 1 << 18];
+        let mut at = 0u64;
+        loop {
+            let n = match file.read_at(&mut buffer, at) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(read_error_of(self.label)(e)),
+            };
+            self.out.write(&buffer[..n])?;
+            at += n as u64;
+        }
     }
 
     /// A failed document, reported already: its stand-in as --on-error says.

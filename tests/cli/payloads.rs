@@ -399,3 +399,59 @@ fn late_frame_jpeg() -> String {
     late.extend_from_slice(&jpeg[2..]);
     base64::engine::general_purpose::STANDARD.encode(late)
 }
+
+/// A large file whose images are all within the caps passes through from
+/// the file; with any image to resize (or one not strict base64) it is read
+/// as usual. Either way, what `resize` prints and writes is what the same
+/// document on stdin gives.
+#[test]
+fn a_large_file_is_resized_exactly_as_the_same_document_in_memory() {
+    use base64::Engine;
+    let chat: Value = serde_json::from_str(&large_transcript()).unwrap();
+    let big_png = base64::engine::general_purpose::STANDARD
+        .encode(super::support::media::png_of_len(200_000));
+    let image = |mime: &str, data: &str| json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}});
+    let others = |extra: Value| {
+        json!([chat, {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": [
+            image("image/png", &big_png),
+            image("image/jpeg", &late_frame_jpeg()),
+            image("image/gif", &fixture_b64("tiny.gif")),
+            image("image/webp", &fixture_b64("tiny.webp")),
+            extra
+        ]}]}])
+    };
+    let within =
+        serde_json::to_string_pretty(&others(json!({"type": "text", "text": "hi"}))).unwrap();
+    let unpadded = serde_json::to_string(&others(image(
+        "image/png",
+        fixture_b64("tiny.png").trim_end_matches('='),
+    )))
+    .unwrap();
+    for doc in [&within, &unpadded] {
+        let (dir, path) = temp_file("large.json", doc.as_bytes());
+        let file = path_arg(&path);
+        for args in [
+            &["resize", "--max-bytes", "4000000"][..],
+            &["resize", "--max-bytes", "4000000", "--report", "json"],
+            &["resize", "--profile", "anthropic"],
+            &["resize", "--max-dim", "1"],
+        ] {
+            assert_file_reads_as_stdin(args, doc, file);
+        }
+        // Written to a file: the same bytes (the input's own, when nothing
+        // changed).
+        let out = dir.path().join("out.json");
+        let written = run(&[
+            "resize",
+            "--max-bytes",
+            "4000000",
+            "-o",
+            path_arg(&out),
+            file,
+        ]);
+        assert_eq!(written.code, 0, "{}", written.stderr);
+        if doc == &within {
+            assert_eq!(std::fs::read(&out).unwrap(), doc.as_bytes());
+        }
+    }
+}
