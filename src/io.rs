@@ -13,6 +13,9 @@ mod lines;
 /// is read in few system calls and copied out in long runs.
 const READ_BUFFER: usize = 1 << 20;
 
+/// The most [`Documents`] reserves ahead for a file's first document.
+const MAX_RESERVE: usize = 256 << 20;
+
 /// Where an input comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -124,6 +127,8 @@ pub struct Documents {
     terminated: bool,
     /// Bytes read ahead by [`Documents::fill_lines`] and not yet handed out.
     carry: Vec<u8>,
+    /// The input's size, when it is a file.
+    size_hint: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,11 +141,9 @@ enum State {
 impl Documents {
     /// Prepares to read the documents of `input`.
     pub fn open(input: &Input, layout: Layout) -> Result<Documents> {
-        Ok(Documents::from_reader(
-            input.open()?,
-            input.error_path(),
-            layout,
-        ))
+        let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout);
+        documents.size_hint = input.file_len();
+        Ok(documents)
     }
 
     /// Reads documents from any buffered reader; `source` names it in errors.
@@ -160,6 +163,7 @@ impl Documents {
             doc_offset: 0,
             terminated: false,
             carry: Vec::new(),
+            size_hint: None,
         }
     }
 
@@ -285,6 +289,13 @@ impl Documents {
             }
             State::Start(layout) => {
                 let start = buf.len();
+                // Room for a file that is one document, read at once: grown
+                // by doubling, a large one was copied and faulted in twice
+                // over. (Only address space: a JSON Lines file touches no
+                // more of it than its first line.)
+                if let Some(size) = self.size_hint {
+                    buf.reserve((size as usize).min(MAX_RESERVE));
+                }
                 let Some(first) = self.next_line(buf)? else {
                     self.state = State::Done;
                     return Ok(None);

@@ -60,19 +60,46 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(&doc) {
         return super::scope::check_rollout(shared, options);
     }
+    check_parsed(&doc, shared, options)
+}
+
+/// Checks a large file's one document without holding it: parsed from the
+/// text its scan wrote ([`lent::scan_file`]), its payloads lent from the
+/// file while the rules run. `None` where the usual way must check it (not
+/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile).
+pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocReport> {
+    if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
+        return None;
+    }
+    let scan = lent::scan_file(file).ok()??;
+    let shadow = SharedBytes::new(scan.shadow.clone());
+    let doc = json::parse(&shadow).ok()?;
+    if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(&doc) {
+        return None;
+    }
+    let source = lent::Source::File(std::sync::Arc::new(file.try_clone().ok()?));
+    let report = lent::lend_from(&source, &scan.payloads, || {
+        check_parsed(&doc, &shadow, options)
+    });
+    scan.unchanged(file).then_some(report)
+}
+
+/// Checks a parsed document (`shared`: the text it was parsed from).
+fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) -> DocReport {
+    let bytes: &[u8] = shared;
     // The document as a value with lent payloads, made once if a transcript
     // needs it (to recognize, and to check).
     let value = OnceCell::new();
-    let lent_value = || value.get_or_init(|| lent::value_of(&doc, shared));
+    let lent_value = || value.get_or_init(|| lent::value_of(doc, shared));
     let kind = match options.kind {
-        // Returned above, or (not JSON) at the parse.
-        KindChoice::Rollout => unreachable!("handled above"),
+        // Checked as a rollout by the callers (`check_shared`, `check_file`).
+        KindChoice::Rollout => unreachable!("checked as a rollout by the callers"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
         KindChoice::Transcript(None) => recognize_transcript(lent_value(), shared)
             .or(Some(DocKind::Transcript(crate::shapes::HUB))),
-        KindChoice::Auto => recognize(&doc).or_else(|| recognize_transcript(lent_value(), shared)),
+        KindChoice::Auto => recognize(doc).or_else(|| recognize_transcript(lent_value(), shared)),
     };
     let mut checker = Checker {
         options,
@@ -86,9 +113,9 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
         inline_bytes: 0,
     };
     match kind {
-        Some(DocKind::Reply) => checker.reply(&doc),
-        Some(DocKind::Parts) => checker.parts(&doc),
-        Some(DocKind::Transcript(shape)) => checker.transcript(&doc, lent_value(), shape),
+        Some(DocKind::Reply) => checker.reply(doc),
+        Some(DocKind::Parts) => checker.parts(doc),
+        Some(DocKind::Transcript(shape)) => checker.transcript(doc, lent_value(), shape),
         Some(DocKind::Rollout) | None => {
             return DocReport {
                 skipped: true,
@@ -303,7 +330,7 @@ impl Checker<'_> {
                     found.pointer.clone(),
                     format!(
                         "text holds a base64 data: URL ({normalized}, {} characters): the model reads it as text, not as media",
-                        group_digits(payload.len() as u64)
+                        group_digits(lent::resolved_len(payload) as u64)
                     ),
                     None,
                 );

@@ -4,6 +4,7 @@
 use super::document::Checker;
 use crate::b64;
 use crate::check::{self, PayloadProblem};
+use crate::json::lent;
 use crate::media::{self, MediaKind};
 use crate::profile::Cap;
 use crate::shapes::nemo_gym;
@@ -295,12 +296,12 @@ impl Checker<'_> {
                         ),
                     ))
                 }
-                Some(Cap::Encoded(max)) if media.payload.len() as u64 > max => {
+                Some(Cap::Encoded(max)) if lent::resolved_len(media.payload) as u64 > max => {
                     return Some((
                         "limit-bytes",
                         format!(
                             "{} base64 characters, over the {} profile's {} per image",
-                            group_digits(media.payload.len() as u64),
+                            group_digits(lent::resolved_len(media.payload) as u64),
                             profile.name,
                             group_digits(max)
                         ),

@@ -198,6 +198,9 @@ pub fn validate_inputs(
 /// Checks one input, document by document, without keeping more than a batch of
 /// documents in memory.
 pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
+    if let Some(report) = validate_large_file(input, options) {
+        return report;
+    }
     let mut documents = match Documents::open(input, options.layout) {
         Ok(documents) => documents,
         Err(error) => return InputReport::failed(error),
@@ -229,6 +232,22 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
         });
     }
     report
+}
+
+/// A large file holding one document, checked without holding it
+/// ([`document::check_file`]); `None` where the usual way checks it.
+fn validate_large_file(input: &Input, options: &ValidateOptions) -> Option<InputReport> {
+    let Input::Path(path) = input else {
+        return None;
+    };
+    if options.layout == Layout::JsonLines {
+        return None;
+    }
+    let (_, file) = crate::io::large_file(Some(path))?;
+    let doc = document::check_file(&file, &options.check)?;
+    let mut report = InputReport::default();
+    record(&mut report, &input.label(), 1, doc, options, false);
+    Some(report)
 }
 
 /// Checks one file and writes the repairs back, atomically.

@@ -202,6 +202,19 @@ pub fn with_resolved<R>(text: &str, f: impl FnOnce(&str) -> R) -> R {
     f(&whole)
 }
 
+/// The length of `text` with its placeholders resolved (nothing is read).
+pub fn resolved_len(text: &str) -> usize {
+    if !is_lending() || !text.contains(OPEN) {
+        return text.len();
+    }
+    pieces(text)
+        .map(|piece| match piece {
+            Piece::Text(part) => part.len(),
+            Piece::Lent(index) => payload_range(index).map_or(0, |range| range.len()),
+        })
+        .sum()
+}
+
 /// `text` with its placeholders resolved, copied when it holds any.
 pub fn resolved(text: &str) -> Cow<'_, str> {
     if !is_lending() || !text.contains(OPEN) {

@@ -36,7 +36,7 @@ mod strict;
 pub use file::{scan_file, FileScan};
 pub use holes::Lent;
 pub use lend::{
-    is_lending, lend, lend_from, pieces, resolved, resolved_value, strict_payload,
+    is_lending, lend, lend_from, pieces, resolved, resolved_len, resolved_value, strict_payload,
     with_payload_prefix, with_resolved, write_payload, Piece, Source,
 };
 
