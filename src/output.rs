@@ -78,6 +78,18 @@ impl Write for RawStdout {
     }
 }
 
+impl crate::resize::Output for Stdout {
+    /// Straight from the file to the descriptor, by the kernel where it can
+    /// (`resize` passing a large document through unchanged).
+    fn write_file(&mut self, file: &std::fs::File) -> io::Result<()> {
+        self.flush()?;
+        match &mut self.get_mut().direct {
+            Some(direct) => crate::resize::copy_file_to_file(file, direct),
+            None => crate::resize::copy_file(file, self),
+        }
+    }
+}
+
 /// Decides how results and diagnostics are shown.
 #[derive(Debug, Clone)]
 pub struct Printer {

@@ -2,16 +2,14 @@
 //! [`crate::resize::RunOptions`]; the run's results and reports printed
 //! through the printer, under a progress bar of the bytes read.
 
-use std::io::Write;
-
 use indicatif::ProgressBar;
 
 use crate::cli::{ImageFormatArg, ReportStyleArg, ResizeArgs};
 use crate::error::{Error, ExitStatus, Result};
 use crate::output::Printer;
 use crate::resize::{
-    DecodeLimits, Destination, Format, FormatChoice, Limits, Report, ReportStyle, ResizeOptions,
-    RunOptions, Sink,
+    DecodeLimits, Destination, Format, FormatChoice, Limits, Output, Report, ReportStyle,
+    ResizeOptions, RunOptions, Sink,
 };
 
 use super::{at_of, on_error_of, set_threads};
@@ -105,7 +103,7 @@ impl Sink for Printed<'_> {
         self.bar.inc(bytes);
     }
 
-    fn stdout(&self) -> Box<dyn Write + '_> {
+    fn stdout(&self) -> Box<dyn Output + '_> {
         // Resized images and documents are large: a 1 MiB buffer.
         Box::new(self.printer.stdout_with_capacity(1 << 20))
     }

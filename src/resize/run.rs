@@ -6,8 +6,9 @@
 //! files are resized at once.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufWriter, Read, Seek, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -49,6 +50,38 @@ pub struct RunOptions {
     pub on_error: OnError,
 }
 
+/// Where output goes, and how a whole file is written there.
+pub trait Output: Write {
+    /// Writes all of `file` (read from its start), after what was written.
+    fn write_file(&mut self, file: &File) -> io::Result<()> {
+        copy_file(file, self)
+    }
+}
+
+/// Writes all of `file` to `out`, through a buffer.
+pub fn copy_file(file: &File, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
+    let mut buffer = vec![0; 1 << 18];
+    let mut at = 0u64;
+    loop {
+        let n = match file.read_at(&mut buffer, at) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        out.write_all(&buffer[..n])?;
+        at += n as u64;
+    }
+}
+
+/// Writes all of `file` to `out`, a file: by the kernel where it can
+/// (`copy_file_range`, `sendfile`: the bytes never pass through partkit).
+pub fn copy_file_to_file(file: &File, out: &mut File) -> io::Result<()> {
+    let mut from = file;
+    from.seek(io::SeekFrom::Start(0))?;
+    io::copy(&mut from, out).map(drop)
+}
+
 /// Where a run's results and reports go: the caller's stdout and stderr.
 pub trait Sink: Sync {
     /// The run starts (its arguments are fine) over inputs of `bytes` in all
@@ -59,7 +92,7 @@ pub trait Sink: Sync {
     /// `bytes` more of the inputs were read (for a progress bar).
     fn progress(&self, bytes: u64);
     /// Stdout, for [`Destination::Stdout`] (one image, or documents).
-    fn stdout(&self) -> Box<dyn Write + '_>;
+    fn stdout(&self) -> Box<dyn Output + '_>;
     /// Whether stdout is a terminal (an image is not written there).
     fn stdout_is_terminal(&self) -> bool;
 }
@@ -371,7 +404,7 @@ fn renamed(path: &Path, before: Format, after: Format) -> std::ffi::OsString {
 
 /// Where the documents of a JSON input are written.
 pub(super) enum Out<'s> {
-    Stdout(Box<dyn Write + 's>),
+    Stdout(Box<dyn Output + 's>),
     /// A temporary file beside the target, renamed over it once all is well.
     Temp {
         file: BufWriter<tempfile::NamedTempFile>,
@@ -394,6 +427,20 @@ impl Out<'_> {
             file: BufWriter::with_capacity(1 << 20, file),
             target: target.to_path_buf(),
         })
+    }
+
+    /// Writes all of `file` (a document passing through unchanged).
+    pub(super) fn write_file(&mut self, file: &File) -> Result<()> {
+        match self {
+            Out::Stdout(out) => out
+                .write_file(file)
+                .map_err(write_error(Path::new("<stdout>"))),
+            Out::Temp { file: out, target } => {
+                let error = write_error(target);
+                out.flush().map_err(&error)?;
+                copy_file_to_file(file, out.get_mut().as_file_mut()).map_err(&error)
+            }
+        }
     }
 
     pub(super) fn write(&mut self, bytes: &[u8]) -> Result<()> {

@@ -310,28 +310,12 @@ impl Stream<'_, '_> {
             }
             None => match doc {
                 Doc::Bytes(doc) => self.out.write(doc)?,
-                Doc::File(file) => self.copy(file)?,
+                Doc::File(file) => self.out.write_file(file)?,
             },
         }
         self.out.write(tail)?;
         self.tally.wrote();
         Ok(ExitStatus::Success)
-    }
-
-    /// Writes all of `file` to the output.
-    fn copy(&mut self, file: &File) -> Result<()> {
-        let mut buffer = vec![0; 1 << 18];
-        let mut at = 0u64;
-        loop {
-            let n = match file.read_at(&mut buffer, at) {
-                Ok(0) => return Ok(()),
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(read_error_of(self.label)(e)),
-            };
-            self.out.write(&buffer[..n])?;
-            at += n as u64;
-        }
     }
 
     /// A failed document, reported already: its stand-in as --on-error says.
