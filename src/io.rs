@@ -406,6 +406,18 @@ impl Iterator for Documents {
     }
 }
 
+/// A temporary file in `dir`, to be renamed over a file there. It is
+/// created with the mode a new file gets (0666 less the umask, as `>` and
+/// `cp` give), not the temporary files' private 0600: a new file keeps it.
+pub fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix(".partkit-")
+        .suffix(".tmp")
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+}
+
 /// Writes a file atomically: the bytes go to a temporary file in the same folder,
 /// which then replaces the target, keeping its permissions. An interrupted run
 /// leaves the old file or the new one, never half of either.
@@ -418,11 +430,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".partkit-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(error)?;
+    let mut temp = temp_file_in(dir).map_err(error)?;
     temp.write_all(bytes).map_err(error)?;
     temp.as_file().sync_all().map_err(error)?;
     if let Ok(metadata) = fs::metadata(path) {

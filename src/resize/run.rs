@@ -120,7 +120,8 @@ pub fn run(options: &RunOptions, sink: &dyn Sink) -> Result<ExitStatus> {
         let mut worst = ExitStatus::Success;
         let mut report = |line: Report| sink.report(line);
         for input in &inputs {
-            let status = run_input(input, options, &mut report, sink);
+            // A closed stdout ends the run (quietly, as for every command).
+            let status = run_input(input, options, &mut report, sink)?;
             worst = worse(worst, status);
         }
         worst
@@ -132,7 +133,11 @@ pub fn run(options: &RunOptions, sink: &dyn Sink) -> Result<ExitStatus> {
             .enumerate()
             .map(|(index, input)| {
                 let mut lines = Vec::new();
-                let status = run_input(input, options, &mut |line| lines.push(line), sink);
+                let status = run_input(input, options, &mut |line| lines.push(line), sink)
+                    .unwrap_or_else(|error| {
+                        lines.push(Report::Error(format!("{:#}", anyhow::Error::from(error))));
+                        ExitStatus::Error
+                    });
                 let mut order = order.lock().unwrap_or_else(|e| e.into_inner());
                 order.1.insert(index, lines);
                 loop {
@@ -229,8 +234,14 @@ pub(super) fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
     }
 }
 
-/// Reads one input and resizes what it holds; returns its status.
-fn run_input(input: &Input, options: &RunOptions, report: Emit<'_>, sink: &dyn Sink) -> ExitStatus {
+/// Reads one input and resizes what it holds; returns its status, or the
+/// error of a closed stdout (which ends the run).
+fn run_input(
+    input: &Input,
+    options: &RunOptions,
+    report: Emit<'_>,
+    sink: &dyn Sink,
+) -> Result<ExitStatus> {
     let label = input.label();
     let outcome = (|| -> Result<ExitStatus> {
         let mut reader = input.open()?;
@@ -265,7 +276,8 @@ fn run_input(input: &Input, options: &RunOptions, report: Emit<'_>, sink: &dyn S
         }
     })();
     match outcome {
-        Ok(status) => status,
+        Ok(status) => Ok(status),
+        Err(error) if error.is_broken_pipe() => Err(error),
         Err(error) => {
             let status = if error.exit_code() == 1 {
                 ExitStatus::Failure
@@ -273,7 +285,7 @@ fn run_input(input: &Input, options: &RunOptions, report: Emit<'_>, sink: &dyn S
                 ExitStatus::Error
             };
             report(Report::Error(format!("{:#}", anyhow::Error::from(error))));
-            status
+            Ok(status)
         }
     }
 }
@@ -418,11 +430,7 @@ impl Out<'_> {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let file = tempfile::Builder::new()
-            .prefix(".partkit-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(write_error(target))?;
+        let file = crate::io::temp_file_in(dir).map_err(write_error(target))?;
         Ok(Out::Temp {
             file: BufWriter::with_capacity(1 << 20, file),
             target: target.to_path_buf(),

@@ -15,6 +15,7 @@ mod convert_responses;
 mod convert_table;
 mod encode;
 mod fetch;
+mod files;
 mod generated;
 mod inspect;
 mod payloads;
