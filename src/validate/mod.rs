@@ -218,12 +218,18 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     if let Err(error) = outcome {
         report.error = Some(error);
     }
-    // An empty `.json` file is not JSON (an empty `.jsonl` file holds no lines).
+    empty_json_file(input, &mut report);
+    report
+}
+
+/// An empty (or blank) `.json` file is not JSON: a finding, with or without
+/// `--fix` (an empty `.jsonl` file holds no lines, which is fine).
+fn empty_json_file(input: &Input, report: &mut InputReport) {
     let is_json = matches!(input, Input::Path(path) if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")));
     if is_json && report.error.is_none() && report.documents + report.skipped == 0 {
         report.documents = 1;
         report.findings.push(Finding {
-            path: label,
+            path: input.label(),
             line: 1,
             status: Status::Error,
             rule: "invalid-json",
@@ -231,7 +237,6 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
             message: "the file holds no JSON document".to_string(),
         });
     }
-    report
 }
 
 /// A large file holding one document, checked without holding it
@@ -293,6 +298,7 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
         }
         record(&mut report, &label, line, doc, options, true);
     }
+    empty_json_file(input, &mut report);
     if !patches.is_empty() {
         patches.sort_by_key(|p| p.start);
         let mut fixed = Vec::with_capacity(bytes.len());

@@ -348,10 +348,24 @@ fn an_empty_file_is_zero_documents_except_an_empty_json_fixture_for_validate() {
             run.stderr
         );
     }
-    let (_dir, json) = temp_file("fixture.json", b"");
-    let run = run(&["validate", path_arg(&json)]);
-    assert_eq!(run.code, 1);
-    assert!(run.stdout.contains("error[invalid-json]"), "{}", run.stdout);
+    // An empty or blank `.json` fixture is a mistake, with `--fix` too (which
+    // has nothing to repair and must not hide it).
+    for text in [&b""[..], b"  \n\t\n"] {
+        let (_dir, json) = temp_file("fixture.json", text);
+        for extra in [&[][..], &["--fix"]] {
+            let mut args = vec!["validate"];
+            args.extend_from_slice(extra);
+            args.push(path_arg(&json));
+            let run = run(&args);
+            assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stdout.contains("error[invalid-json]"),
+                "{args:?}: {}",
+                run.stdout
+            );
+            assert_eq!(std::fs::read(&json).unwrap(), text, "{args:?}: untouched");
+        }
+    }
     // encode of an empty stdin part stays an error.
     let encode = run_with_stdin(&["encode", "-"], b"");
     assert_eq!(encode.code, 1, "{}", encode.stderr);
