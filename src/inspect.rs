@@ -74,17 +74,13 @@ pub fn inspect_document(bytes: &[u8], line: usize, extract: bool) -> Result<Vec<
 /// when that does not apply (nothing to lend, not one object or array, not
 /// JSON, a read error): inspect the file as any input.
 pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
-    let scan = crate::json::lent::scan_file(file).ok()??;
-    let doc = json::parse(&scan.shadow).ok()?;
-    let source = crate::json::lent::Source::File(Arc::clone(file));
     let mut scratch = Vec::new();
-    let items = crate::json::lent::lend_from(&source, &scan.payloads, || {
-        scan::find_media(&doc)
+    crate::json::lent::with_file_document(file, |doc, _| {
+        let items = scan::find_media(doc)
             .into_iter()
-            .map(|found| examine(found, 1, extract, &mut scratch))
-            .collect()
-    });
-    scan.unchanged(file).then_some(items)
+            .map(|found| examine(found, 1, extract, &mut scratch));
+        Some(items.collect())
+    })
 }
 
 /// [`inspect_document`] of the values at the `--at` pointers (the whole

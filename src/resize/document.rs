@@ -6,7 +6,6 @@
 //! stays as it was (key order, spacing, numbers, escapes).
 
 use std::fs::File;
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -60,6 +59,14 @@ struct Item<'j> {
     declared: Option<String>,
     declared_raw: Option<&'j str>,
     payload: &'j str,
+}
+
+impl Item<'_> {
+    fn declares_image(&self) -> bool {
+        self.declared
+            .as_deref()
+            .is_some_and(|t| MediaKind::of(t) == MediaKind::Image)
+    }
 }
 
 /// Resizes every embedded image of one JSON document that breaks a cap.
@@ -139,32 +146,15 @@ fn items_of<'j>(doc: &'j Json<'_>, options: &ResizeOptions) -> (Vec<Item<'j>>, R
 /// image to resize or to decode in full, a payload that is not strict
 /// base64, a file that cannot be lent): the caller reads the file as usual.
 pub(super) fn unchanged_file(file: &File, options: &ResizeOptions) -> Option<Vec<DocumentImage>> {
-    let scan = lent::scan_file(file).ok()??;
-    let doc = json::parse(&scan.shadow).ok()?;
-    let source = lent::Source::File(Arc::new(file.try_clone().ok()?));
-    let images = lent::lend_from(&source, &scan.payloads, || {
-        let (items, options) = items_of(&doc, options);
+    lent::with_file_document(file, |doc, _| {
+        let (items, options) = items_of(doc, options);
         let mut buffer = Vec::new();
         let mut images = Vec::new();
         for item in &items {
-            let len = check::decode_strict_prefix(item.payload, &mut buffer, Depth::Header).ok()?;
-            let declared_image = item
-                .declared
-                .as_deref()
-                .is_some_and(|t| MediaKind::of(t) == MediaKind::Image);
-            if !declared_image && super::sniff_format(&buffer).is_err() {
-                // Not an image: left alone, as `look_at` leaves it.
-                continue;
-            }
-            images.push(DocumentImage {
-                pointer: item.pointer.clone(),
-                result: Ok(super::within_caps_from_prefix(&buffer, len, &options)?),
-                lenient: false,
-            });
+            images.extend(judged_from_prefix(item, &options, &mut buffer)?);
         }
         Some(images)
-    })?;
-    scan.unchanged(file).then_some(images)
+    })
 }
 
 /// [`resize_document`] of the values at the `--at` pointers (the whole
@@ -217,13 +207,9 @@ fn look_at_decoded(
     options: &ResizeOptions,
     buffer: &mut Vec<u8>,
 ) -> Option<(DocumentImage, Option<Vec<u8>>)> {
-    if let Some(image) = unchanged_from_prefix(item, options, buffer) {
-        return Some((image, None));
+    if let Some(judged) = judged_from_prefix(item, options, buffer) {
+        return judged.map(|image| (image, None));
     }
-    let declared_image = item
-        .declared
-        .as_deref()
-        .is_some_and(|t| MediaKind::of(t) == MediaKind::Image);
     let owned;
     let (decoded, lenient): (&[u8], bool) = match b64::decode_strict_into(item.payload, buffer) {
         Ok(()) => (buffer, false),
@@ -236,7 +222,7 @@ fn look_at_decoded(
         },
     };
     let is_image = super::sniff_format(decoded).is_ok();
-    if !is_image && !declared_image {
+    if !is_image && !item.declares_image() {
         return None;
     }
     let result = resize_image(decoded, options);
@@ -271,20 +257,25 @@ fn look_at_decoded(
     }
 }
 
-/// An image found within every cap from its first bytes (strict base64
-/// only; see [`super::within_caps_from_prefix`]), without decoding the rest.
-fn unchanged_from_prefix(
+/// A payload settled from its first bytes (strict base64 only; see
+/// [`super::within_caps_from_prefix`]), without decoding the rest:
+/// `Some(None)` for one that is not an image (left alone), `Some(image)` for
+/// an image within every cap; `None` when the rest must be decoded.
+fn judged_from_prefix(
     item: &Item<'_>,
     options: &ResizeOptions,
     buffer: &mut Vec<u8>,
-) -> Option<DocumentImage> {
+) -> Option<Option<DocumentImage>> {
     let len = check::decode_strict_prefix(item.payload, buffer, Depth::Header).ok()?;
+    if !item.declares_image() && super::sniff_format(buffer).is_err() {
+        return Some(None);
+    }
     let resized = super::within_caps_from_prefix(buffer, len, options)?;
-    Some(DocumentImage {
+    Some(Some(DocumentImage {
         pointer: item.pointer.clone(),
         result: Ok(resized),
         lenient: false,
-    })
+    }))
 }
 
 /// A change to the document: `text` in place of `sub`, a slice of one of its

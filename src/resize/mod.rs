@@ -185,6 +185,19 @@ pub struct Resized {
 }
 
 impl Resized {
+    /// An image within every cap, left as it is.
+    fn unchanged(facts: ImageFacts, started: Instant) -> Resized {
+        Resized {
+            bytes: None,
+            after: facts.clone(),
+            before: facts,
+            encodes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            warnings: Vec::new(),
+            reasons: Vec::new(),
+        }
+    }
+
     pub fn changed(&self) -> bool {
         self.bytes.is_some()
     }
@@ -274,15 +287,7 @@ pub fn resize_image(bytes: &[u8], options: &ResizeOptions) -> Result<Resized, Re
     let (before, reasons, accepted) = measure(bytes, limits, &options.decode)?;
     let format = before.format;
     if reasons.is_empty() {
-        return Ok(Resized {
-            bytes: None,
-            after: before.clone(),
-            before,
-            encodes: 0,
-            seconds: started.elapsed().as_secs_f64(),
-            warnings: Vec::new(),
-            reasons,
-        });
+        return Ok(Resized::unchanged(before, started));
     }
     let out_format = match options.format {
         FormatChoice::To(to) => to,
@@ -404,15 +409,9 @@ pub fn within_caps_from_prefix(
         };
         judge((format, len, width, height), animated, quality, limits)
     };
-    reasons.is_empty().then(|| Resized {
-        bytes: None,
-        after: before.clone(),
-        before,
-        encodes: 0,
-        seconds: started.elapsed().as_secs_f64(),
-        warnings: Vec::new(),
-        reasons,
-    })
+    reasons
+        .is_empty()
+        .then(|| Resized::unchanged(before, started))
 }
 
 /// An image's facts and the caps it breaks, from its format, size in bytes,

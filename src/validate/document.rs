@@ -71,17 +71,12 @@ pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocRep
     if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
         return None;
     }
-    let scan = lent::scan_file(file).ok()??;
-    let shadow = SharedBytes::new(scan.shadow.clone());
-    let doc = json::parse(&shadow).ok()?;
-    if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(&doc) {
-        return None;
-    }
-    let source = lent::Source::File(std::sync::Arc::new(file.try_clone().ok()?));
-    let report = lent::lend_from(&source, &scan.payloads, || {
-        check_parsed(&doc, &shadow, options)
-    });
-    scan.unchanged(file).then_some(report)
+    lent::with_file_document(file, |doc, shadow| {
+        if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(doc) {
+            return None;
+        }
+        Some(check_parsed(doc, shadow, options))
+    })
 }
 
 /// Checks a parsed document (`shared`: the text it was parsed from).

@@ -9,8 +9,13 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::time::SystemTime;
 
+use std::sync::Arc;
+
+use super::lend::{lend_from, Source};
 use super::scan::{Reread, Scanner};
 use super::Payloads;
+use crate::json::Json;
+use crate::shared::SharedBytes;
 
 /// The bytes read at a time.
 const CHUNK: usize = 256 * 1024;
@@ -42,6 +47,22 @@ impl Reread for Again<'_> {
         into.resize(start + range.len(), 0);
         self.0.read_exact_at(&mut into[start..], range.start as u64)
     }
+}
+
+/// Runs `f` on the one document a regular file holds, parsed from the text
+/// its scan wrote (`shadow`), with its payloads lent from the file. `None`
+/// when nothing can be lent, the text is not JSON, `f` gives up, or the file
+/// changed meanwhile: the caller then reads the file as any input.
+pub fn with_file_document<R>(
+    file: &File,
+    f: impl FnOnce(&Json<'_>, &SharedBytes) -> Option<R>,
+) -> Option<R> {
+    let mut scan = scan_file(file).ok()??;
+    let shadow = SharedBytes::new(std::mem::take(&mut scan.shadow));
+    let doc = crate::json::parse(&shadow).ok()?;
+    let source = Source::File(Arc::new(file.try_clone().ok()?));
+    let result = lend_from(&source, &scan.payloads, || f(&doc, &shadow))?;
+    scan.unchanged(file).then_some(result)
 }
 
 /// Scans a regular file holding one JSON object or array. `None` when there

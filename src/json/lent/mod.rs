@@ -33,7 +33,7 @@ mod lend;
 mod scan;
 mod strict;
 
-pub use file::{scan_file, FileScan};
+pub use file::{scan_file, with_file_document, FileScan};
 pub use holes::Lent;
 pub use lend::{
     is_lending, lend, lend_from, pieces, resolved, resolved_len, resolved_value, strict_payload,
