@@ -69,6 +69,20 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
+    /// A document (a JSON file, a JSON Lines line, an image) is larger than
+    /// [`crate::io::max_document`] allows, so it was not read whole. Exit code 2.
+    #[error(
+        "{}{}: longer than {}, the most one document may be (--max-document-size raises it)",
+        display_path(.path),
+        .line.map(|n| format!(":{n}")).unwrap_or_default(),
+        crate::io::limits::describe(*.limit)
+    )]
+    TooLarge {
+        path: PathBuf,
+        /// The line it starts on, for JSON and JSON Lines.
+        line: Option<usize>,
+        limit: u64,
+    },
     /// A URL could not be fetched. Exit code 2.
     #[error("cannot fetch {url}: {reason}")]
     Fetch { url: String, reason: String },

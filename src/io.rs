@@ -7,14 +7,15 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
+pub mod limits;
 mod lines;
+
+pub use limits::{max_document, set_max_document};
 
 /// The read buffer: large enough that a JSON Lines file of megabyte lines
 /// is read in few system calls and copied out in long runs.
 const READ_BUFFER: usize = 1 << 20;
 
-/// The most [`Documents`] reserves ahead for a file's first document.
-const MAX_RESERVE: usize = 256 << 20;
 
 /// Where an input comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,20 +63,27 @@ impl Input {
 
     /// Reads the whole input, refusing more than `limit` bytes when one is given
     /// (the result then has `limit + 1` bytes so the caller can report the excess).
+    /// More than [`max_document`] is [`Error::TooLarge`] in any case.
     pub fn read_all(&self, limit: Option<u64>) -> Result<Vec<u8>> {
         let mut reader = self.open()?;
         let mut bytes = Vec::new();
-        let result = match limit {
-            Some(limit) => reader
-                .by_ref()
-                .take(limit.saturating_add(1))
-                .read_to_end(&mut bytes),
-            None => reader.read_to_end(&mut bytes),
-        };
-        result.map_err(|source| Error::Read {
-            path: self.error_path(),
-            source,
-        })?;
+        let max = max_document();
+        let take = limit.map_or(max, |limit| limit.min(max));
+        reader
+            .by_ref()
+            .take(take.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|source| Error::Read {
+                path: self.error_path(),
+                source,
+            })?;
+        if bytes.len() as u64 > max {
+            return Err(Error::TooLarge {
+                path: self.error_path(),
+                line: None,
+                limit: max,
+            });
+        }
         Ok(bytes)
     }
 
@@ -179,26 +187,44 @@ impl Documents {
         }
     }
 
+    /// The error of a document starting on `line` that is longer than
+    /// [`max_document`].
+    fn too_large(&self, line: usize) -> Error {
+        Error::TooLarge {
+            path: self.source.clone(),
+            line: Some(line),
+            limit: max_document(),
+        }
+    }
+
     /// Appends the next non-blank line to `buf` (without its line break); returns
     /// its line number, or `None` at the end.
     fn next_line(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
         let start = buf.len();
+        let max = usize::try_from(max_document()).unwrap_or(usize::MAX);
         loop {
             buf.truncate(start);
             let n = if self.carry.is_empty() {
-                read_line(&mut *self.reader, buf).map_err(|e| self.read_error(e))?
+                read_line(&mut *self.reader, buf, max).map_err(|e| self.read_error(e))?
             } else {
                 // Read ahead by `fill_lines`: the line begins there.
                 let take = memchr::memchr(b'\n', &self.carry).map_or(self.carry.len(), |at| at + 1);
                 buf.extend(self.carry.drain(..take));
                 let mut n = take;
                 if buf.last() != Some(&b'\n') {
-                    n += read_line(&mut *self.reader, buf).map_err(|e| self.read_error(e))?;
+                    let room = max.saturating_sub(take);
+                    n += read_line(&mut *self.reader, buf, room).map_err(|e| self.read_error(e))?;
                 }
                 n
             };
             if n == 0 {
                 return Ok(None);
+            }
+            // A line break ends the line at `max + 1` bytes at the most.
+            if buf.len() - start > max.saturating_add(1)
+                || (buf.len() - start > max && buf.last() != Some(&b'\n'))
+            {
+                return Err(self.too_large(self.line + 1));
             }
             self.doc_offset = self.offset;
             self.offset += n as u64;
@@ -289,13 +315,6 @@ impl Documents {
             }
             State::Start(layout) => {
                 let start = buf.len();
-                // Room for a file that is one document, read at once: grown
-                // by doubling, a large one was copied and faulted in twice
-                // over. (Only address space: a JSON Lines file touches no
-                // more of it than its first line.)
-                if let Some(size) = self.size_hint {
-                    buf.reserve((size as usize).min(MAX_RESERVE));
-                }
                 let Some(first) = self.next_line(buf)? else {
                     self.state = State::Done;
                     return Ok(None);
@@ -320,10 +339,21 @@ impl Documents {
                 if self.terminated {
                     buf.push(b'\n');
                 }
-                let rest = self
-                    .reader
+                let max = max_document();
+                let room = max.saturating_sub((buf.len() - start) as u64);
+                // Room for the rest of a file, read at once: grown by
+                // doubling, a large one was copied and faulted in twice over.
+                if let Some(size) = self.size_hint {
+                    let rest = size.saturating_sub(self.offset).min(room);
+                    buf.reserve(usize::try_from(rest).unwrap_or(0));
+                }
+                let rest = (&mut self.reader)
+                    .take(room.saturating_add(1))
                     .read_to_end(buf)
                     .map_err(|e| self.read_error(e))?;
+                if (buf.len() - start) as u64 > max {
+                    return Err(self.too_large(first));
+                }
                 self.offset += rest as u64;
                 self.state = State::Done;
                 Ok(Some(first))
@@ -369,9 +399,14 @@ pub fn open_file(path: &Path) -> Result<File> {
 
 /// `BufRead::read_until(b'\n')` with the `memchr` crate's search (SIMD; the
 /// standard library's goes a word at a time, and lines here run to megabytes).
-fn read_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> io::Result<usize> {
+/// Stops once more than `max` bytes are read without a line break (the caller
+/// then reports the line as too large).
+fn read_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<usize> {
     let mut read = 0;
     loop {
+        if read > max {
+            return Ok(read);
+        }
         let available = match reader.fill_buf() {
             Ok(available) => available,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,

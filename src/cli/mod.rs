@@ -43,6 +43,10 @@ pub struct GlobalArgs {
     /// Silence warnings
     #[arg(short, long, global = true, help_heading = "Output")]
     pub quiet: bool,
+    /// The most one document may hold: a JSON file, a JSON Lines line, an image
+    /// [default: 512MiB]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::size::parse_size, help_heading = "Input")]
+    pub max_document_size: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]

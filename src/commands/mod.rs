@@ -30,6 +30,9 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         JsonStyle::Auto
     };
     let printer = Printer::new(style, cli.global.quiet);
+    if let Some(max) = cli.global.max_document_size {
+        crate::io::set_max_document(max);
+    }
     match cli.command {
         Command::Encode(args) => {
             let sub = matches.subcommand_matches("encode").unwrap_or(matches);

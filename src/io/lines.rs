@@ -15,7 +15,7 @@
 use std::io;
 use std::ops::Range;
 
-use super::{Documents, State, READ_BUFFER};
+use super::{max_document, Documents, State, READ_BUFFER};
 use crate::error::Result;
 
 impl Documents {
@@ -51,6 +51,7 @@ impl Documents {
         // `start`: where the line being read begins; `scanned`: how far it
         // is known to hold no line break.
         let (mut start, mut scanned) = (0, 0);
+        let max = usize::try_from(max_document()).unwrap_or(usize::MAX);
         loop {
             while let Some(found) = memchr::memchr(b'\n', &arena[scanned..filled]) {
                 let end = scanned + found + 1;
@@ -62,6 +63,11 @@ impl Documents {
                 }
             }
             scanned = filled;
+            // The line being read has no line break yet: no longer than the
+            // limit (its line break may follow at `max + 1`).
+            if filled - start > max {
+                return Err(self.too_large(self.line + 1));
+            }
             if arena.len() - filled < READ_BUFFER {
                 // A line longer than the buffer: room for another read.
                 arena.resize(filled + READ_BUFFER.max(arena.len() / 2), 0);

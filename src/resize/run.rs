@@ -262,13 +262,21 @@ fn run_input(
         ));
         if sniff_format(&prefix).is_ok() {
             let mut bytes = Vec::new();
-            let mut reader = reader;
+            let max = crate::io::max_document();
             reader
+                .take(max.saturating_add(1))
                 .read_to_end(&mut bytes)
                 .map_err(|source| Error::Read {
                     path: PathBuf::from(&label),
                     source,
                 })?;
+            if bytes.len() as u64 > max {
+                return Err(Error::TooLarge {
+                    path: PathBuf::from(&label),
+                    line: None,
+                    limit: max,
+                });
+            }
             sink.progress(bytes.len() as u64);
             run_image(input, &label, bytes, options, report, sink)
         } else {

@@ -3,7 +3,7 @@
 //! breaks and every byte of an unchanged line kept).
 
 use std::fs::File;
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, Read, Write};
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ use crate::io::Input;
 
 /// How many JSON Lines documents are resized together.
 const BATCH_LINES: usize = 64;
-const BATCH_BYTES: usize = 64 << 20;
+const BATCH_BYTES: usize = 16 << 20;
 
 /// Resizes the images of a JSON or JSON Lines input, document by document.
 pub(super) fn run_json(
@@ -39,7 +39,7 @@ pub(super) fn run_json(
         (Destination::InPlace, Input::Path(path)) => Some(path.clone()),
         _ => return Err(Error::usage("stdin can only go to stdout or -o")),
     };
-    let out = match &target {
+    let mut out = match &target {
         None => Out::Stdout(sink.stdout()),
         Some(path) => Out::open(path)?,
     };
@@ -61,10 +61,11 @@ pub(super) fn run_json(
         stream.unchanged_file(&file, images, report, sink)?;
         return stream.finish(report);
     }
-    let mut lines = RawLines::new(&mut reader);
-    // The first document tells JSON from JSON Lines.
+    let mut lines = RawLines::new(&mut reader, input);
+    // The first document tells JSON from JSON Lines. Blank lines before it
+    // are written as they come (both ways they come first), never held.
     let mut pending = Vec::new();
-    let first = lines.next_line(&mut pending).map_err(read_error(input))?;
+    let first = lines.next_line(&mut pending, &mut out)?;
     let Some(first_line) = first else {
         // No document at all (an empty partition of a job): nothing to do.
         if options.destination != Destination::InPlace {
@@ -73,29 +74,25 @@ pub(super) fn run_json(
         return Ok(ExitStatus::Success);
     };
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
-    let mut gap = Vec::new();
-    let single =
-        !options.jsonl && (!complete || !lines.skip_blank(&mut gap).map_err(read_error(input))?);
+    let mut gap = Gap::default();
+    let single = !options.jsonl && (!complete || !lines.skip_blank(&mut gap)?);
     let mut stream = new_stream(single, out);
-    if single {
+    if single && !complete {
+        // A document over several lines: the rest of the input is its rest.
         let mut bytes = pending;
-        bytes.extend_from_slice(&gap);
         // Room for the whole file at once: grown by doubling, the buffer was
         // copied and faulted in twice over.
         if let Some(len) = input.file_len() {
-            bytes.reserve((len as usize).saturating_sub(bytes.len()) + 1);
+            let len = len.min(crate::io::max_document()) as usize;
+            bytes.reserve(len.saturating_sub(bytes.len()) + 1);
         }
-        lines
-            .reader
-            .read_to_end(&mut bytes)
-            .map_err(read_error(input))?;
-        stream.single(first_line, bytes, report, sink)?;
+        lines.read_rest(&mut bytes, first_line)?;
+        stream.single(first_line, bytes, &gap, report, sink)?;
+    } else if single {
+        // One document on its line, and only white space after it.
+        stream.single(first_line, pending, &gap, report, sink)?;
     } else {
-        let mut first = vec![(first_line, pending)];
-        if !gap.is_empty() {
-            first.push((0, gap));
-        }
-        stream.lines(first, &mut lines, input, report, sink)?;
+        stream.lines((first_line, pending), gap, &mut lines, report, sink)?;
     }
     stream.finish(report)
 }
@@ -160,41 +157,51 @@ struct Stream<'a, 's> {
 }
 
 impl Stream<'_, '_> {
-    /// The one document of a JSON input.
+    /// The one document of a JSON input, and the white space after it.
     fn single(
         &mut self,
         line: usize,
         bytes: Vec<u8>,
+        after: &Gap,
         report: Emit<'_>,
         sink: &dyn Sink,
     ) -> Result<()> {
-        sink.progress(bytes.len() as u64);
+        sink.progress(bytes.len() as u64 + after.len);
         let result = resize_document_at(&bytes, &self.options.at, &self.options.resize);
         let status = self.document(line, Doc::Bytes(&bytes), b"", result, report)?;
         self.status = worse(self.status, status);
-        if self.to_stdout && !bytes.ends_with(b"\n") && status == ExitStatus::Success {
-            self.out.write(b"\n")?;
+        if status == ExitStatus::Success {
+            after.write_to(&mut self.out)?;
+            let last = after.last.or(bytes.last().copied());
+            if self.to_stdout && last != Some(b'\n') {
+                self.out.write(b"\n")?;
+            }
         }
         Ok(())
     }
 
-    /// The lines of a JSON Lines input, `first` and the rest of `lines`,
-    /// resized a batch at a time across the cores and written in order.
+    /// The lines of a JSON Lines input, `first` (and the white space that
+    /// followed it) and the rest of `lines`, resized a batch at a time
+    /// across the cores and written in order.
     fn lines(
         &mut self,
-        first: Vec<(usize, Vec<u8>)>,
+        first: (usize, Vec<u8>),
+        gap: Gap,
         lines: &mut RawLines<'_>,
-        input: &Input,
         report: Emit<'_>,
         sink: &dyn Sink,
     ) -> Result<()> {
-        let mut batch = first;
-        let mut batch_bytes = batch.iter().map(|(_, raw)| raw.len()).sum();
+        self.batch(vec![first], report, sink)?;
+        sink.progress(gap.len);
+        gap.write_to(&mut self.out)?;
+        drop(gap);
+        let mut batch = Vec::new();
         let mut done = false;
         while !done && !self.tally.stopped {
+            let mut batch_bytes = 0;
             while batch.len() < BATCH_LINES && batch_bytes < BATCH_BYTES {
                 let mut raw = Vec::new();
-                match lines.next_raw(&mut raw).map_err(read_error(input))? {
+                match lines.next_raw(&mut raw)? {
                     Some(line) => {
                         batch_bytes += raw.len();
                         batch.push((line, raw));
@@ -205,33 +212,42 @@ impl Stream<'_, '_> {
                     }
                 }
             }
-            let options = self.options;
-            let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
-                .par_iter()
-                .map(|(_, raw)| {
-                    let doc = content(raw);
-                    (!doc.iter().all(u8::is_ascii_whitespace))
-                        .then(|| resize_document_at(doc, &options.at, &options.resize))
-                })
-                .collect();
-            for ((line, raw), result) in batch.iter().zip(results) {
-                if self.tally.stopped {
-                    break;
-                }
-                sink.progress(raw.len() as u64);
+            self.batch(std::mem::take(&mut batch), report, sink)?;
+        }
+        Ok(())
+    }
+
+    /// Lines resized across the cores, and written in order.
+    fn batch(
+        &mut self,
+        batch: Vec<(usize, Vec<u8>)>,
+        report: Emit<'_>,
+        sink: &dyn Sink,
+    ) -> Result<()> {
+        let options = self.options;
+        let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
+            .par_iter()
+            .map(|(_, raw)| {
                 let doc = content(raw);
-                match result {
-                    // A blank line stays as it was.
-                    None => self.out.write(raw)?,
-                    Some(result) => {
-                        let tail = &raw[doc.len()..];
-                        let status = self.document(*line, Doc::Bytes(doc), tail, result, report)?;
-                        self.status = worse(self.status, status);
-                    }
+                (!doc.iter().all(u8::is_ascii_whitespace))
+                    .then(|| resize_document_at(doc, &options.at, &options.resize))
+            })
+            .collect();
+        for ((line, raw), result) in batch.iter().zip(results) {
+            if self.tally.stopped {
+                break;
+            }
+            sink.progress(raw.len() as u64);
+            let doc = content(raw);
+            match result {
+                // A blank line stays as it was.
+                None => self.out.write(raw)?,
+                Some(result) => {
+                    let tail = &raw[doc.len()..];
+                    let status = self.document(*line, Doc::Bytes(doc), tail, result, report)?;
+                    self.status = worse(self.status, status);
                 }
             }
-            batch.clear();
-            batch_bytes = 0;
         }
         Ok(())
     }
@@ -393,47 +409,136 @@ fn content(raw: &[u8]) -> &[u8] {
     &raw[..end]
 }
 
+/// The white space between the first two documents, read ahead to tell JSON
+/// from JSON Lines and written back as it was: in memory up to [`SPILL_AT`],
+/// then in a temporary file (megabytes of blank lines are never held).
+#[derive(Default)]
+struct Gap {
+    bytes: Vec<u8>,
+    file: Option<File>,
+    len: u64,
+    last: Option<u8>,
+}
+
+/// The most of a [`Gap`] held in memory.
+const SPILL_AT: usize = 1 << 20;
+
+impl Gap {
+    fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let Some(&last) = bytes.last() else {
+            return Ok(());
+        };
+        if self.file.is_none() && self.bytes.len() + bytes.len() > SPILL_AT {
+            let mut file = tempfile::tempfile()?;
+            file.write_all(&self.bytes)?;
+            self.bytes = Vec::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(file) => file.write_all(bytes)?,
+            None => self.bytes.extend_from_slice(bytes),
+        }
+        self.len += bytes.len() as u64;
+        self.last = Some(last);
+        Ok(())
+    }
+
+    fn write_to(&self, out: &mut Out<'_>) -> Result<()> {
+        match &self.file {
+            Some(file) => out.write_file(file),
+            None => out.write(&self.bytes),
+        }
+    }
+}
+
 /// Lines exactly as written (line breaks kept), so that a JSON Lines file comes
-/// back byte for byte where nothing changed.
+/// back byte for byte where nothing changed. A line longer than
+/// [`crate::io::max_document`] is [`Error::TooLarge`], read no further.
 struct RawLines<'r> {
     reader: &'r mut Box<dyn BufRead + Send>,
+    input: &'r Input,
     line: usize,
+    max: usize,
 }
 
 impl<'r> RawLines<'r> {
-    fn new(reader: &'r mut Box<dyn BufRead + Send>) -> RawLines<'r> {
-        RawLines { reader, line: 0 }
+    fn new(reader: &'r mut Box<dyn BufRead + Send>, input: &'r Input) -> RawLines<'r> {
+        let max = usize::try_from(crate::io::max_document()).unwrap_or(usize::MAX);
+        RawLines {
+            reader,
+            input,
+            line: 0,
+            max,
+        }
+    }
+
+    fn too_large(&self, line: usize) -> Error {
+        Error::TooLarge {
+            path: match self.input {
+                Input::Path(p) => p.clone(),
+                Input::Stdin => PathBuf::from("-"),
+            },
+            line: Some(line),
+            limit: self.max as u64,
+        }
     }
 
     /// The next line (blank or not), appended to `raw`; its number.
-    fn next_raw(&mut self, raw: &mut Vec<u8>) -> io::Result<Option<usize>> {
-        let n = self.reader.read_until(b'\n', raw)?;
+    fn next_raw(&mut self, raw: &mut Vec<u8>) -> Result<Option<usize>> {
+        let start = raw.len();
+        // Its line break may come at `max + 1`, and `\r\n` at `max + 2`.
+        let room = self.max.saturating_add(2) as u64;
+        let n = (&mut *self.reader)
+            .take(room)
+            .read_until(b'\n', raw)
+            .map_err(read_error(self.input))?;
         if n == 0 {
             return Ok(None);
         }
         self.line += 1;
+        if content(&raw[start..]).len() > self.max {
+            return Err(self.too_large(self.line));
+        }
         Ok(Some(self.line))
     }
 
-    /// Appends lines to `raw` up to and including the first one that is not
-    /// blank; that line's number.
-    fn next_line(&mut self, raw: &mut Vec<u8>) -> io::Result<Option<usize>> {
+    /// Reads lines until one is not blank, into `raw`; that line's number.
+    /// The blank lines before it go to `out` as they are read.
+    fn next_line(&mut self, raw: &mut Vec<u8>, out: &mut Out<'_>) -> Result<Option<usize>> {
         loop {
-            let start = raw.len();
+            raw.clear();
             match self.next_raw(raw)? {
                 None => return Ok(None),
-                Some(line) if raw[start..].iter().any(|b| !b.is_ascii_whitespace()) => {
+                Some(line) if raw.iter().any(|b| !b.is_ascii_whitespace()) => {
                     return Ok(Some(line))
                 }
-                Some(_) => {}
+                Some(_) => out.write(raw)?,
             }
         }
     }
 
-    /// Moves the whitespace that follows into `kept`; whether anything else is left.
-    fn skip_blank(&mut self, kept: &mut Vec<u8>) -> io::Result<bool> {
+    /// The rest of a document that began on `line`, appended to `bytes`.
+    fn read_rest(&mut self, bytes: &mut Vec<u8>, line: usize) -> Result<()> {
+        let room = (self.max as u64).saturating_sub(bytes.len() as u64);
+        (&mut *self.reader)
+            .take(room.saturating_add(1))
+            .read_to_end(bytes)
+            .map_err(read_error(self.input))?;
+        if bytes.len() > self.max {
+            return Err(self.too_large(line));
+        }
+        Ok(())
+    }
+
+    /// Moves the white space that follows into `kept`; whether anything else
+    /// is left.
+    fn skip_blank(&mut self, kept: &mut Gap) -> Result<bool> {
+        let spill_error = |source| Error::Write {
+            path: PathBuf::from("a temporary file"),
+            source,
+        };
         loop {
-            let chunk = self.reader.fill_buf()?;
+            let chunk = self.reader.fill_buf().map_err(read_error(self.input))?;
             if chunk.is_empty() {
                 return Ok(false);
             }
@@ -441,7 +546,7 @@ impl<'r> RawLines<'r> {
                 .iter()
                 .position(|b| !b.is_ascii_whitespace())
                 .unwrap_or(chunk.len());
-            kept.extend_from_slice(&chunk[..blank]);
+            kept.push(&chunk[..blank]).map_err(spill_error)?;
             self.line += chunk[..blank].iter().filter(|b| **b == b'\n').count();
             let more = blank < chunk.len();
             self.reader.consume(blank);

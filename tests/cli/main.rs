@@ -17,6 +17,7 @@ mod encode;
 mod fetch;
 mod files;
 mod generated;
+mod hostile;
 mod inspect;
 mod payloads;
 mod pipelines;

@@ -84,8 +84,9 @@ pub fn scan_file(file: &File) -> io::Result<Option<FileScan>> {
         }
         scanner.chunk(at, &buffer[..n], &mut Again(file))?;
         at += n;
-        if scanner.refused() {
-            // JSON Lines, say: read no further.
+        if scanner.refused() || scanner.held() as u64 > crate::io::max_document() {
+            // JSON Lines, say, or more text than a document may hold: read
+            // no further (the line reader reports a document too large).
             return Ok(None);
         }
     }

@@ -20,6 +20,9 @@ use std::ops::Range;
 use super::strict::Strict;
 use super::{is_base64, payload_offset, CLOSE, MAX_HEADER, MIN_PAYLOAD, OPEN, PAYLOAD_KEYS};
 
+/// The most white space a document lent from may begin with.
+const MAX_LEADING_SPACE: usize = 1 << 20;
+
 /// The input's bytes again, for a string decided about after its chunk.
 pub(super) trait Reread {
     fn reread(&mut self, range: Range<usize>, into: &mut Vec<u8>) -> io::Result<()>;
@@ -127,13 +130,24 @@ impl Scanner {
             (None, None) => base + chunk.len(),
         };
         if !self.refused && upto > self.copied {
+            // What follows the value is white space (anything else was
+            // refused): not needed to parse it, and not held.
+            let to = self.value_end.map_or(upto, |end| end.clamp(self.copied, upto));
             let from = self.copied - base;
-            self.found
-                .shadow
-                .extend_from_slice(&chunk[from..upto - base]);
+            self.found.shadow.extend_from_slice(&chunk[from..to - base]);
             self.copied = upto;
         }
+        if !self.started && base + chunk.len() > MAX_LEADING_SPACE {
+            // Not a document that starts soon (megabytes of blank lines):
+            // the line reader skips them without holding them.
+            self.refused = true;
+        }
         Ok(())
+    }
+
+    /// The bytes of shadow written so far.
+    pub fn held(&self) -> usize {
+        self.found.shadow.len()
     }
 
     /// Whether it has refused the input (nothing after this changes that).

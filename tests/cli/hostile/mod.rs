@@ -1,0 +1,8 @@
+//! Hostile and careless input (issue 13): every case ends with exit 0, 1 or
+//! 2 and a one-line message, memory stays bounded, and nothing is
+//! half-written. Long variants are `#[ignore]`d (`.ci/run` runs them).
+
+mod bounded;
+mod limits;
+
+pub use bounded::{run_bounded, Feed};
