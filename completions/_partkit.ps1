@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'partkit' {
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
@@ -49,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on a download after this many seconds')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print the parts as blocks of this shape')
             [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat a disagreement between content and declared type as an error')
             [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Download http(s) URLs and inline their bytes instead of keeping URL parts')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Print one part per line instead of a JSON array')
@@ -72,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'What a document that fails becomes in the output')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--rest', '--rest', [CompletionResultType]::ParameterName, 'Print only the rest of the reply (the JSON the model gets as tool output)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite existing files in --images-dir')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
@@ -99,6 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--at-missing', '--at-missing', [CompletionResultType]::ParameterName, 'What a document without a value at an --at pointer gets')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print the rules (id, severity, fixable, what it checks) and exit')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Fail on warnings too')
             [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Decode every image fully (catches truncated images)')
@@ -122,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'What a document that fails becomes in the output')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite existing files in --extract')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
@@ -151,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'What a document that fails becomes in the output')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--in-place', '--in-place', [CompletionResultType]::ParameterName, 'Replace each input that changed (a temporary file renamed over it)')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read JSON inputs as JSON Lines even if they look like one document')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
@@ -177,6 +183,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--on-error', '--on-error', [CompletionResultType]::ParameterName, 'What a document that fails becomes in the output')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
             [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Exit 1 instead of dropping anything the target has no place for')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
             [CompletionResult]::new('--bare', '--bare', [CompletionResultType]::ParameterName, 'Print only the converted value (of the one --at pointer, or a rollout''s conversation), not the document around it')
@@ -192,6 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
         }
         'partkit;generate' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'The repository root to write `completions/` and `man/` into')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')

@@ -71,12 +71,16 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --help --version encode split validate inspect resize convert generate help"
+            opts="-q -h -V --pretty --compact --quiet --max-document-size --help --version encode split validate inspect resize convert generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -85,7 +89,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__convert)
-            opts="-j -q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --kind --bare --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --kind --bare --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -143,6 +147,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -151,7 +159,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__encode)
-            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --on-error --pretty --compact --quiet --help --version"
+            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --on-error --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,6 +201,10 @@ _partkit() {
                     COMPREPLY=($(compgen -W "skip null stop" -- "${cur}"))
                     return 0
                     ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -201,13 +213,17 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__generate)
-            opts="-q -h -V --dir --pretty --compact --quiet --help --version"
+            opts="-q -h -V --dir --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -345,7 +361,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__inspect)
-            opts="-j -q -h -V --format --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --format --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -379,6 +395,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -387,7 +407,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__resize)
-            opts="-o -j -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
+            opts="-o -j -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,6 +477,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -465,7 +489,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__split)
-            opts="-j -q -h -V --rest --to --call-id --name --images-dir --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --rest --to --call-id --name --images-dir --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,6 +531,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -515,7 +543,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__validate)
-            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --help --version"
+            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -570,6 +598,10 @@ _partkit() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

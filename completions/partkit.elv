@@ -18,6 +18,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
     }
     var completions = [
         &'partkit'= {
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
             cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
             cand -q 'Silence warnings'
@@ -45,6 +46,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --timeout 'Give up on a download after this many seconds'
             cand --to 'Print the parts as blocks of this shape'
             cand --on-error 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --strict 'Treat a disagreement between content and declared type as an error'
             cand --fetch 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
             cand --jsonl 'Print one part per line instead of a JSON array'
@@ -67,6 +69,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --on-error 'What a document that fails becomes in the output'
             cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --rest 'Print only the rest of the reply (the JSON the model gets as tool output)'
             cand --force 'Overwrite existing files in --images-dir'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
@@ -93,6 +96,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --at-missing 'What a document without a value at an --at pointer gets'
             cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --list-rules 'Print the rules (id, severity, fixable, what it checks) and exit'
             cand --deny-warnings 'Fail on warnings too'
             cand --deep 'Decode every image fully (catches truncated images)'
@@ -115,6 +119,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --on-error 'What a document that fails becomes in the output'
             cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --force 'Overwrite existing files in --extract'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -143,6 +148,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --on-error 'What a document that fails becomes in the output'
             cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --in-place 'Replace each input that changed (a temporary file renamed over it)'
             cand --jsonl 'Read JSON inputs as JSON Lines even if they look like one document'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -168,6 +174,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --on-error 'What a document that fails becomes in the output'
             cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --strict 'Exit 1 instead of dropping anything the target has no place for'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
             cand --bare 'Print only the converted value (of the one --at pointer, or a rollout''s conversation), not the document around it'
@@ -182,6 +189,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
         }
         &'partkit;generate'= {
             cand --dir 'The repository root to write `completions/` and `man/` into'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
             cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
             cand -q 'Silence warnings'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_partkit_global_optspecs
-    string join \n pretty compact q/quiet h/help V/version
+    string join \n pretty compact q/quiet max-document-size= h/help V/version
 end
 
 function __fish_partkit_needs_command
@@ -24,6 +24,7 @@ function __fish_partkit_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c partkit -n "__fish_partkit_needs_command" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_needs_command" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_needs_command" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_needs_command" -s q -l quiet -d 'Silence warnings'
@@ -56,6 +57,7 @@ tool-output-image\t'NeMo Gym ToolOutputImage entries (images only)'"
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l on-error -d 'With --jsonl: what a source that fails becomes (without it, any failure fails the run and nothing is printed)' -r -f -a "skip\t'Leave the failed document out (error on stderr with file and line; exit 1)'
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l strict -d 'Treat a disagreement between content and declared type as an error'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l fetch -d 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l jsonl -d 'Print one part per line instead of a JSON array'
@@ -81,6 +83,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand split" -l on-error -d 'W
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l rest -d 'Print only the rest of the reply (the JSON the model gets as tool output)'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l force -d 'Overwrite existing files in --images-dir'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
@@ -125,6 +128,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand validate" -l at -d 'Work
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l at-missing -d 'What a document without a value at an --at pointer gets' -r -f -a "error\t'The document fails, naming the pointer'
 skip\t'The pointer is passed over; a document without any is passed through unchanged'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l list-rules -d 'Print the rules (id, severity, fixable, what it checks) and exit'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deny-warnings -d 'Fail on warnings too'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deep -d 'Decode every image fully (catches truncated images)'
@@ -145,6 +149,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l on-error -d 
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l force -d 'Overwrite existing files in --extract'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -177,6 +182,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand resize" -l on-error -d '
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l in-place -d 'Replace each input that changed (a temporary file renamed over it)'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l jsonl -d 'Read JSON inputs as JSON Lines even if they look like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -218,6 +224,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand convert" -l on-error -d 
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l strict -d 'Exit 1 instead of dropping anything the target has no place for'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l bare -d 'Print only the converted value (of the one --at pointer, or a rollout\'s conversation), not the document around it'
@@ -227,6 +234,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand convert" -s q -l quiet -
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l dir -d 'The repository root to write `completions/` and `man/` into' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'

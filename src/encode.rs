@@ -44,7 +44,7 @@ pub enum Refusal {
     #[error("data URL has no media type")]
     NoMediaType,
     /// A data URL whose media type is not `type/subtype`.
-    #[error("data URL media type {0:?} is not of the form type/subtype")]
+    #[error("data URL media type {} is not of the form type/subtype", crate::echo::quoted(.0))]
     BadMediaType(String),
     /// A payload that is not strict base64.
     #[error(transparent)]

@@ -46,7 +46,9 @@ impl Item {
             "line": self.line,
             "pointer": self.pointer,
             "kind": self.kind,
-            "declared": self.declared,
+            // No media type is longer than 255 characters (RFC 6838 gives
+            // type and subtype 127 each): a longer one is echoed cut.
+            "declared": self.declared.as_deref().map(|d| crate::echo::cut(d, 255).to_string()),
             "sniffed": self.sniffed,
             "bytes": self.bytes,
             "width": self.dimensions.map(|d| d.0),
@@ -134,12 +136,15 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
     }
     match (found.declared_raw, &found.declared) {
         (Some(raw), Some(declared)) if raw.contains('/') && raw != declared => {
-            item.problems
-                .push(format!("declared {raw:?}, normalized {declared}"));
+            item.problems.push(format!(
+                "declared {raw}, normalized {declared}",
+                raw = crate::echo::quoted(raw)
+            ));
         }
-        (Some(raw), None) => item
-            .problems
-            .push(format!("declared {raw:?}, which is not a known media type")),
+        (Some(raw), None) => item.problems.push(format!(
+            "declared {raw}, which is not a known media type",
+            raw = crate::echo::quoted(raw)
+        )),
         _ => {}
     }
     match found.payload {

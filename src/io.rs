@@ -16,7 +16,6 @@ pub use limits::{max_document, set_max_document};
 /// is read in few system calls and copied out in long runs.
 const READ_BUFFER: usize = 1 << 20;
 
-
 /// Where an input comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {

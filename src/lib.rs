@@ -33,6 +33,7 @@ pub mod b64;
 pub mod check;
 pub mod convert;
 pub mod dataurl;
+pub mod echo;
 pub mod encode;
 pub mod error;
 pub mod fetch;

@@ -267,7 +267,7 @@ pub fn decide(sniffed: Option<&str>, claims: &[Claim]) -> Option<Decision> {
 
 /// The message for a content/claim mismatch: `content is image/jpeg, not image/png`.
 pub fn mismatch_message(content: &str, claimed: &str) -> String {
-    format!("content is {content}, not {claimed}")
+    format!("content is {content}, not {}", crate::echo::plain(claimed))
 }
 
 #[cfg(test)]

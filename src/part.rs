@@ -209,7 +209,10 @@ impl<'j> PartView<'j> {
             other => {
                 return Err(PartError::new(
                     "/type",
-                    format!("unknown part type {other:?} (expected text, image, file or audio)"),
+                    format!(
+                        "unknown part type {other} (expected text, image, file or audio)",
+                        other = crate::echo::quoted(other)
+                    ),
                 ))
             }
         };
@@ -217,7 +220,13 @@ impl<'j> PartView<'j> {
             return Err(PartError::new("", format!("{kind} part has no mimeType")));
         };
         let mime_type = media::normalize(declared).ok_or_else(|| {
-            PartError::new("/mimeType", format!("{declared:?} is not a media type"))
+            PartError::new(
+                "/mimeType",
+                format!(
+                    "{declared} is not a media type",
+                    declared = crate::echo::quoted(declared)
+                ),
+            )
         })?;
         let data = optional_string(value, "data")?;
         let url = optional_string(value, "url")?;

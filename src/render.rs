@@ -36,7 +36,16 @@ fn is_unsafe(c: char) -> bool {
 /// Escapes control characters and bidirectional overrides so that text copied
 /// from recordings (labels, names, keys) cannot move the cursor, recolour a
 /// terminal or reorder what it shows.
+///
+/// A message too long to read is cut as [`crate::echo::bound`] cuts it.
 pub fn sanitize(text: &str) -> Cow<'_, str> {
+    match crate::echo::bound(text) {
+        Cow::Borrowed(text) => escape(text),
+        Cow::Owned(text) => Cow::Owned(escape(&text).into_owned()),
+    }
+}
+
+fn escape(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }

@@ -138,7 +138,8 @@ impl Context {
     /// Something the target has no place for: an error under `--strict`, else
     /// listed in one warning at the end.
     pub fn lose(&mut self, what: impl Into<String>) -> Result<(), ConvertError> {
-        let what = what.into();
+        // Names what the input holds (a block type, a key): cut, as echoed.
+        let what = crate::echo::cut(&what.into(), 120).to_string();
         if self.options.strict {
             return Err(ConvertError::Loss(format!(
                 "{} cannot carry {what}",

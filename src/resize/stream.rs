@@ -63,9 +63,11 @@ pub(super) fn run_json(
     }
     let mut lines = RawLines::new(&mut reader, input);
     // The first document tells JSON from JSON Lines. Blank lines before it
-    // are written as they come (both ways they come first), never held.
+    // are kept as a gap is (they come first both ways), and dropped when no
+    // document follows.
     let mut pending = Vec::new();
-    let first = lines.next_line(&mut pending, &mut out)?;
+    let mut leading = Gap::default();
+    let first = lines.next_line(&mut pending, &mut leading)?;
     let Some(first_line) = first else {
         // No document at all (an empty partition of a job): nothing to do.
         if options.destination != Destination::InPlace {
@@ -73,6 +75,8 @@ pub(super) fn run_json(
         }
         return Ok(ExitStatus::Success);
     };
+    leading.write_to(&mut out)?;
+    drop(leading);
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
     let mut gap = Gap::default();
     let single = !options.jsonl && (!complete || !lines.skip_blank(&mut gap)?);
@@ -409,8 +413,8 @@ fn content(raw: &[u8]) -> &[u8] {
     &raw[..end]
 }
 
-/// The white space between the first two documents, read ahead to tell JSON
-/// from JSON Lines and written back as it was: in memory up to [`SPILL_AT`],
+/// The white space before the first document, or between the first two
+/// (read ahead to tell JSON from JSON Lines), written back as it was: in memory up to [`SPILL_AT`],
 /// then in a temporary file (megabytes of blank lines are never held).
 #[derive(Default)]
 struct Gap {
@@ -418,6 +422,14 @@ struct Gap {
     file: Option<File>,
     len: u64,
     last: Option<u8>,
+}
+
+/// The error of a [`Gap`] that could not be written to its temporary file.
+fn spill_error(source: io::Error) -> Error {
+    Error::Write {
+        path: PathBuf::from("a temporary file"),
+        source,
+    }
 }
 
 /// The most of a [`Gap`] held in memory.
@@ -503,8 +515,8 @@ impl<'r> RawLines<'r> {
     }
 
     /// Reads lines until one is not blank, into `raw`; that line's number.
-    /// The blank lines before it go to `out` as they are read.
-    fn next_line(&mut self, raw: &mut Vec<u8>, out: &mut Out<'_>) -> Result<Option<usize>> {
+    /// The blank lines before it go to `blank`.
+    fn next_line(&mut self, raw: &mut Vec<u8>, blank: &mut Gap) -> Result<Option<usize>> {
         loop {
             raw.clear();
             match self.next_raw(raw)? {
@@ -512,7 +524,7 @@ impl<'r> RawLines<'r> {
                 Some(line) if raw.iter().any(|b| !b.is_ascii_whitespace()) => {
                     return Ok(Some(line))
                 }
-                Some(_) => out.write(raw)?,
+                Some(_) => blank.push(raw).map_err(spill_error)?,
             }
         }
     }
@@ -533,10 +545,6 @@ impl<'r> RawLines<'r> {
     /// Moves the white space that follows into `kept`; whether anything else
     /// is left.
     fn skip_blank(&mut self, kept: &mut Gap) -> Result<bool> {
-        let spill_error = |source| Error::Write {
-            path: PathBuf::from("a temporary file"),
-            source,
-        };
         loop {
             let chunk = self.reader.fill_buf().map_err(read_error(self.input))?;
             if chunk.is_empty() {

@@ -486,7 +486,7 @@ pub struct Unsupported {
 
 fn describe(part_type: &str, mime_type: &Option<String>) -> String {
     match mime_type {
-        Some(mime) => format!("{part_type} part ({mime})"),
+        Some(mime) => format!("{part_type} part ({})", crate::echo::plain(mime)),
         None => format!("{part_type} part"),
     }
 }

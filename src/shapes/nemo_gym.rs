@@ -208,8 +208,9 @@ fn inexact_type(entry: &ImageEntry<'_>) -> Option<String> {
 /// normalizes to `normalized`, one of [`IMAGE_TYPES`].
 pub fn inexact_type_message(declared: &str, normalized: &str) -> String {
     format!(
-        "{:?} is not one of the exact types NeMo Gym takes; write {normalized:?}",
-        crate::b64::preview(declared)
+        "{:?} is not one of the exact types NeMo Gym takes; write {normalized}",
+        crate::b64::preview(declared),
+        normalized = crate::echo::quoted(normalized)
     )
 }
 
@@ -237,7 +238,10 @@ pub fn parse_entry<'j>(index: usize, item: &'j Json<'_>) -> Result<ImageEntry<'j
         return Err(problem(
             &format!("/{}", crate::json::pointer_token(key)),
             "reply-image-unknown-key",
-            format!("unknown key {key:?} (only image_url and label are allowed)"),
+            format!(
+                "unknown key {key} (only image_url and label are allowed)",
+                key = crate::echo::quoted(key)
+            ),
         ));
     }
     let label = match item.get("label") {
@@ -312,7 +316,10 @@ fn image_data_url(
     if !IMAGE_TYPES.contains(&media_type.as_str()) {
         return Err(problem(
             "reply-image-type",
-            format!("{media_type} is not allowed (png, jpeg, gif or webp)"),
+            format!(
+                "{} is not allowed (png, jpeg, gif or webp)",
+                crate::echo::plain(&media_type)
+            ),
         ));
     }
     Ok((media_type, parsed.declared, parsed.payload))

@@ -116,7 +116,10 @@ impl Transcript {
                 other => {
                     return Err(ModelError::new(
                         at,
-                        format!("unknown key {other:?} in a canonical transcript"),
+                        format!(
+                            "unknown key {other} in a canonical transcript",
+                            other = crate::echo::quoted(other)
+                        ),
                     ))
                 }
             }
@@ -193,7 +196,10 @@ impl Tool {
                 other => {
                     return Err(ModelError::new(
                         here,
-                        format!("unknown key {other:?} in a tool"),
+                        format!(
+                            "unknown key {other} in a tool",
+                            other = crate::echo::quoted(other)
+                        ),
                     ))
                 }
             }
@@ -238,7 +244,10 @@ impl Message {
                 other => {
                     return Err(ModelError::new(
                         format!("{at}/{other}"),
-                        format!("unknown key {other:?} in a message"),
+                        format!(
+                            "unknown key {other} in a message",
+                            other = crate::echo::quoted(other)
+                        ),
                     ))
                 }
             }
@@ -443,7 +452,7 @@ fn extensions(value: &Value, at: &str) -> Result<Extensions, ModelError> {
         if Shape::from_name(shape).is_none() {
             return Err(ModelError::new(
                 format!("{at}/{shape}"),
-                format!("{shape:?} is not a shape"),
+                format!("{shape} is not a shape", shape = crate::echo::quoted(shape)),
             ));
         }
         object(fields, &format!("{at}/{shape}"))?;

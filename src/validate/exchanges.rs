@@ -287,7 +287,10 @@ impl State<'_, '_, '_> {
                     issues.push(issue(
                         "tool-id-duplicate",
                         at.to_string(),
-                        format!("call id {id:?} is used twice (first by the call at {first})"),
+                        format!(
+                            "call id {id} is used twice (first by the call at {first})",
+                            id = crate::echo::quoted(id)
+                        ),
                     ));
                 } else {
                     self.all_calls.insert(id.to_string(), at.to_string());
@@ -298,8 +301,9 @@ impl State<'_, '_, '_> {
                             "tool-id-pattern",
                             at.to_string(),
                             format!(
-                                "call id {id:?} is outside {}'s pattern {pattern}",
-                                self.shape
+                                "call id {id} is outside {}'s pattern {pattern}",
+                                self.shape,
+                                id = crate::echo::quoted(id)
                             ),
                         ));
                     }

@@ -113,8 +113,9 @@ impl Checker<'_> {
                 ("reply-image-type", message)
             } else {
                 let message = format!(
-                    "{:?} is written {declared:?} in normalized form",
-                    media.declared
+                    "{} is written {declared} in normalized form",
+                    crate::echo::quoted(media.declared),
+                    declared = crate::echo::quoted(&declared)
                 );
                 ("media-type-alias", message)
             };

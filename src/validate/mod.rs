@@ -100,7 +100,7 @@ impl Finding {
             "severity": self.status.as_str(),
             "rule": self.rule,
             "pointer": self.pointer,
-            "message": self.message,
+            "message": crate::echo::bound(&self.message),
         })
     }
 }

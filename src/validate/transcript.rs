@@ -158,8 +158,8 @@ fn tools(transcript: &Transcript, locate: &Locator<'_>, issues: &mut Vec<Issue>)
                 "tool-duplicate-name",
                 at.clone(),
                 format!(
-                    "tool {:?} is declared more than once (first at {})",
-                    tool.name,
+                    "tool {} is declared more than once (first at {})",
+                    crate::echo::quoted(&tool.name),
                     if first.is_empty() {
                         "an earlier tool"
                     } else {
@@ -177,7 +177,11 @@ fn tools(transcript: &Transcript, locate: &Locator<'_>, issues: &mut Vec<Issue>)
             issues.push(issue(
                 problem.rule,
                 pointer,
-                format!("tool {:?}: {}", tool.name, problem.message),
+                format!(
+                    "tool {}: {}",
+                    crate::echo::quoted(&tool.name),
+                    problem.message
+                ),
             ));
         }
     }

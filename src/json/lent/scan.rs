@@ -132,7 +132,9 @@ impl Scanner {
         if !self.refused && upto > self.copied {
             // What follows the value is white space (anything else was
             // refused): not needed to parse it, and not held.
-            let to = self.value_end.map_or(upto, |end| end.clamp(self.copied, upto));
+            let to = self
+                .value_end
+                .map_or(upto, |end| end.clamp(self.copied, upto));
             let from = self.copied - base;
             self.found.shadow.extend_from_slice(&chunk[from..to - base]);
             self.copied = upto;

@@ -129,7 +129,10 @@ impl Reader {
                 other => {
                     return Err(invalid(
                         &format!("{at}/role"),
-                        format!("role {other:?} is not supported (user, assistant, system)"),
+                        format!(
+                            "role {other} is not supported (user, assistant, system)",
+                            other = crate::echo::quoted(other)
+                        ),
                     ))
                 }
             };

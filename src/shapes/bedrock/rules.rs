@@ -130,7 +130,10 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
             issues.push(issue(
                 "shape-field",
                 format!("{at}/image/format"),
-                format!("image format {format:?} is not png, jpeg, gif or webp"),
+                format!(
+                    "image format {format} is not png, jpeg, gif or webp",
+                    format = crate::echo::quoted(format)
+                ),
             ));
         }
     }
@@ -147,8 +150,7 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
                 "shape-field",
                 format!("{at}/document/name"),
                 format!(
-                    "document name {name:?} is outside Bedrock's alphabet (letters, digits, single spaces, hyphens, underscores, parentheses, brackets)"
-                ),
+                    "document name {name} is outside Bedrock's alphabet (letters, digits, single spaces, hyphens, underscores, parentheses, brackets)", name = crate::echo::quoted(name)),
             ));
         }
     }

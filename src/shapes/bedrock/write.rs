@@ -129,7 +129,11 @@ fn id_map(transcript: &Transcript, context: &mut Context) -> HashMap<String, Str
             );
         }
         if mapped != id {
-            changed.push(format!("{id:?} → {mapped:?}"));
+            changed.push(format!(
+                "{id} → {mapped}",
+                id = crate::echo::quoted(id),
+                mapped = crate::echo::quoted(&mapped)
+            ));
         }
         used.push(mapped.clone());
         map.insert(id.to_string(), mapped);
@@ -373,7 +377,7 @@ impl Writer<'_> {
                         Arguments::Raw(_) => {
                             return Err(ConvertError::invalid(
                                 &here,
-                                format!("the arguments of call {:?} are not JSON, and a Bedrock toolUse input must be an object", call.name),
+                                format!("the arguments of call {} are not JSON, and a Bedrock toolUse input must be an object", crate::echo::quoted(&call.name)),
                             ))
                         }
                     };

@@ -228,12 +228,19 @@ fn read_resource(
 
 fn declared(declared: Option<&str>, at: &str) -> Result<String, ConvertError> {
     let declared = declared.ok_or_else(|| invalid(at, "a mimeType is required"))?;
-    let normalized = media::normalize(declared)
-        .ok_or_else(|| invalid(at, format!("{declared:?} is not a media type")))?;
+    let normalized = media::normalize(declared).ok_or_else(|| {
+        invalid(
+            at,
+            format!(
+                "{declared} is not a media type",
+                declared = crate::echo::quoted(declared)
+            ),
+        )
+    })?;
     if normalized != declared {
         return Err(invalid(
             at,
-            format!("media type {declared:?} is not in normalized form ({normalized}); run partkit validate --fix"),
+            format!("media type {declared} is not in normalized form ({normalized}); run partkit validate --fix", declared = crate::echo::quoted(declared)),
         ));
     }
     Ok(normalized)

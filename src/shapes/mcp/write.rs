@@ -30,7 +30,10 @@ pub fn write(
 pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value, ConvertError> {
     let mine = kept_for(&result.extensions, SHAPE, context)?;
     if let Some(id) = &result.call_id {
-        context.note(format!("mcp carries no call id; dropped {id:?}"));
+        context.note(format!(
+            "mcp carries no call id; dropped {id}",
+            id = crate::echo::quoted(id)
+        ));
     }
     let mut content = Vec::with_capacity(result.content.len());
     for (i, block) in result.content.iter().enumerate() {

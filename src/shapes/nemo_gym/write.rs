@@ -71,7 +71,10 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
                 ..
             } => {
                 if let Some(previous) = pending_label.replace(text.clone()) {
-                    context.lose(format!("text parts between images ({previous:?})"))?;
+                    context.lose(format!(
+                        "text parts between images ({previous})",
+                        previous = crate::echo::quoted(&previous)
+                    ))?;
                 }
             }
             Block::Part { part, extensions } => {
@@ -84,7 +87,10 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
                 if !entry.contains_key("image_url") {
                     // A placeholder text for media a reply cannot hold.
                     if let Some(Value::String(text)) = entry.get("text") {
-                        context.lose(format!("text parts between images ({text:?})"))?;
+                        context.lose(format!(
+                            "text parts between images ({text})",
+                            text = crate::echo::quoted(text)
+                        ))?;
                     }
                     continue;
                 }
@@ -107,7 +113,10 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
         }
     }
     if let Some(label) = pending_label {
-        context.lose(format!("text parts after the last image ({label:?})"))?;
+        context.lose(format!(
+            "text parts after the last image ({label})",
+            label = crate::echo::quoted(&label)
+        ))?;
     }
     match (entries.is_empty(), mine.hint_str("images")) {
         (true, Some("null")) => {

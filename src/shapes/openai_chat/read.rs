@@ -195,7 +195,10 @@ fn read_part(
                 other => {
                     return Err(invalid(
                         &format!("{at}/input_audio/format"),
-                        format!("input_audio format {other:?} is not wav or mp3"),
+                        format!(
+                            "input_audio format {other} is not wav or mp3",
+                            other = crate::echo::quoted(other)
+                        ),
                     ))
                 }
             };

@@ -252,7 +252,10 @@ impl<'a> Items<'a> {
             other => {
                 return Err(invalid(
                     &format!("{at}/role"),
-                    format!("role {other:?} is not supported (user, assistant, system, developer)"),
+                    format!(
+                        "role {other} is not supported (user, assistant, system, developer)",
+                        other = crate::echo::quoted(other)
+                    ),
                 ))
             }
         };

@@ -31,7 +31,10 @@ pub fn run_bounded(args: &[&str], data_mb: u64, feed: Feed<'_>) -> (Run, u64) {
     let mut command = Command::new("sh");
     command
         .arg("-c")
-        .arg(format!("ulimit -d {} && exec \"$0\" \"$@\"", data_mb * 1024))
+        .arg(format!(
+            "ulimit -d {} && exec \"$0\" \"$@\"",
+            data_mb * 1024
+        ))
         .arg(bin)
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -99,9 +102,9 @@ pub fn run_bounded(args: &[&str], data_mb: u64, feed: Feed<'_>) -> (Run, u64) {
     }
     let (kept, count) = counter.join().unwrap();
     let run = Run {
-        code: status.code().unwrap_or_else(|| {
-            panic!("partkit was killed ({status}); stderr: {stderr}")
-        }),
+        code: status
+            .code()
+            .unwrap_or_else(|| panic!("partkit was killed ({status}); stderr: {stderr}")),
         stdout: String::from_utf8_lossy(&kept).into_owned(),
         stderr,
     };

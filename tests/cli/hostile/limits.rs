@@ -79,7 +79,14 @@ fn the_error_names_the_line() {
     // An image to resize counts too (it has no line).
     let png = crate::fixture("tiny.png");
     let (run, _) = run_bounded(
-        &["resize", "--max-dim", "8", path_arg(&png), "--max-document-size", "10"],
+        &[
+            "resize",
+            "--max-dim",
+            "8",
+            path_arg(&png),
+            "--max-document-size",
+            "10",
+        ],
         200,
         Feed::Nothing,
     );
@@ -92,7 +99,13 @@ fn fix_stops_at_the_limit() {
     let (_dir, file) = temp_file("big.json", format!("[\"{}\"]", "y".repeat(5000)).as_bytes());
     let before = std::fs::read(&file).unwrap();
     let (run, _) = run_bounded(
-        &["validate", "--fix", path_arg(&file), "--max-document-size", "4kB"],
+        &[
+            "validate",
+            "--fix",
+            path_arg(&file),
+            "--max-document-size",
+            "4kB",
+        ],
         200,
         Feed::Nothing,
     );

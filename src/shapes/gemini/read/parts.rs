@@ -64,7 +64,10 @@ pub(super) fn read_content(
             _ => {
                 return Err(invalid(
                     &format!("{at}/{key}"),
-                    format!("role {role} is not \"user\" or \"model\""),
+                    format!(
+                        "role {} is not \"user\" or \"model\"",
+                        crate::echo::json(role)
+                    ),
                 ))
             }
         },
@@ -216,7 +219,10 @@ pub(super) fn read_media(
             let normalized = media::normalize(declared).ok_or_else(|| {
                 invalid(
                     &format!("{at}/{key}"),
-                    format!("mimeType {declared:?} is not a media type"),
+                    format!(
+                        "mimeType {declared} is not a media type",
+                        declared = crate::echo::quoted(declared)
+                    ),
                 )
             })?;
             if normalized != declared {

@@ -32,7 +32,10 @@ impl Writer<'_> {
             })
             .ok_or_else(|| {
                 let call = match &result.call_id {
-                    Some(id) => format!("no call with id {id:?} names it"),
+                    Some(id) => format!(
+                        "no call with id {id} names it",
+                        id = crate::echo::quoted(id)
+                    ),
                     None => "it has no call id".to_string(),
                 };
                 let hint = if self.single { " (pass --name)" } else { "" };

@@ -69,8 +69,9 @@ pub(super) fn read_messages(
                 return Err(invalid(
                     &format!("{at}/role"),
                     format!(
-                    "role {other:?} is not supported (system, developer, user, assistant, tool)"
-                ),
+                        "role {other} is not supported (system, developer, user, assistant, tool)",
+                        other = crate::echo::quoted(other)
+                    ),
                 ))
             }
         }
