@@ -109,7 +109,7 @@ fn fix_stops_at_the_limit() {
         200,
         Feed::Nothing,
     );
-    assert_too_large(&run, &path_arg(&file).to_string(), "4 kB");
+    assert_too_large(&run, path_arg(&file), "4 kB");
     assert_eq!(std::fs::read(&file).unwrap(), before, "nothing written");
 }
 
