@@ -13,10 +13,12 @@ use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 
 mod compact;
+mod duplicates;
 mod fast;
 pub mod lent;
 mod spelling;
 pub use compact::write_compact;
+pub use duplicates::{duplicate_keys, Duplicate};
 pub use spelling::{respell_in_scope, spell_as, text_of, with_spellings, SpellingScope, Spellings};
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
@@ -28,8 +30,75 @@ pub enum Json<'a> {
     Number(Cow<'a, str>),
     String(Cow<'a, str>),
     Array(Vec<Json<'a>>),
-    /// Members in document order (duplicates kept as written).
+    /// Members in document order. A key written twice is one member, in
+    /// the first one's place with the last one's value ([`Members`]).
     Object(Vec<(Cow<'a, str>, Json<'a>)>),
+}
+
+/// An object's members as they are read: a key seen before keeps its place
+/// and takes the new value — the last key wins, as serde_json's map (and so
+/// `split` and `convert`), Python's `json` and JavaScript's `JSON.parse`
+/// read it — so that every command reads a document one way (issue 13).
+/// Each such key is counted for [`take_duplicates`].
+pub(crate) struct Members<'a> {
+    list: Vec<(Cow<'a, str>, Json<'a>)>,
+    /// Where each key is, once the object is too large to search.
+    index: Option<std::collections::HashMap<Cow<'a, str>, usize>>,
+}
+
+/// The most members searched one by one for a key seen before.
+const SEARCHED: usize = 16;
+
+thread_local! {
+    static DUPLICATES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many keys were written twice in the documents this thread parsed
+/// since the last call (and starts the count again).
+pub fn take_duplicates() -> usize {
+    DUPLICATES.with(|d| d.replace(0))
+}
+
+impl<'a> Members<'a> {
+    pub(crate) fn new() -> Members<'a> {
+        Members {
+            list: Vec::new(),
+            index: None,
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn push(&mut self, key: Cow<'a, str>, value: Json<'a>) {
+        let seen = match &mut self.index {
+            Some(index) => index.get(&key).copied(),
+            None => self.list.iter().position(|(k, _)| *k == key),
+        };
+        if let Some(at) = seen {
+            self.list[at].1 = value;
+            DUPLICATES.with(|d| d.set(d.get() + 1));
+            return;
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(key.clone(), self.list.len());
+        } else if self.list.len() == SEARCHED {
+            let mut index: std::collections::HashMap<_, _> = self
+                .list
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            index.insert(key.clone(), self.list.len());
+            self.index = Some(index);
+        }
+        self.list.push((key, value));
+    }
+
+    pub(crate) fn into_json(self) -> Json<'a> {
+        Json::Object(self.list)
+    }
 }
 
 /// Parses one JSON document, borrowing strings from `bytes`.
@@ -188,16 +257,16 @@ impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'a>, A::Error> {
-        let mut members = Vec::new();
+        let mut members = Members::new();
         while let Some(key) = map.next_key_seed(KeySeed(std::marker::PhantomData))? {
             if members.is_empty() && key == NUMBER_TOKEN {
                 let text: String = map.next_value()?;
                 return Ok(Json::Number(Cow::Owned(text)));
             }
             let value = map.next_value()?;
-            members.push((key, value));
+            members.push(key, value);
         }
-        Ok(Json::Object(members))
+        Ok(members.into_json())
     }
 }
 

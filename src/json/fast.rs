@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use super::{Json, NUMBER_TOKEN};
+use super::{Json, Members, NUMBER_TOKEN};
 
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;
@@ -123,10 +123,10 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.at += 1;
-        let mut members = Vec::new();
+        let mut members = Members::new();
         self.skip_whitespace();
         if self.eat(b'}').is_some() {
-            return Some(Json::Object(members));
+            return Some(members.into_json());
         }
         loop {
             self.skip_whitespace();
@@ -142,13 +142,13 @@ impl<'a> Parser<'a> {
             self.eat(b':')?;
             self.skip_whitespace();
             let value = self.value(depth)?;
-            members.push((key, value));
+            members.push(key, value);
             self.skip_whitespace();
             match *self.bytes.get(self.at)? {
                 b',' => self.at += 1,
                 b'}' => {
                     self.at += 1;
-                    return Some(Json::Object(members));
+                    return Some(members.into_json());
                 }
                 _ => return None,
             }

@@ -82,6 +82,8 @@ pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocRep
 /// Checks a parsed document (`shared`: the text it was parsed from).
 fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
+    // Counted as the document was parsed, just before.
+    let duplicates = json::take_duplicates() > 0;
     // The document as a value with lent payloads, made once if a transcript
     // needs it (to recognize, and to check).
     let value = OnceCell::new();
@@ -119,6 +121,19 @@ fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) ->
         }
     }
     checker.document_limits();
+    if duplicates {
+        for found in json::duplicate_keys(bytes) {
+            checker.issues.push(super::kit::issue(
+                "duplicate-key",
+                found.pointer,
+                format!(
+                    "key {} is written {} times in this object; every reader takes the last value and ignores the others",
+                    crate::echo::quoted(&found.key),
+                    found.count
+                ),
+            ));
+        }
+    }
     let scratch = std::mem::take(&mut checker.scratch);
     SCRATCH.with(|cell| cell.replace(scratch));
     DocReport {

@@ -44,6 +44,7 @@ use Severity::{Error, Warning};
 /// Every rule, in the order `--list-rules` prints them.
 pub const RULES: &[Rule] = &[
     rule("invalid-json", Error, false, "the document (or JSON Lines line) is not valid JSON"),
+    rule("duplicate-key", Warning, false, "an object writes a key more than once: every reader (partkit, serde_json, Python, JavaScript) takes the last value and ignores the others"),
     rule("at-missing", Error, false, "the document has no value at an --at pointer (--at-missing skip passes such documents over)"),
     rule("reply-images-not-list", Error, false, "tool_output_images is neither a list nor null"),
     rule("reply-image-not-object", Error, false, "a tool_output_images entry is not an object"),

@@ -444,9 +444,10 @@ fn quiet_does_not_hide_findings() {
 
 /// The rules before the transcript rules, in `--list-rules` order, each with
 /// its test below (`rule_<id>`); the transcript rules follow them.
-const MEDIA_RULES: [&str; 23] = [
+const MEDIA_RULES: [&str; 24] = [
     "invalid-json",
-    "at-missing", // tested in pipelines.rs
+    "duplicate-key", // tested in hostile/duplicates.rs
+    "at-missing",    // tested in pipelines.rs
     "reply-images-not-list",
     "reply-image-not-object",
     "reply-image-unknown-key",
@@ -512,7 +513,12 @@ fn list_rules_names_every_rule_this_file_tests() {
         .collect();
     assert_eq!(
         warnings,
-        ["media-type-alias", "base64-in-text", "tool-call-caught"]
+        [
+            "duplicate-key",
+            "media-type-alias",
+            "base64-in-text",
+            "tool-call-caught"
+        ]
     );
 
     // The text table: one line per rule, in the same order, starting with its id.

@@ -10,7 +10,11 @@ const LONGEST: usize = 2_200;
 
 /// A value far longer than any message, with characters that must be escaped.
 fn huge() -> String {
-    format!("{}\u{1}\u{202e}{}", "x".repeat(1 << 20), "y".repeat(1 << 10))
+    format!(
+        "{}\u{1}\u{202e}{}",
+        "x".repeat(1 << 20),
+        "y".repeat(1 << 10)
+    )
 }
 
 /// Documents each holding a huge value where a message quotes it.

@@ -3,6 +3,7 @@
 //! half-written. Long variants are `#[ignore]`d (`.ci/run` runs them).
 
 mod bounded;
+mod duplicates;
 mod echo;
 mod limits;
 
