@@ -2,15 +2,17 @@
 //! reader whose memory is bounded by the largest line, and atomic writes.
 
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
 pub mod limits;
 mod lines;
+pub mod replace;
 
 pub use limits::{max_document, set_max_document};
+pub use replace::{write_atomic, write_in_folder, write_new};
 
 /// The read buffer: large enough that a JSON Lines file of megabyte lines
 /// is read in few system calls and copied out in long runs.
@@ -450,30 +452,6 @@ pub fn temp_file_in(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
         .suffix(".tmp")
         .permissions(fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
-}
-
-/// Writes a file atomically: the bytes go to a temporary file in the same folder,
-/// which then replaces the target, keeping its permissions. An interrupted run
-/// leaves the old file or the new one, never half of either.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let error = |source: io::Error| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = temp_file_in(dir).map_err(error)?;
-    temp.write_all(bytes).map_err(error)?;
-    temp.as_file().sync_all().map_err(error)?;
-    if let Ok(metadata) = fs::metadata(path) {
-        temp.as_file()
-            .set_permissions(metadata.permissions())
-            .map_err(error)?;
-    }
-    temp.persist(path).map_err(|e| error(e.error))?;
-    Ok(())
 }
 
 #[cfg(test)]

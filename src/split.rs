@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::b64;
@@ -306,19 +305,12 @@ impl ImageWriter {
         let paths = self.planned(images);
         for (path, image) in paths.iter().zip(images) {
             let bytes = image.bytes.as_deref().unwrap_or_default();
+            // Whole or not at all (a full disk leaves no partial image to
+            // refuse the next run), and without --force never over a file.
             if self.force {
-                crate::io::write_atomic(path, bytes)?;
+                crate::io::write_in_folder(path, bytes)?;
             } else {
-                let error = |source| Error::Write {
-                    path: path.clone(),
-                    source,
-                };
-                let mut file = fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(path)
-                    .map_err(error)?;
-                file.write_all(bytes).map_err(error)?;
+                crate::io::write_new(path, bytes)?;
             }
         }
         self.next += images.len();

@@ -19,6 +19,7 @@ use super::stream::run_json;
 use super::{resize_image, sniff_format, Format, ResizeOptions, Resized};
 use crate::accounting::{worse, OnError};
 use crate::error::{Error, ExitStatus, Result};
+use crate::io::replace::{Replacement, Seen};
 use crate::io::{write_atomic, Input};
 
 /// Where results go.
@@ -244,6 +245,14 @@ fn run_input(
 ) -> Result<ExitStatus> {
     let label = input.label();
     let outcome = (|| -> Result<ExitStatus> {
+        // An input rewritten in place: a regular file (or a link to one),
+        // and what it was before it is read.
+        let in_place = match (&options.destination, input) {
+            (Destination::InPlace, Input::Path(path)) => {
+                Some(crate::io::replace::in_place_target(path)?)
+            }
+            _ => None,
+        };
         let mut reader = input.open()?;
         let mut prefix = Vec::with_capacity(32);
         (&mut reader)
@@ -278,9 +287,9 @@ fn run_input(
                 });
             }
             sink.progress(bytes.len() as u64);
-            run_image(input, &label, bytes, options, report, sink)
+            run_image(input, &label, bytes, options, in_place, report, sink)
         } else {
-            run_json(input, &label, reader, options, report, sink)
+            run_json(input, &label, reader, options, in_place, report, sink)
         }
     })();
     match outcome {
@@ -304,6 +313,7 @@ fn run_image(
     label: &str,
     bytes: Vec<u8>,
     options: &RunOptions,
+    in_place: Option<(PathBuf, Seen)>,
     report: Emit<'_>,
     sink: &dyn Sink,
 ) -> Result<ExitStatus> {
@@ -322,7 +332,15 @@ fn run_image(
         report_image(options.report, &at, &result, None, false, report);
         return Ok(ExitStatus::Failure);
     };
-    let written = write_image(input, &bytes, resized, &options.destination, report, sink)?;
+    let written = write_image(
+        input,
+        &bytes,
+        resized,
+        &options.destination,
+        in_place,
+        report,
+        sink,
+    )?;
     report_image(
         options.report,
         &at,
@@ -341,6 +359,7 @@ fn write_image(
     bytes: &[u8],
     resized: &Resized,
     destination: &Destination,
+    in_place: Option<(PathBuf, Seen)>,
     report: Emit<'_>,
     sink: &dyn Sink,
 ) -> Result<Option<PathBuf>> {
@@ -374,13 +393,14 @@ fn write_image(
                 return Err(Error::usage("--out-dir needs a named input"));
             };
             let target = dir.join(renamed(path, resized.before.format, format));
-            write_atomic(&target, new_bytes)?;
+            crate::io::write_in_folder(&target, new_bytes)?;
             Some(target)
         }
         Destination::InPlace => {
-            let Input::Path(path) = input else {
+            let Some((path, seen)) = in_place else {
                 return Err(Error::usage("--in-place cannot rewrite stdin"));
             };
+            let path = &path;
             if !resized.changed() {
                 None
             } else {
@@ -399,9 +419,17 @@ fn write_image(
                         ),
                     });
                 }
-                write_atomic(&target, new_bytes)?;
-                if target != *path {
-                    fs::remove_file(path).map_err(write_error(path))?;
+                if target == *path {
+                    let mut out = Replacement::in_place(path, seen)?;
+                    out.write_all(new_bytes).map_err(|e| out.error(e))?;
+                    out.commit()?;
+                } else {
+                    // A new name for the new format: the old file goes once
+                    // the new one is in place (and only if it is as read).
+                    write_atomic(&target, new_bytes)?;
+                    if Seen::now(path).ok() == Some(seen) {
+                        fs::remove_file(path).map_err(write_error(path))?;
+                    }
                 }
                 Some(target)
             }
@@ -425,24 +453,13 @@ fn renamed(path: &Path, before: Format, after: Format) -> std::ffi::OsString {
 /// Where the documents of a JSON input are written.
 pub(super) enum Out<'s> {
     Stdout(Box<dyn Output + 's>),
-    /// A temporary file beside the target, renamed over it once all is well.
-    Temp {
-        file: BufWriter<tempfile::NamedTempFile>,
-        target: PathBuf,
-    },
+    /// A file, put in place once all is well ([`Replacement`]).
+    File(BufWriter<Replacement>),
 }
 
 impl Out<'_> {
-    pub(super) fn open(target: &Path) -> Result<Out<'static>> {
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let file = crate::io::temp_file_in(dir).map_err(write_error(target))?;
-        Ok(Out::Temp {
-            file: BufWriter::with_capacity(1 << 20, file),
-            target: target.to_path_buf(),
-        })
+    pub(super) fn open(file: Replacement) -> Out<'static> {
+        Out::File(BufWriter::with_capacity(1 << 20, file))
     }
 
     /// Writes all of `file` (a document passing through unchanged).
@@ -451,10 +468,10 @@ impl Out<'_> {
             Out::Stdout(out) => out
                 .write_file(file)
                 .map_err(write_error(Path::new("<stdout>"))),
-            Out::Temp { file: out, target } => {
-                let error = write_error(target);
-                out.flush().map_err(&error)?;
-                copy_file_to_file(file, out.get_mut().as_file_mut()).map_err(&error)
+            Out::File(out) => {
+                out.flush().map_err(|e| out.get_ref().error(e))?;
+                let result = copy_file_to_file(file, out.get_mut().file());
+                result.map_err(|e| out.get_ref().error(e))
             }
         }
     }
@@ -464,27 +481,21 @@ impl Out<'_> {
             Out::Stdout(out) => out
                 .write_all(bytes)
                 .map_err(write_error(Path::new("<stdout>"))),
-            Out::Temp { file, target } => file.write_all(bytes).map_err(write_error(target)),
+            Out::File(out) => out.write_all(bytes).map_err(|e| out.get_ref().error(e)),
         }
     }
 
-    /// Finishes the output: flushes stdout, or renames the temporary file over
-    /// the target (keeping the target's permissions).
+    /// Finishes the output: flushes stdout, or puts the file in place.
     pub(super) fn commit(self) -> Result<()> {
         match self {
             Out::Stdout(mut out) => out.flush().map_err(write_error(Path::new("<stdout>"))),
-            Out::Temp { file, target } => {
-                let error = write_error(&target);
-                let file = file.into_inner().map_err(|e| error(e.into_error()))?;
-                file.as_file().sync_all().map_err(&error)?;
-                if let Ok(metadata) = fs::metadata(&target) {
-                    file.as_file()
-                        .set_permissions(metadata.permissions())
-                        .map_err(&error)?;
+            Out::File(out) => match out.into_inner() {
+                Ok(file) => file.commit(),
+                Err(e) => {
+                    let (error, out) = e.into_parts();
+                    Err(out.get_ref().error(error))
                 }
-                file.persist(&target).map_err(|e| error(e.error))?;
-                Ok(())
-            }
+            },
         }
     }
 }

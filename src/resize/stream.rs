@@ -15,6 +15,7 @@ use super::run::{Destination, Out, RunOptions, Sink};
 use super::Resized;
 use crate::accounting::{worse, Tally};
 use crate::error::{Error, ExitStatus, Result};
+use crate::io::replace::{Replacement, Seen};
 use crate::io::Input;
 
 /// How many JSON Lines documents are resized together.
@@ -27,27 +28,28 @@ pub(super) fn run_json(
     label: &str,
     mut reader: Box<dyn BufRead + Send>,
     options: &RunOptions,
+    in_place: Option<(PathBuf, Seen)>,
     report: Emit<'_>,
     sink: &dyn Sink,
 ) -> Result<ExitStatus> {
-    let target = match (&options.destination, input) {
-        (Destination::Stdout, _) => None,
-        (Destination::File(path), _) => Some(path.clone()),
-        (Destination::Dir(dir), Input::Path(path)) => {
-            Some(dir.join(path.file_name().unwrap_or_default()))
-        }
-        (Destination::InPlace, Input::Path(path)) => Some(path.clone()),
+    let mut out = match (&options.destination, input) {
+        (Destination::Stdout, _) => Out::Stdout(sink.stdout()),
+        (Destination::File(path), _) => Out::open(Replacement::new(path)?),
+        (Destination::Dir(dir), Input::Path(path)) => Out::open(Replacement::in_folder(
+            &dir.join(path.file_name().unwrap_or_default()),
+        )?),
+        (Destination::InPlace, Input::Path(_)) => match in_place {
+            Some((path, seen)) => Out::open(Replacement::in_place(&path, seen)?),
+            None => return Err(Error::usage("--in-place needs a file")),
+        },
         _ => return Err(Error::usage("stdin can only go to stdout or -o")),
     };
-    let mut out = match &target {
-        None => Out::Stdout(sink.stdout()),
-        Some(path) => Out::open(path)?,
-    };
+    let to_stdout = matches!(out, Out::Stdout(_));
     let new_stream = |single: bool, out| Stream {
         label,
         options,
         single,
-        to_stdout: target.is_none(),
+        to_stdout,
         out,
         tally: Tally::new(options.on_error),
         status: ExitStatus::Success,

@@ -262,6 +262,12 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
             "--fix needs files to write back; it cannot fix stdin",
         ));
     };
+    // A regular file (or a link to one, whose target is fixed), and what it
+    // was before it is read: a change made meanwhile is not written over.
+    let (target, seen) = match crate::io::replace::in_place_target(path) {
+        Ok(found) => found,
+        Err(error) => return InputReport::failed(error),
+    };
     let bytes = match input.read_all(None) {
         Ok(bytes) => bytes,
         Err(error) => return InputReport::failed(error),
@@ -312,11 +318,28 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
             at = patch.end;
         }
         fixed.extend_from_slice(&bytes[at..]);
-        if let Err(error) = crate::io::write_atomic(path, &fixed) {
+        if let Err(error) = write_fixed(&target, seen, &fixed) {
+            // Nothing was fixed: the findings are what they were.
+            for finding in &mut report.findings {
+                if finding.status == Status::Fixed {
+                    finding.status = match rules::get(finding.rule).severity {
+                        Severity::Error => Status::Error,
+                        Severity::Warning => Status::Warning,
+                    };
+                }
+            }
             report.error = Some(error);
         }
     }
     report
+}
+
+/// Writes a fixed file over `target`, if it is still as it was read.
+fn write_fixed(target: &Path, seen: crate::io::replace::Seen, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write;
+    let mut out = crate::io::replace::Replacement::in_place(target, seen)?;
+    out.write_all(bytes).map_err(|e| out.error(e))?;
+    out.commit()
 }
 
 fn ignored(rule: &str, options: &ValidateOptions) -> bool {

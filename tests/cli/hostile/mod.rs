@@ -5,6 +5,7 @@
 mod bounded;
 mod duplicates;
 mod echo;
+mod files;
 mod limits;
 
 pub use bounded::{run_bounded, Feed};
