@@ -454,12 +454,12 @@ fn renamed(path: &Path, before: Format, after: Format) -> std::ffi::OsString {
 pub(super) enum Out<'s> {
     Stdout(Box<dyn Output + 's>),
     /// A file, put in place once all is well ([`Replacement`]).
-    File(BufWriter<Replacement>),
+    File(Box<BufWriter<Replacement>>),
 }
 
 impl Out<'_> {
     pub(super) fn open(file: Replacement) -> Out<'static> {
-        Out::File(BufWriter::with_capacity(1 << 20, file))
+        Out::File(Box::new(BufWriter::with_capacity(1 << 20, file)))
     }
 
     /// Writes all of `file` (a document passing through unchanged).
@@ -489,7 +489,7 @@ impl Out<'_> {
     pub(super) fn commit(self) -> Result<()> {
         match self {
             Out::Stdout(mut out) => out.flush().map_err(write_error(Path::new("<stdout>"))),
-            Out::File(out) => match out.into_inner() {
+            Out::File(out) => match (*out).into_inner() {
                 Ok(file) => file.commit(),
                 Err(e) => {
                     let (error, out) = e.into_parts();
