@@ -41,6 +41,10 @@ pub enum PayloadProblem {
     Header(String),
     /// The image does not decode in full.
     Truncated(String),
+    /// The image was not decoded in full because decoding it needs more
+    /// memory than the decoder's limit: nothing is known to be wrong with
+    /// it, and what its header says is `info`.
+    NotDecoded { why: String, info: BytesInfo },
 }
 
 impl PayloadProblem {
@@ -67,8 +71,16 @@ impl PayloadProblem {
             }
             PayloadProblem::Header(why) => format!("image header does not parse: {why}"),
             PayloadProblem::Truncated(why) => format!("image does not decode: {why}"),
+            PayloadProblem::NotDecoded { why, .. } => not_decoded_message(why),
         }
     }
+}
+
+/// The message of [`PayloadProblem::NotDecoded`].
+pub fn not_decoded_message(why: &str) -> String {
+    format!(
+        "image not decoded in full, so not checked past its header: decoding it would take more memory than the decoder may use ({why})"
+    )
 }
 
 /// How many decoded bytes a header check looks at before decoding the rest: the
@@ -219,7 +231,16 @@ pub fn check_bytes(
                     declared: declared.to_string(),
                 });
             }
-            Some(image_dimensions(bytes, format, depth)?)
+            match image_dimensions(bytes, format, depth) {
+                Ok(dimensions) => Some(dimensions),
+                Err(DimensionsProblem::Problem(problem)) => return Err(problem),
+                Err(DimensionsProblem::OverLimit { why, header }) => {
+                    return Err(PayloadProblem::NotDecoded {
+                        why,
+                        info: (sniffed, Some(header)),
+                    })
+                }
+            }
         }
         None => None,
     };
@@ -237,27 +258,59 @@ pub fn image_format(media_type: &str) -> Option<image::ImageFormat> {
     }
 }
 
+/// Why [`image_dimensions`] gave no dimensions.
+pub enum DimensionsProblem {
+    Problem(PayloadProblem),
+    /// A full decode would pass the decoder's memory limit; the header
+    /// gave `header`.
+    OverLimit {
+        why: String,
+        header: (u32, u32),
+    },
+}
+
+impl From<PayloadProblem> for DimensionsProblem {
+    fn from(problem: PayloadProblem) -> DimensionsProblem {
+        DimensionsProblem::Problem(problem)
+    }
+}
+
 /// Reads an image's dimensions from its header, or decodes it fully for
 /// [`Depth::Full`].
 pub fn image_dimensions(
     bytes: &[u8],
     format: image::ImageFormat,
     depth: Depth,
-) -> Result<(u32, u32), PayloadProblem> {
+) -> Result<(u32, u32), DimensionsProblem> {
     let reader = || image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
     // The header first, at either depth: an image whose header does not parse is
     // that, not a truncated one.
     let dimensions = reader()
         .into_dimensions()
         .map_err(|e| PayloadProblem::Header(one_line(&e)))?;
+    if dimensions.0 == 0 || dimensions.1 == 0 {
+        return Err(PayloadProblem::Header(format!(
+            "the image is {}x{}: it has no pixels",
+            dimensions.0, dimensions.1
+        ))
+        .into());
+    }
+    if format == image::ImageFormat::WebP {
+        crate::media::webp::frame_fits_canvas(bytes, dimensions).map_err(PayloadProblem::Header)?;
+    }
     if depth == Depth::Header {
         return Ok(dimensions);
     }
     let mut reader = reader();
     reader.limits(image::Limits::default());
-    let decoded = reader
-        .decode()
-        .map_err(|e| PayloadProblem::Truncated(one_line(&e)))?;
+    let decoded = reader.decode().map_err(|e| match e {
+        // Too large for the decoder's memory limit: not known to be broken.
+        image::ImageError::Limits(_) => DimensionsProblem::OverLimit {
+            why: one_line(&e),
+            header: dimensions,
+        },
+        e => PayloadProblem::Truncated(one_line(&e)).into(),
+    })?;
     if format == image::ImageFormat::Jpeg {
         // The JPEG decoder fills in a scan that stops short instead of failing.
         jpeg_runs_to_its_end(bytes).map_err(PayloadProblem::Truncated)?;

@@ -1,6 +1,8 @@
 //! Media types: normalization, sniffing from content, the fixed extension table,
 //! and the rule that decides a part's type when several sources of truth disagree.
 
+pub mod webp;
+
 use std::path::Path;
 
 /// What kind of part a media type makes (SPEC §3: `image/*` → image, `audio/*` →

@@ -110,11 +110,23 @@ fn check_pixels(width: u32, height: u32, limits: &DecodeLimits) -> Result<(), De
     Ok(())
 }
 
-/// The dimensions in an image's header (before orientation), without decoding.
+/// The dimensions in an image's header (before orientation), without
+/// decoding; an image without pixels, or a WebP whose frame is not its
+/// canvas's size, does not decode and is refused here already.
 pub fn dimensions(bytes: &[u8], format: Format) -> Result<(u32, u32), DecodeError> {
-    ImageReader::with_format(Cursor::new(bytes), format.image_format())
+    let (width, height) = ImageReader::with_format(Cursor::new(bytes), format.image_format())
         .into_dimensions()
-        .map_err(corrupt)
+        .map_err(corrupt)?;
+    if width == 0 || height == 0 {
+        return Err(DecodeError::Corrupt(format!(
+            "the image is {width}x{height}: it has no pixels"
+        )));
+    }
+    if format.image_format() == image::ImageFormat::WebP {
+        crate::media::webp::frame_fits_canvas(bytes, (width, height))
+            .map_err(DecodeError::Corrupt)?;
+    }
+    Ok((width, height))
 }
 
 /// Whether a GIF has more than one frame (decodes at most two).

@@ -215,11 +215,18 @@ impl Checker<'_> {
                         _ => break None,
                     }
                 }
+                Err(PayloadProblem::NotDecoded { why, info }) => {
+                    // Not known to be broken: said, and checked by its header.
+                    let message = crate::check::not_decoded_message(&why);
+                    self.issue("image-not-decoded", media.pointer.clone(), message, None);
+                    break Some(info);
+                }
                 Err(problem) => {
                     let rule = match problem {
                         PayloadProblem::Empty => "media-empty",
                         PayloadProblem::Header(_) => "image-header",
                         PayloadProblem::Truncated(_) => "image-truncated",
+                        PayloadProblem::NotDecoded { .. } => unreachable!("matched above"),
                         PayloadProblem::Mismatch { .. } => "media-type-mismatch",
                         PayloadProblem::Base64 { .. } => "base64-invalid",
                     };

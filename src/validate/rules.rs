@@ -61,6 +61,7 @@ pub const RULES: &[Rule] = &[
     rule("media-type-alias", Warning, true, "the declared type is not in normalized form (image/jpg, IMAGE/PNG, parameters); --fix normalizes it"),
     rule("image-header", Error, false, "the image header does not parse"),
     rule("image-truncated", Error, false, "the image does not decode in full (checked with --deep)"),
+    rule("image-not-decoded", Warning, false, "--deep could not decode the image within the decoder's memory limit (512 MiB), so it is checked by its header only"),
     rule("base64-in-text", Warning, false, "a base64 data: URL is pasted into a text field, where the model sees characters, not media"),
     rule("limit-image-type", Error, false, "the image type is not one the --profile accepts (or an animated GIF where only still ones are)"),
     rule("limit-bytes", Error, false, "a media part is over --max-bytes or the profile's per-image cap"),

@@ -444,7 +444,7 @@ fn quiet_does_not_hide_findings() {
 
 /// The rules before the transcript rules, in `--list-rules` order, each with
 /// its test below (`rule_<id>`); the transcript rules follow them.
-const MEDIA_RULES: [&str; 24] = [
+const MEDIA_RULES: [&str; 25] = [
     "invalid-json",
     "duplicate-key", // tested in hostile/duplicates.rs
     "at-missing",    // tested in pipelines.rs
@@ -463,6 +463,7 @@ const MEDIA_RULES: [&str; 24] = [
     "media-type-alias",
     "image-header",
     "image-truncated",
+    "image-not-decoded", // tested in hostile/images.rs
     "base64-in-text",
     "limit-image-type",
     "limit-bytes",
@@ -516,6 +517,7 @@ fn list_rules_names_every_rule_this_file_tests() {
         [
             "duplicate-key",
             "media-type-alias",
+            "image-not-decoded",
             "base64-in-text",
             "tool-call-caught"
         ]

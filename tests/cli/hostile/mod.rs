@@ -6,6 +6,7 @@ mod bounded;
 mod duplicates;
 mod echo;
 mod files;
+mod images;
 mod limits;
 
 pub use bounded::{run_bounded, Feed};
