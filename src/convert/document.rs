@@ -30,7 +30,7 @@ pub enum RolloutChoice {
 }
 
 /// Everything `convert` needs to know about one document.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ConvertRequest {
     /// `None`: detect the shape.
     pub from: Option<Shape>,

@@ -21,6 +21,7 @@ mod hostile;
 mod inspect;
 mod payloads;
 mod pipelines;
+mod properties;
 mod recordings;
 mod resize;
 mod rollouts;
