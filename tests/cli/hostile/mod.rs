@@ -7,6 +7,7 @@ mod duplicates;
 mod echo;
 mod files;
 mod images;
+mod inputs;
 mod limits;
 
 pub use bounded::{run_bounded, Feed};
