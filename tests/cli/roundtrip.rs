@@ -1,6 +1,8 @@
 //! Property tests: for generated transcripts, every shape's document converted
 //! to the canonical form and back is the same JSON value (SPEC §7), and
-//! converting through canonical twice changes nothing more.
+//! converting through canonical twice changes nothing more. Media stand in
+//! every place a transcript has them: a user's image and PDF, an image in a
+//! later user turn, images in tool results.
 
 use partkit::convert::{convert, ConvertOptions};
 use partkit::shapes::Shape;
@@ -19,6 +21,12 @@ const SHAPES: [Shape; 5] = [
 fn png() -> String {
     use base64::Engine;
     let bytes = std::fs::read(super::fixture("tiny.png")).expect("fixture");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn pdf() -> String {
+    use base64::Engine;
+    let bytes = std::fs::read(super::fixture("doc.pdf")).expect("fixture");
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
@@ -65,6 +73,8 @@ prop_compose! {
         system in proptest::option::of(text()),
         opening in text(),
         image in any::<bool>(),
+        document in any::<bool>(),
+        later_image in any::<bool>(),
         exchanges in proptest::collection::vec(
             (1usize..=3, proptest::collection::vec(any::<bool>(), 3), proptest::collection::vec(text(), 3), -5i64..5),
             0..3),
@@ -75,9 +85,19 @@ prop_compose! {
         if image {
             first.push(json!({"type": "image", "mimeType": "image/png", "data": png()}));
         }
+        if document {
+            first.push(json!({"type": "file", "mimeType": "application/pdf", "data": pdf(), "name": "report.pdf"}));
+        }
         let mut messages = vec![json!({"role": "user", "content": first})];
         for (index, (calls, images, results, arg)) in exchanges.into_iter().enumerate() {
             messages.extend(exchange(index, calls, images, results, arg));
+        }
+        if later_image {
+            // Media in a later user turn too, after the tool exchanges.
+            messages.push(json!({"role": "user", "content": [
+                {"type": "image", "mimeType": "image/png", "data": png()},
+                {"type": "text", "text": "and this one?"},
+            ]}));
         }
         if let Some(closing) = closing {
             messages.push(json!({"role": "assistant", "content": [{"type": "text", "text": closing}]}));
