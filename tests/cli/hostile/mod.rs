@@ -9,5 +9,6 @@ mod files;
 mod images;
 mod inputs;
 mod limits;
+mod outputs;
 
 pub use bounded::{run_bounded, Feed};
