@@ -374,6 +374,12 @@ const LARGE_FILE: u64 = 1 << 20;
 /// usual way then says why).
 pub fn large_file(input: Option<&Path>) -> Option<(&Path, File)> {
     let path = input.filter(|p| *p != Path::new("-"))?;
+    // Looked at before it is opened: opening a FIFO waits for its writer and
+    // takes what it writes, which the reading that follows then never sees.
+    let regular = fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= LARGE_FILE);
+    if !regular {
+        return None;
+    }
     let file = open_file(path).ok()?;
     let large = file
         .metadata()

@@ -221,6 +221,11 @@ fn check_arguments(inputs: &[Input], options: &RunOptions) -> Result<()> {
 
 fn peek_is_image(path: &Path) -> bool {
     let mut prefix = [0u8; 32];
+    // Only a regular file: a FIFO's bytes would be taken from the reading
+    // that follows.
+    if !fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(mut file) = fs::File::open(path) else {
         return false;
     };
