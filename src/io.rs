@@ -44,7 +44,8 @@ impl Input {
         }
     }
 
-    fn error_path(&self) -> PathBuf {
+    /// The path errors name: the path as given, or `-` for stdin.
+    pub fn error_path(&self) -> PathBuf {
         match self {
             Input::Stdin => PathBuf::from("-"),
             Input::Path(path) => path.clone(),

@@ -137,11 +137,7 @@ impl Replacement {
                 expect: None,
             });
         }
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let temp = temp_file_in(&dir).map_err(&error)?;
+        let temp = temp_file_in(folder_of(&target)).map_err(&error)?;
         Ok(Replacement {
             target,
             path: path.to_path_buf(),
@@ -155,14 +151,10 @@ impl Replacement {
     /// replaced, not followed (nothing is written outside the folder).
     pub fn in_folder(path: &Path) -> Result<Replacement> {
         let error = write_error(path);
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
         Ok(Replacement {
             target: path.to_path_buf(),
             path: path.to_path_buf(),
-            sink: Sink::Temp(temp_file_in(&dir).map_err(error)?),
+            sink: Sink::Temp(temp_file_in(folder_of(path)).map_err(error)?),
             existing: fs::symlink_metadata(path).ok().filter(Metadata::is_file),
             expect: None,
         })
@@ -190,6 +182,12 @@ impl Replacement {
             path: self.path.clone(),
             source,
         }
+    }
+
+    /// Writes all of `bytes` and puts the file in place.
+    pub fn write_whole(mut self, bytes: &[u8]) -> Result<()> {
+        self.write_all(bytes).map_err(|e| self.error(e))?;
+        self.commit()
     }
 
     /// Puts the new file in place: on disk in full (synced) first, with the
@@ -241,6 +239,14 @@ fn dangling_target(path: &Path) -> io::Result<PathBuf> {
     })
 }
 
+/// The folder a file is in (`.` for a bare name): where its temporary file goes.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
     move |source| Error::Write {
         path: path.to_path_buf(),
@@ -251,11 +257,7 @@ fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
 /// Writes a file atomically (see [`Replacement`]): an interrupted run or a
 /// full disk leaves the old file or the new one, never half of either.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut replacement = Replacement::new(path)?;
-    replacement
-        .write_all(bytes)
-        .map_err(|e| replacement.error(e))?;
-    replacement.commit()
+    Replacement::new(path)?.write_whole(bytes)
 }
 
 /// Writes a file in an output folder (`--images-dir --force`, `--out-dir`):
@@ -263,11 +265,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// entry of the folder — a symlink is replaced, not followed, so that
 /// nothing is written outside the folder.
 pub fn write_in_folder(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut replacement = Replacement::in_folder(path)?;
-    replacement
-        .write_all(bytes)
-        .map_err(|e| replacement.error(e))?;
-    replacement.commit()
+    Replacement::in_folder(path)?.write_whole(bytes)
 }
 
 /// Writes a new file that must not replace one: all of it appears at once
@@ -275,11 +273,7 @@ pub fn write_in_folder(path: &Path, bytes: &[u8]) -> Result<()> {
 /// exists.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let error = write_error(path);
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = temp_file_in(dir).map_err(&error)?;
+    let mut temp = temp_file_in(folder_of(path)).map_err(&error)?;
     temp.write_all(bytes).map_err(&error)?;
     temp.as_file().sync_all().map_err(&error)?;
     temp.persist_noclobber(path).map_err(|e| error(e.error))?;

@@ -425,9 +425,7 @@ fn write_image(
                     });
                 }
                 if target == *path {
-                    let mut out = Replacement::in_place(path, seen)?;
-                    out.write_all(new_bytes).map_err(|e| out.error(e))?;
-                    out.commit()?;
+                    Replacement::in_place(path, seen)?.write_whole(new_bytes)?;
                 } else {
                     // A new name for the new format: the old file goes once
                     // the new one is in place (and only if it is as read).

@@ -136,10 +136,7 @@ fn unchanged_large_file(input: &Input, options: &RunOptions) -> Option<(File, Ve
 /// The error of a failed read of `input`.
 fn read_error(input: &Input) -> impl Fn(io::Error) -> Error + '_ {
     move |source| Error::Read {
-        path: match input {
-            Input::Path(p) => p.clone(),
-            Input::Stdin => PathBuf::from("-"),
-        },
+        path: input.error_path(),
         source,
     }
 }
@@ -488,10 +485,7 @@ impl<'r> RawLines<'r> {
 
     fn too_large(&self, line: usize) -> Error {
         Error::TooLarge {
-            path: match self.input {
-                Input::Path(p) => p.clone(),
-                Input::Stdin => PathBuf::from("-"),
-            },
+            path: self.input.error_path(),
             line: Some(line),
             limit: self.max as u64,
         }

@@ -336,10 +336,7 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
 
 /// Writes a fixed file over `target`, if it is still as it was read.
 fn write_fixed(target: &Path, seen: crate::io::replace::Seen, bytes: &[u8]) -> Result<(), Error> {
-    use std::io::Write;
-    let mut out = crate::io::replace::Replacement::in_place(target, seen)?;
-    out.write_all(bytes).map_err(|e| out.error(e))?;
-    out.commit()
+    crate::io::replace::Replacement::in_place(target, seen)?.write_whole(bytes)
 }
 
 fn ignored(rule: &str, options: &ValidateOptions) -> bool {

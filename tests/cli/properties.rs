@@ -76,9 +76,7 @@ fn reassemble(parts: &[Value], images: &[partkit::split::ExtractedImage]) -> Val
     let entries: Vec<Value> = images
         .iter()
         .map(|image| {
-            use base64::Engine;
-            let data =
-                base64::engine::general_purpose::STANDARD.encode(image.bytes.as_ref().unwrap());
+            let data = crate::support::media::b64_of(image.bytes.as_ref().unwrap());
             let mut entry =
                 json!({"image_url": format!("data:{};base64,{data}", image.media_type)});
             if let Some(label) = &image.label {

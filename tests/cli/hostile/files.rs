@@ -6,7 +6,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::media::{b64, png_of, png_of_len};
+use crate::support::media::{b64, b64_of, png_of, png_of_len};
 use crate::{path_arg, run, Run};
 
 /// Runs partkit in `sh` after `setup` (shell commands: limits, traps).
@@ -219,11 +219,6 @@ fn output_folders_never_write_through_links() {
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
     let written = std::fs::symlink_metadata(shots.join("001.png")).unwrap();
     assert!(written.is_file(), "the link was replaced by the image");
-}
-
-fn b64_of(bytes: &[u8]) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 fn names(dir: &Path) -> Vec<String> {

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use crate::support::media::b64_of;
 use crate::{path_arg, run, run_with_stdin};
 
 /// A 16-bit RGBA PNG of `side`×`side` black pixels, written a row at a time
@@ -25,18 +26,13 @@ fn wide_png(side: u32) -> Vec<u8> {
     out
 }
 
-fn b64(bytes: &[u8]) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
 #[test]
 fn a_decode_over_the_memory_limit_is_not_a_truncated_image() {
     // 8,200² × 8 bytes = 538 MB decoded, over the decoder's 512 MiB.
     let png = wide_png(8200);
     let doc = format!(
         r#"[{{"type":"image","mimeType":"image/png","data":"{}"}}]"#,
-        b64(&png)
+        b64_of(&png)
     );
     let deep = run_with_stdin(&["validate", "--deep", "-"], doc.as_bytes());
     assert_eq!(deep.code, 0, "{}{}", deep.stdout, deep.stderr);
@@ -94,7 +90,7 @@ fn a_webp_without_pixels_fails_its_header_check() {
     for (what, webp) in [("on a 1x1 canvas", canvas), ("alone", bare)] {
         let doc = format!(
             r#"[{{"type":"image","mimeType":"image/webp","data":"{}"}}]"#,
-            b64(&webp)
+            b64_of(&webp)
         );
         let validate = run_with_stdin(&["validate", "-"], doc.as_bytes());
         assert_eq!(validate.code, 1, "{what}: {}", validate.stdout);

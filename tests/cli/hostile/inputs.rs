@@ -58,8 +58,7 @@ fn each_command_copes(what: &str, input: &[u8], name: &str) {
 
 /// A canonical image part carrying `image` declared as `media_type`.
 fn part(media_type: &str, image: &[u8]) -> Vec<u8> {
-    use base64::Engine;
-    let data = base64::engine::general_purpose::STANDARD.encode(image);
+    let data = crate::support::media::b64_of(image);
     format!(r#"[{{"type":"image","mimeType":"{media_type}","data":"{data}"}}]"#).into_bytes()
 }
 

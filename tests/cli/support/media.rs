@@ -13,6 +13,11 @@ pub fn bytes(name: &str) -> Vec<u8> {
     fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
+/// Canonical (standard, padded) base64 of any bytes.
+pub fn b64_of(bytes: &[u8]) -> String {
+    STANDARD.encode(bytes)
+}
+
 /// Canonical (standard, padded) base64 of a fixture.
 pub fn b64(name: &str) -> String {
     STANDARD.encode(bytes(name))
