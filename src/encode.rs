@@ -86,6 +86,9 @@ pub enum SourceSpec {
     DataUrl(String),
     /// An `http(s)://` URL.
     Url(String),
+    /// Bytes a library caller holds (the Python package's `bytes` and file
+    /// objects); `name`'s extension is the fallback the path's would be.
+    Bytes(Vec<u8>),
 }
 
 impl SourceSpec {
@@ -113,6 +116,7 @@ impl SourceSpec {
                 None => b64::preview(url),
             },
             SourceSpec::Url(url) => crate::fetch::redact_url(url),
+            SourceSpec::Bytes(_) => "bytes".to_string(),
         }
     }
 }
@@ -250,6 +254,21 @@ fn encode_source(
             )?
         }
         SourceSpec::DataUrl(url) => from_data_url(url, &label, options, warnings)?,
+        SourceSpec::Bytes(bytes) => {
+            if let Some(max) = options.max_part_bytes {
+                check_cap(&label, bytes.len() as u64, max)?;
+            }
+            let extension = options.name.as_deref().and_then(media::extension_of_name);
+            from_bytes(
+                bytes.clone(),
+                &label,
+                extension.as_deref(),
+                None,
+                None,
+                options,
+                warnings,
+            )?
+        }
         SourceSpec::Url(url) => match &options.fetch {
             Some(fetch_options) => {
                 let limits = FetchOptions {
@@ -510,5 +529,56 @@ mod tests {
         assert_eq!(unsupported.shape, Shape::Anthropic);
         let expected = format!("data:image/bmp;base64,…: {unsupported}");
         assert_eq!(format!("{:#}", anyhow::Error::from(error)), expected);
+    }
+
+    /// A 1×1 GIF: the bytes a caller hands over without a file.
+    fn gif() -> Vec<u8> {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==")
+            .unwrap()
+    }
+
+    #[test]
+    fn bytes_are_sniffed_named_and_capped_as_a_file_is() {
+        let options = EncodeOptions {
+            sources: vec![SourceSpec::Bytes(gif())],
+            name: Some("dot.gif".into()),
+            to: Shape::Canonical,
+            ..EncodeOptions::default()
+        };
+        let encoded = encode(&options).unwrap();
+        let Part::Media(media) = &encoded.parts[0] else {
+            panic!("not a media part: {:?}", encoded.parts[0]);
+        };
+        assert_eq!(media.mime_type, "image/gif");
+        assert_eq!(media.name.as_deref(), Some("dot.gif"));
+        let capped = EncodeOptions {
+            max_part_bytes: Some(10),
+            ..options
+        };
+        let error = encode(&capped).unwrap_err();
+        assert_eq!(error.exit_code(), 1);
+        assert!(
+            matches!(
+                cause(&error),
+                Some(Refusal::OverCap {
+                    size: Some(43),
+                    max: 10
+                })
+            ),
+            "{error:?}"
+        );
+        // Bytes no type is known for fall back on the name's extension.
+        let text = EncodeOptions {
+            sources: vec![SourceSpec::Bytes(b"plain words".to_vec())],
+            name: Some("notes.txt".into()),
+            to: Shape::Canonical,
+            ..EncodeOptions::default()
+        };
+        let Part::Media(media) = &encode(&text).unwrap().parts[0] else {
+            panic!("not a media part");
+        };
+        assert_eq!(media.mime_type, "text/plain");
     }
 }

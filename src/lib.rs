@@ -118,3 +118,63 @@ where
         Err(error) => Outcome::Failed(error),
     }
 }
+
+/// Runs the command line as the `partkit` binary does: parses `args`, runs
+/// the command, prints help, versions and errors (one line on stderr), and
+/// returns the exit code (0 success, 1 rejected, 2 could not run).
+#[doc(hidden)]
+pub fn main_exit_code<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use clap::error::ErrorKind;
+    match run_cli(args) {
+        Outcome::Status(status) => status.code(),
+        Outcome::Clap(error) => match error.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = error.print();
+                if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                }
+            }
+            _ => {
+                // clap's message spans several lines: what is wrong, sometimes the
+                // arguments it means on the lines after, then tips and usage after a
+                // blank line. Keep the first paragraph, on one line.
+                let rendered = error.render().to_string();
+                let paragraph: Vec<&str> = rendered
+                    .lines()
+                    .take_while(|line| !line.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                let message = paragraph.join(" ");
+                let message = message.strip_prefix("error: ").unwrap_or(&message);
+                report_error(&format!("{message} (see --help)"));
+                2
+            }
+        },
+        Outcome::Failed(error) => {
+            if error.is_broken_pipe() {
+                return 0;
+            }
+            let code = error.exit_code();
+            report_error(&format!("{:#}", anyhow::Error::from(error)));
+            code
+        }
+    }
+}
+
+/// `partkit: error: MESSAGE` on stderr, made safe to print.
+fn report_error(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "partkit: error: {}",
+        sanitize(message)
+    );
+}

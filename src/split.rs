@@ -128,6 +128,43 @@ pub fn split_document(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocum
     Ok(document)
 }
 
+/// A reply taken apart as NeMo Gym's `split_tool_output_images` does: the
+/// rest (compact JSON) and each image's payload, for a library caller that
+/// wants the images as data rather than as files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Apart {
+    pub rest: Vec<u8>,
+    pub images: Vec<ApartImage>,
+}
+
+/// One image of an [`Apart`] reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApartImage {
+    /// The normalized media type (checked against the bytes).
+    pub media_type: String,
+    /// The base64 payload, as the reply spells it.
+    pub data: String,
+    pub label: Option<String>,
+}
+
+/// Splits one reply into its rest and its images ([`Apart`]).
+pub fn split_apart(bytes: &[u8]) -> Result<Apart, ReplyError> {
+    let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
+    let split = split_reply(reply, false).map_err(ReplyError::Images)?;
+    let mut rest = Vec::with_capacity(bytes.len().min(1 << 20));
+    write_tree(&mut rest, &split.rest, false).expect("writing JSON into memory cannot fail");
+    let images = split
+        .images
+        .into_iter()
+        .map(|image| ApartImage {
+            media_type: image.media_type,
+            data: image.payload.into_owned(),
+            label: image.label.map(Cow::into_owned),
+        })
+        .collect();
+    Ok(Apart { rest, images })
+}
+
 /// Splits one reply.
 fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
@@ -353,5 +390,39 @@ mod tests {
         assert!(is_split_image_name("003.pdf"));
         assert!(!is_split_image_name("001.TXT"));
         assert!(!is_split_image_name("notes.txt"));
+    }
+
+    #[test]
+    fn apart_gives_the_rest_and_each_image_s_payload() {
+        let gif = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==";
+        let reply = format!(
+            r#"{{"result": 1.50, "tool_output_images": [{{"image_url": "data:image/gif;base64,{gif}", "label": "dot"}}]}}"#
+        );
+        let apart = split_apart(reply.as_bytes()).unwrap();
+        assert_eq!(apart.rest, br#"{"result":1.50}"#);
+        assert_eq!(
+            apart.images,
+            vec![ApartImage {
+                media_type: "image/gif".into(),
+                data: gif.into(),
+                label: Some("dot".into()),
+            }]
+        );
+        // NeMo Gym's rules: not an object, or no key, comes back as it was.
+        let plain = split_apart(b"[1, 2]").unwrap();
+        assert_eq!(
+            (plain.rest.as_slice(), plain.images.len()),
+            (&b"[1,2]"[..], 0)
+        );
+        let none = split_apart(br#"{"a": 1, "tool_output_images": null}"#).unwrap();
+        assert_eq!(
+            (none.rest.as_slice(), none.images.len()),
+            (&br#"{"a":1}"#[..], 0)
+        );
+        assert!(matches!(
+            split_apart(br#"{"tool_output_images": [{"label": "x"}]}"#),
+            Err(ReplyError::Images(_))
+        ));
+        assert!(matches!(split_apart(b"{"), Err(ReplyError::Syntax(_))));
     }
 }

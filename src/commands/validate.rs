@@ -110,12 +110,7 @@ fn options_of(args: &ValidateArgs) -> Result<ValidateOptions> {
             } else {
                 crate::check::Depth::Header
             },
-            limits: Limits {
-                profile,
-                max_bytes: args.max_bytes,
-                max_dim: args.max_dim.or(profile.and_then(|p| p.max_dim)),
-                max_images: args.max_images.or(profile.and_then(|p| p.max_images)),
-            },
+            limits: Limits::with_profile(profile, args.max_bytes, args.max_dim, args.max_images),
             fix: args.fix,
             at: at_of(&args.at)?,
         },

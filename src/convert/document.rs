@@ -55,6 +55,9 @@ pub struct ConvertedDocument {
     output: Vec<u8>,
     lent: Lent,
     pub notes: Vec<String>,
+    /// The shape the (first) converted value was read as; `None` when an
+    /// `--at` pointer held no value to convert.
+    pub source: Option<Shape>,
 }
 
 impl ConvertedDocument {
@@ -69,11 +72,12 @@ impl ConvertedDocument {
         self.lent.fill(self.output, input)
     }
 
-    fn filled(output: Vec<u8>, notes: Vec<String>) -> ConvertedDocument {
+    fn filled(output: Vec<u8>, notes: Vec<String>, source: Option<Shape>) -> ConvertedDocument {
         ConvertedDocument {
             output,
             lent: Lent::default(),
             notes,
+            source,
         }
     }
 }
@@ -93,12 +97,14 @@ pub fn convert_document(
         LocateError::Missing(pointer) => ConvertError::invalid(pointer, MISSING),
     })?;
     let mut notes = Vec::new();
+    let mut source = None;
     let mut replacements = Vec::with_capacity(located.len());
     for value in located {
         let pretty = request.bare && request.pretty;
         let input = bytes.slice(value.range.clone());
         let converted = convert_value(&input, request, pretty)
             .map_err(|e| at_pointer(e, |p| join(&value.pointer, p)))?;
+        source = source.or(converted.source);
         for note in &converted.notes {
             if !notes.contains(note) {
                 notes.push(note.clone());
@@ -116,7 +122,7 @@ pub fn convert_document(
     } else {
         splice(bytes, &mut replacements)
     };
-    Ok(ConvertedDocument::filled(output, notes))
+    Ok(ConvertedDocument::filled(output, notes, source))
 }
 
 /// Converts one value: a rollout's conversation, or a transcript of any shape.
@@ -173,6 +179,7 @@ fn convert_lent(
             output,
             lent,
             notes: converted.notes,
+            source: Some(converted.source),
         })
     })
 }
@@ -212,13 +219,14 @@ fn convert_rollout(
     )
     .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
     let notes = std::mem::take(&mut converted.notes);
+    let source = converted.source;
     let out = converted.into_bytes(&shared);
     let output = if request.bare {
         out
     } else {
         splice(bytes, &mut [(conversation.request.clone(), out)])
     };
-    Ok(ConvertedDocument::filled(output, notes))
+    Ok(ConvertedDocument::filled(output, notes, source))
 }
 
 /// A document converted from a file, its payloads still in the file.
@@ -306,5 +314,39 @@ fn at_pointer(error: ConvertError, map: impl Fn(&str) -> String) -> ConvertError
             unsupported,
         },
         loss @ ConvertError::Loss(_) => loss,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn convert_text(text: &str, request: &ConvertRequest) -> ConvertedDocument {
+        convert_document(&SharedBytes::new(text.as_bytes().to_vec()), request).unwrap()
+    }
+
+    #[test]
+    fn a_converted_document_names_the_shape_it_was_read_as() {
+        let request = ConvertRequest {
+            to: Shape::Gemini,
+            ..ConvertRequest::default()
+        };
+        let chat =
+            r#"{"messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}"#;
+        assert_eq!(convert_text(chat, &request).source, Some(Shape::OpenaiChat));
+        let anthropic = r#"{"max_tokens": 5, "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}"#;
+        let told = ConvertRequest {
+            from: Some(Shape::Anthropic),
+            ..request.clone()
+        };
+        assert_eq!(
+            convert_text(anthropic, &told).source,
+            Some(Shape::Anthropic)
+        );
+        let rollout = r#"{"responses_create_params": {"input": [{"role": "user", "content": "Hi"}]}, "reward": 1}"#;
+        assert_eq!(
+            convert_text(rollout, &request).source,
+            Some(crate::shapes::nemo_gym::rollout::CONVERSATION)
+        );
     }
 }

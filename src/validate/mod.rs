@@ -201,24 +201,41 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     if let Some(report) = validate_large_file(input, options) {
         return report;
     }
-    let mut documents = match Documents::open(input, options.layout) {
+    let documents = match Documents::open(input, options.layout) {
         Ok(documents) => documents,
         Err(error) => return InputReport::failed(error),
     };
-    let label = input.label();
+    let mut report = check_documents(documents, &input.label(), options);
+    empty_json_file(input, &mut report);
+    report
+}
+
+/// Checks documents a caller holds in memory (JSON, or JSON Lines), named
+/// `label` in the findings: the Python package's documents.
+pub fn validate_bytes(bytes: Vec<u8>, label: &str, options: &ValidateOptions) -> InputReport {
+    let reader = Box::new(std::io::Cursor::new(bytes));
+    let documents = Documents::from_reader(reader, label.into(), options.layout);
+    check_documents(documents, label, options)
+}
+
+/// Checks every document of `documents`, in parallel, in input order.
+fn check_documents(
+    mut documents: Documents,
+    label: &str,
+    options: &ValidateOptions,
+) -> InputReport {
     let mut report = InputReport::default();
     let outcome = crate::pipeline::for_each_document(
         &mut documents,
         |_, bytes| scope::check(bytes, &options.check),
         |line, _, doc| {
-            record(&mut report, &label, line, doc, options, false);
+            record(&mut report, label, line, doc, options, false);
             Ok(crate::accounting::Flow::Continue)
         },
     );
     if let Err(error) = outcome {
         report.error = Some(error);
     }
-    empty_json_file(input, &mut report);
     report
 }
 
@@ -377,5 +394,45 @@ fn record(
             pointer: issue.pointer,
             message: issue.message,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_in_memory_are_checked_as_a_file_s_are() {
+        let options = ValidateOptions {
+            check: CheckOptions::default(),
+            layout: Layout::Auto,
+            ignore: Vec::new(),
+        };
+        let lines = concat!(
+            r#"{"tool_output_images": []}"#,
+            "\n",
+            r#"{"tool_output_images": [{"image_url": "data:image/png;base64,AAAA"}]}"#,
+            "\n{\n"
+        );
+        let report = validate_bytes(lines.as_bytes().to_vec(), "<document>", &options);
+        let found: Vec<(&str, usize, &str, &str)> = report
+            .findings
+            .iter()
+            .map(|f| (f.path.as_str(), f.line, f.rule, f.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "<document>",
+                    2,
+                    "media-type-mismatch",
+                    "/tool_output_images/0/image_url"
+                ),
+                ("<document>", 3, "invalid-json", ""),
+            ]
+        );
+        assert_eq!(report.documents, 3);
+        assert!(report.error.is_none());
     }
 }

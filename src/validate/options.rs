@@ -46,6 +46,23 @@ pub struct Limits {
     pub max_images: Option<usize>,
 }
 
+impl Limits {
+    /// The limits of `profile` (if any), each explicit one over the profile's.
+    pub fn with_profile(
+        profile: Option<&'static Profile>,
+        max_bytes: Option<u64>,
+        max_dim: Option<u32>,
+        max_images: Option<usize>,
+    ) -> Limits {
+        Limits {
+            profile,
+            max_bytes,
+            max_dim: max_dim.or(profile.and_then(|p| p.max_dim)),
+            max_images: max_images.or(profile.and_then(|p| p.max_images)),
+        }
+    }
+}
+
 /// How to check documents. The default is `validate` with no options:
 /// recognize the kind, header-deep image checks, no limits beyond the
 /// built-in ones, no repairs, no target, whole documents.

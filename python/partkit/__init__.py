@@ -1,0 +1,373 @@
+"""partkit: build, split, validate, convert, resize and inspect the content
+parts of LLM prompts and tool replies, in-process.
+
+Every function runs the same Rust library as the ``partkit`` command line and
+gives the same outputs, findings and messages. Documents may be given as
+Python data (``dict`` or ``list``) or as JSON text (``str`` or bytes); JSON text
+keeps the spelling of its numbers in text output.
+
+    >>> import partkit
+    >>> body = {"messages": [{"role": "user", "content": "Hi"}], "model": "m"}
+    >>> partkit.convert(body, "anthropic").value["messages"]
+    [{'role': 'user', 'content': [{'type': 'text', 'text': 'Hi'}]}]
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from typing import IO, Any, Iterable, Literal, Optional, Union
+
+from . import _native
+from ._errors import Error, LossWarning, RejectedError, UsageError
+
+__version__: str = _native.__version__
+
+__all__ = [
+    "Converted",
+    "ConvertedLines",
+    "Error",
+    "Finding",
+    "Image",
+    "LossWarning",
+    "RejectedError",
+    "UsageError",
+    "convert",
+    "convert_lines",
+    "encode",
+    "inspect",
+    "resize",
+    "split",
+    "validate",
+]
+
+Shape = Literal[
+    "canonical",
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "mcp",
+    "nemo-gym",
+]
+"""A provider shape, by its command-line name."""
+
+Document = Union[dict, list, str, bytes, bytearray, memoryview]
+"""A JSON document: Python data, or its JSON text."""
+
+Line = Union[dict, list, str, bytes, bytearray, memoryview]
+
+
+def _text(doc: Any, what: str) -> Union[str, bytes]:
+    """``doc`` as JSON text for the extension: ``str`` and ``bytes`` as they
+    are, other buffers copied into ``bytes``, Python data serialized."""
+    if isinstance(doc, (str, bytes)):
+        return doc
+    if isinstance(doc, (bytearray, memoryview)):
+        return bytes(doc)
+    if isinstance(doc, (dict, list)):
+        try:
+            return json.dumps(doc, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{what} is not JSON data: {error}") from None
+    raise TypeError(
+        f"{what} must be a dict or list, or str or bytes of JSON text, not {type(doc).__name__}"
+    )
+
+
+def _is_data(doc: Any) -> bool:
+    return isinstance(doc, (dict, list))
+
+
+def _warn(notes: Iterable[str], stacklevel: int = 3) -> None:
+    for note in notes:
+        warnings.warn(note, LossWarning, stacklevel=stacklevel)
+
+
+class Converted:
+    """One converted document.
+
+    ``text`` is the output exactly as ``partkit convert --compact`` prints it
+    (without the line break); ``value`` is that parsed; ``source`` the shape
+    the input was read as; ``notes`` the warnings (also issued as
+    :class:`LossWarning`).
+    """
+
+    __slots__ = ("text", "source", "notes", "_value")
+
+    def __init__(self, text: str, source: Optional[str], notes: list[str]) -> None:
+        self.text = text
+        self.source = source
+        self.notes = notes
+        self._value: Any = _UNSET
+
+    @property
+    def value(self) -> Any:
+        """The converted document as Python data (parsed once, when asked)."""
+        if self._value is _UNSET:
+            self._value = json.loads(self.text)
+        return self._value
+
+    def json(self) -> str:
+        """The converted document's JSON text (the same as ``text``)."""
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<partkit.Converted from {self.source}: {len(self.text):,} characters, {len(self.notes)} notes>"
+
+
+_UNSET: Any = object()
+
+
+def convert(
+    doc: Document,
+    to: Shape,
+    *,
+    from_: Union[Shape, Literal["auto"]] = "auto",
+    tool_media: Literal["native", "lift"] = "native",
+    on_unsupported: Optional[Literal["error", "text"]] = None,
+    strict: bool = False,
+) -> Converted:
+    """Converts a transcript, request, response, tool result or NeMo Gym
+    rollout to the shape ``to`` (``partkit convert --to TO``).
+
+    Raises :class:`RejectedError` when it cannot be converted (what the
+    command line exits 1 for) and :class:`UsageError` for an unknown option
+    value.
+    """
+    text = _text(doc, "doc")
+    output, source, notes = _native.convert(
+        text, to, from_, tool_media, on_unsupported, bool(strict)
+    )
+    if isinstance(output, bytes):
+        output = output.decode("utf-8")
+    _warn(notes)
+    converted = Converted(output, source, notes)
+    return converted
+
+
+class ConvertedLines(list):
+    """The outputs of :func:`convert_lines`, one per input line, in order:
+    the converted line (``str`` for a ``str`` line, ``bytes`` for a bytes
+    line, Python data for a ``dict`` or ``list`` line), or ``None`` for a line
+    that failed.
+
+    ``errors`` maps the index of each failed line to its one-line message;
+    ``notes`` the index of each line with warnings to them.
+    """
+
+    errors: dict[int, str]
+    notes: dict[int, list[str]]
+
+    def __init__(
+        self,
+        outputs: Iterable[Any],
+        errors: dict[int, str],
+        notes: dict[int, list[str]],
+    ) -> None:
+        super().__init__(outputs)
+        self.errors = errors
+        self.notes = notes
+
+
+def convert_lines(
+    lines: Iterable[Line],
+    to: Shape,
+    *,
+    from_: Union[Shape, Literal["auto"]] = "auto",
+    tool_media: Literal["native", "lift"] = "native",
+    on_unsupported: Optional[Literal["error", "text"]] = None,
+    strict: bool = False,
+    threads: Optional[int] = None,
+) -> ConvertedLines:
+    """Converts many documents at once, on every core (or ``threads`` of
+    them) with the GIL released: the call for a Spark ``mapInPandas`` or Ray
+    ``map_batches`` UDF. A line that fails is ``None`` in the result, its
+    message in ``.errors``; the others are not affected (``partkit convert
+    --jsonl --on-error null``). Each distinct note is warned once.
+    """
+    items = list(lines)
+    data = [_is_data(item) for item in items]
+    texts = [_text(item, f"lines[{index}]") for index, item in enumerate(items)]
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if threads is not None and threads < 1:
+        raise UsageError(f"threads={threads}: give at least 1 (or None for every core)")
+    outputs, errors, notes = _native.convert_lines(
+        texts, to, from_, tool_media, on_unsupported, bool(strict), threads
+    )
+    for index, is_data in enumerate(data):
+        if is_data and outputs[index] is not None:
+            outputs[index] = json.loads(outputs[index])
+    said: set[str] = set()
+    for _, line_notes in notes:
+        for note in line_notes:
+            if note not in said:
+                said.add(note)
+                _warn([note])
+    return ConvertedLines(outputs, dict(errors), dict(notes))
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding of :func:`validate`, as a line of ``partkit validate
+    --format json`` holds it. ``path`` is ``None`` for a document given in
+    memory; ``line`` is the line its document starts on."""
+
+    rule: str
+    severity: str
+    pointer: str
+    message: str
+    line: int
+    path: Optional[str]
+
+
+def validate(
+    doc_or_path: Union[Document, "os.PathLike[str]"],
+    *,
+    profile: Optional[str] = None,
+    target: Optional[Shape] = None,
+    kind: Optional[Literal["reply", "parts", "transcript", "rollout"]] = None,
+    deep: bool = False,
+    from_: Union[Shape, Literal["auto"]] = "auto",
+) -> list[Finding]:
+    """Checks tool replies, canonical parts, transcripts and rollouts
+    (``partkit validate``) and returns the findings, errors and warnings,
+    in order.
+
+    ``doc_or_path`` is a path (an ``os.PathLike``, or a ``str`` that does not
+    start with ``{`` or ``[``: a file, or a folder whose ``*.json`` and
+    ``*.jsonl`` files are checked) or a document (JSON or JSON Lines text, or
+    Python data). A path that cannot be read raises :class:`UsageError`.
+    """
+    options = (profile, target, kind, bool(deep), from_)
+    if isinstance(doc_or_path, os.PathLike) or (
+        isinstance(doc_or_path, str) and not doc_or_path.lstrip().startswith(("{", "["))
+    ):
+        path = os.fspath(doc_or_path)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        rows = _native.validate_path(path, *options)
+    else:
+        rows = _native.validate_document(_text(doc_or_path, "doc_or_path"), *options)
+    return [
+        Finding(
+            rule=rule,
+            severity=severity,
+            pointer=pointer,
+            message=message,
+            line=line,
+            path=None if path == "<document>" else path,
+        )
+        for path, line, severity, rule, pointer, message in rows
+    ]
+
+
+def encode(
+    source: Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]],
+    *,
+    to: Union[Shape, Literal["tool-output-image"]] = "canonical",
+    name: Optional[str] = None,
+    mime_type: Optional[str] = None,
+    max_part_bytes: Optional[int] = None,
+) -> dict:
+    """Turns one file, ``data:`` URL, http(s) URL (kept as a URL), bytes or
+    binary file object into a content block of the shape ``to`` (``partkit
+    encode --to TO SOURCE``). The media type is sniffed from the bytes;
+    ``name``'s extension is the fallback for bytes. Raises
+    :class:`RejectedError` for an empty, unrecognized or oversize source.
+    """
+    if isinstance(source, (bytearray, memoryview)):
+        source = bytes(source)
+    elif hasattr(source, "read") and not isinstance(source, (str, bytes, os.PathLike)):
+        if name is None:
+            file_name = getattr(source, "name", None)
+            if isinstance(file_name, str):
+                name = os.path.basename(file_name)
+        data = source.read() if max_part_bytes is None else source.read(max_part_bytes + 1)
+        if not isinstance(data, bytes):
+            raise TypeError("encode reads binary file objects (open the file with 'rb')")
+        source = data
+    elif isinstance(source, os.PathLike):
+        source = os.fspath(source)
+        if isinstance(source, bytes):
+            source = os.fsdecode(source)
+    elif not isinstance(source, (str, bytes)):
+        raise TypeError(
+            "source must be a path, a data: URL, bytes or a binary file object, "
+            f"not {type(source).__name__}"
+        )
+    if to == "tool-output-image":
+        to = "nemo-gym"
+    block, notes = _native.encode(source, to, name, mime_type, max_part_bytes)
+    _warn(notes)
+    return json.loads(block)
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image taken out of a tool reply by :func:`split` (NeMo Gym's
+    ``ToolOutputImage``): its media type, base64 data and label."""
+
+    media_type: str
+    data: str
+    label: Optional[str] = None
+
+    @property
+    def image_url(self) -> str:
+        """The image as a ``data:`` URL."""
+        return f"data:{self.media_type};base64,{self.data}"
+
+    def decode(self) -> bytes:
+        """The image's bytes."""
+        return base64.b64decode(self.data)
+
+
+def split(reply: Document) -> tuple[Any, list[Image]]:
+    """Splits a tool reply into the reply without its ``tool_output_images``
+    and those images, as NeMo Gym's ``split_tool_output_images`` does: a
+    reply that is not an object, or has no such key, comes back unchanged
+    with no images; ``null`` means no images; a malformed list raises
+    :class:`RejectedError`. The rest is Python data for Python data, else
+    JSON text (``partkit split --rest``)."""
+    rest, images = _native.split(_text(reply, "reply"))
+    if _is_data(reply):
+        rest = json.loads(rest)
+    return rest, [Image(media_type, data, label) for media_type, data, label in images]
+
+
+def resize(
+    image_bytes: Union[bytes, bytearray, memoryview],
+    *,
+    max_bytes: Optional[int] = None,
+    max_dim: Optional[int] = None,
+    format: Literal["keep", "png", "jpeg", "webp"] = "keep",
+    profile: Optional[str] = None,
+) -> bytes:
+    """Brings a PNG, JPEG, GIF or WebP image under ``max_bytes`` decoded bytes
+    (default 5 MB, or the profile's cap) and ``max_dim`` pixels a side, as
+    ``partkit resize`` does; an image within every cap comes back as it is.
+    Raises :class:`RejectedError` for bytes that are no image it reads.
+    """
+    if isinstance(image_bytes, (bytearray, memoryview)):
+        image_bytes = bytes(image_bytes)
+    if not isinstance(image_bytes, bytes):
+        raise TypeError(f"image_bytes must be bytes, not {type(image_bytes).__name__}")
+    for label, value in (("max_bytes", max_bytes), ("max_dim", max_dim)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise TypeError(f"{label} must be an int or None, not {type(value).__name__}")
+        if value is not None and value < 1:
+            raise UsageError(f"{label}={value}: give at least 1")
+    resized, notes = _native.resize(image_bytes, max_bytes, max_dim, format, profile)
+    _warn(notes)
+    return resized
+
+
+def inspect(doc: Document) -> list[dict]:
+    """Lists every media item of a document of any shape, each a dict as a
+    line of ``partkit inspect --format json`` holds it."""
+    return [json.loads(item) for item in _native.inspect(_text(doc, "doc"))]

@@ -1,0 +1,61 @@
+# The extension module (python/src/): the library's operations on JSON text.
+# The package's functions (partkit/__init__.py) are the API; these are what
+# they call.
+
+from os import PathLike
+from typing import Any, Optional, Union
+
+__version__: str
+
+_Row = tuple[str, int, str, str, str, str]
+
+def convert(
+    doc: Union[str, bytes],
+    to: str,
+    from_: str,
+    tool_media: str,
+    on_unsupported: Optional[str],
+    strict: bool,
+) -> tuple[Union[str, bytes], Optional[str], list[str]]: ...
+def convert_lines(
+    lines: list[Union[str, bytes]],
+    to: str,
+    from_: str,
+    tool_media: str,
+    on_unsupported: Optional[str],
+    strict: bool,
+    threads: Optional[int],
+) -> tuple[list[Any], list[tuple[int, str]], list[tuple[int, list[str]]]]: ...
+def validate_path(
+    path: Union[str, PathLike[str]],
+    profile: Optional[str],
+    target: Optional[str],
+    kind: Optional[str],
+    deep: bool,
+    from_: str,
+) -> list[_Row]: ...
+def validate_document(
+    doc: Union[str, bytes],
+    profile: Optional[str],
+    target: Optional[str],
+    kind: Optional[str],
+    deep: bool,
+    from_: str,
+) -> list[_Row]: ...
+def encode(
+    source: Union[str, bytes, PathLike[str]],
+    to: str,
+    name: Optional[str],
+    mime_type: Optional[str],
+    max_part_bytes: Optional[int],
+) -> tuple[str, list[str]]: ...
+def split(reply: Union[str, bytes]) -> tuple[Union[str, bytes], list[tuple[str, str, Optional[str]]]]: ...
+def resize(
+    image: bytes,
+    max_bytes: Optional[int],
+    max_dim: Optional[int],
+    format: str,
+    profile_name: Optional[str],
+) -> tuple[bytes, list[str]]: ...
+def inspect(doc: Union[str, bytes]) -> list[str]: ...
+def main(args: list[str]) -> int: ...

@@ -1,0 +1,143 @@
+//! `convert` (one document) and `convert_lines` (many, on every core with
+//! the GIL released): [`partkit::convert::document::convert_document`], as
+//! `partkit convert` runs it on each document.
+
+use partkit::convert::document::{convert_document, ConvertRequest};
+use partkit::shared::SharedBytes;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use rayon::prelude::*;
+
+use crate::document;
+use crate::errors::{rejected, usage};
+use crate::options::ConvertArgs;
+
+/// One document's output and notes, or why it failed.
+type Outcome = Result<(Vec<u8>, Vec<String>), String>;
+
+/// Converts one document (the Python side's JSON text); returns the output
+/// text, the source shape's name and the notes.
+#[pyfunction]
+#[pyo3(signature = (doc, to, from_, tool_media, on_unsupported, strict))]
+pub fn convert(
+    py: Python<'_>,
+    doc: &Bound<'_, PyAny>,
+    to: &str,
+    from_: &str,
+    tool_media: &str,
+    on_unsupported: Option<&str>,
+    strict: bool,
+) -> PyResult<(Py<PyAny>, Option<&'static str>, Vec<String>)> {
+    let request = ConvertArgs {
+        to,
+        from: from_,
+        tool_media,
+        on_unsupported,
+        strict,
+    }
+    .request()?;
+    let (text, kind) = document::text_of(doc, "doc")?;
+    let (output, source, notes) = py
+        .detach(|| {
+            let input = SharedBytes::new(text.to_vec());
+            convert_document(&input, &request).map(|mut converted| {
+                let notes = std::mem::take(&mut converted.notes);
+                let source = converted.source.map(|shape| shape.name());
+                (converted.into_bytes(&input), source, notes)
+            })
+        })
+        .map_err(rejected)?;
+    Ok((document::to_python(py, &output, kind)?, source, notes))
+}
+
+/// Converts every line (JSON text each) in parallel; returns per line the
+/// output (`None` when it failed), and the failures and notes by index.
+#[pyfunction]
+#[pyo3(signature = (lines, to, from_, tool_media, on_unsupported, strict, threads))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn convert_lines(
+    py: Python<'_>,
+    lines: &Bound<'_, PyList>,
+    to: &str,
+    from_: &str,
+    tool_media: &str,
+    on_unsupported: Option<&str>,
+    strict: bool,
+    threads: Option<usize>,
+) -> PyResult<(
+    Vec<Option<Py<PyAny>>>,
+    Vec<(usize, String)>,
+    Vec<(usize, Vec<String>)>,
+)> {
+    let request = ConvertArgs {
+        to,
+        from: from_,
+        tool_media,
+        on_unsupported,
+        strict,
+    }
+    .request()?;
+    if threads == Some(0) {
+        return Err(usage("threads=0: give at least 1 (or None for every core)"));
+    }
+    // Hold every line (the list may change under another thread) and borrow
+    // its text for the whole call.
+    let items: Vec<Bound<'_, PyAny>> = lines.iter().collect();
+    let mut texts = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let (text, kind) = document::text_of(item, &format!("lines[{index}]"))?;
+        texts.push((text, kind));
+    }
+    let outcomes: Vec<Outcome> = py
+        .detach(|| {
+            let work = || {
+                texts
+                    .par_iter()
+                    .map(|(text, _)| convert_line(text, &request))
+                    .collect()
+            };
+            match threads {
+                None => Ok(work()),
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map(|pool| pool.install(work)),
+            }
+        })
+        .map_err(|error| {
+            usage(format!(
+                "cannot start {} threads: {error}",
+                threads.unwrap_or(0)
+            ))
+        })?;
+    let mut outputs = Vec::with_capacity(outcomes.len());
+    let mut errors = Vec::new();
+    let mut notes = Vec::new();
+    for (index, (outcome, (_, kind))) in outcomes.into_iter().zip(&texts).enumerate() {
+        match outcome {
+            Ok((output, said)) => {
+                outputs.push(Some(document::to_python(py, &output, *kind)?));
+                if !said.is_empty() {
+                    notes.push((index, said));
+                }
+            }
+            Err(message) => {
+                outputs.push(None);
+                errors.push((index, message));
+            }
+        }
+    }
+    Ok((outputs, errors, notes))
+}
+
+/// One line, as `partkit convert --jsonl` converts it.
+fn convert_line(text: &[u8], request: &ConvertRequest) -> Outcome {
+    let input = SharedBytes::new(text.to_vec());
+    match convert_document(&input, request) {
+        Ok(mut converted) => {
+            let notes = std::mem::take(&mut converted.notes);
+            Ok((converted.into_bytes(&input), notes))
+        }
+        Err(error) => Err(partkit::sanitize(&error.to_string()).into_owned()),
+    }
+}

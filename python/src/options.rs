@@ -1,0 +1,77 @@
+//! The Python keyword arguments as the library's options; a value the
+//! command line would refuse is a `UsageError` naming the choices.
+
+use partkit::convert::document::ConvertRequest;
+use partkit::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
+use partkit::profile::{self, Profile};
+use partkit::Shape;
+use pyo3::PyResult;
+
+use crate::errors::usage;
+
+/// The arguments `convert` and `convert_lines` share.
+pub struct ConvertArgs<'a> {
+    pub to: &'a str,
+    pub from: &'a str,
+    pub tool_media: &'a str,
+    pub on_unsupported: Option<&'a str>,
+    pub strict: bool,
+}
+
+impl ConvertArgs<'_> {
+    /// The request `partkit convert --to TO …` makes of each document.
+    pub fn request(&self) -> PyResult<ConvertRequest> {
+        Ok(ConvertRequest {
+            from: from_shape(self.from)?,
+            to: shape("to", self.to)?,
+            options: ConvertOptions {
+                on_unsupported: match self.on_unsupported {
+                    None => None,
+                    Some("error") => Some(OnUnsupported::Error),
+                    Some("text") => Some(OnUnsupported::Text),
+                    Some(other) => return Err(choice("on_unsupported", other, &["error", "text"])),
+                },
+                tool_media: match self.tool_media {
+                    "native" => ToolMedia::Native,
+                    "lift" => ToolMedia::Lift,
+                    other => return Err(choice("tool_media", other, &["native", "lift"])),
+                },
+                on_invalid_arguments: OnInvalidArguments::Error,
+                strict: self.strict,
+                call_id: None,
+                tool_name: None,
+            },
+            ..ConvertRequest::default()
+        })
+    }
+}
+
+/// A shape by its command-line name.
+pub fn shape(argument: &str, name: &str) -> PyResult<Shape> {
+    Shape::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Shape::ALL.iter().map(|s| s.name()).collect();
+        choice(argument, name, &names)
+    })
+}
+
+/// `from_`: a shape, or `auto` (`None`) to detect it.
+pub fn from_shape(name: &str) -> PyResult<Option<Shape>> {
+    if name == "auto" {
+        return Ok(None);
+    }
+    shape("from_", name).map(Some)
+}
+
+/// A provider profile by name.
+pub fn profile(name: &str) -> PyResult<&'static Profile> {
+    profile::find(name).ok_or_else(|| choice("profile", name, &profile::names()))
+}
+
+/// `argument='value' is not one of: a, b, c`.
+pub fn choice(argument: &str, value: &str, choices: &[&str]) -> pyo3::PyErr {
+    usage(format!(
+        "{argument}={}: not one of {}",
+        partkit::echo::quoted(value),
+        choices.join(", ")
+    ))
+}

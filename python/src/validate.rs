@@ -1,0 +1,121 @@
+//! `validate`: a path (a file or a folder walked as the CLI walks it) or an
+//! in-memory document, through [`partkit::validate`], findings as tuples.
+
+use std::path::PathBuf;
+
+use partkit::check::Depth;
+use partkit::io::Layout;
+use partkit::validate::{
+    self, CheckOptions, Finding, InputReport, KindChoice, Limits, ValidateOptions,
+};
+use pyo3::prelude::*;
+
+use crate::document;
+use crate::errors::of_error;
+use crate::options::{choice, from_shape, profile, shape};
+
+/// `(path, line, severity, rule, pointer, message)`, as `--format json` has them.
+type Row = (String, usize, &'static str, &'static str, String, String);
+
+/// Checks the files at `path` (a folder: its `*.json` and `*.jsonl`).
+#[pyfunction]
+#[pyo3(signature = (path, profile, target, kind, deep, from_))]
+pub fn validate_path(
+    py: Python<'_>,
+    path: PathBuf,
+    profile: Option<&str>,
+    target: Option<&str>,
+    kind: Option<&str>,
+    deep: bool,
+    from_: &str,
+) -> PyResult<Vec<Row>> {
+    let options = options(profile, target, kind, deep, from_)?;
+    let reports = py.detach(|| {
+        let mut inputs = Vec::new();
+        for input in validate::collect_inputs(&[path]) {
+            inputs.push(input?);
+        }
+        Ok(validate::validate_inputs(&inputs, &options, || {}))
+    });
+    rows(reports.map_err(of_error)?)
+}
+
+/// Checks a document (or JSON Lines) held in memory.
+#[pyfunction]
+#[pyo3(signature = (doc, profile, target, kind, deep, from_))]
+pub fn validate_document(
+    py: Python<'_>,
+    doc: &Bound<'_, PyAny>,
+    profile: Option<&str>,
+    target: Option<&str>,
+    kind: Option<&str>,
+    deep: bool,
+    from_: &str,
+) -> PyResult<Vec<Row>> {
+    let options = options(profile, target, kind, deep, from_)?;
+    let (text, _) = document::text_of(doc, "doc_or_path")?;
+    let report = py.detach(|| validate::validate_bytes(text.to_vec(), "<document>", &options));
+    rows(vec![report])
+}
+
+/// The findings of every report, or the first input's error.
+fn rows(reports: Vec<InputReport>) -> PyResult<Vec<Row>> {
+    let mut rows = Vec::new();
+    for report in reports {
+        if let Some(error) = report.error {
+            return Err(of_error(error));
+        }
+        rows.extend(report.findings.into_iter().map(row));
+    }
+    Ok(rows)
+}
+
+fn row(finding: Finding) -> Row {
+    let message = partkit::echo::bound(&finding.message).into_owned();
+    (
+        finding.path,
+        finding.line,
+        finding.status.as_str(),
+        finding.rule,
+        finding.pointer,
+        message,
+    )
+}
+
+/// The options `partkit validate [--profile P] [--target T] [--kind K]
+/// [--from F] [--deep]` makes.
+fn options(
+    profile_name: Option<&str>,
+    target: Option<&str>,
+    kind: Option<&str>,
+    deep: bool,
+    from_: &str,
+) -> PyResult<ValidateOptions> {
+    let profile = profile_name.map(profile).transpose()?;
+    let from = from_shape(from_)?;
+    let kind = match (kind, from) {
+        (Some("reply"), _) => KindChoice::Reply,
+        (Some("parts"), _) => KindChoice::Parts,
+        (Some("rollout"), _) => KindChoice::Rollout,
+        (Some("transcript"), shape) | (None, shape @ Some(_)) => KindChoice::Transcript(shape),
+        (None, None) => KindChoice::Auto,
+        (Some(other), _) => {
+            return Err(choice(
+                "kind",
+                other,
+                &["reply", "parts", "transcript", "rollout"],
+            ))
+        }
+    };
+    Ok(ValidateOptions {
+        check: CheckOptions {
+            kind,
+            target: target.map(|name| shape("target", name)).transpose()?,
+            depth: if deep { Depth::Full } else { Depth::Header },
+            limits: Limits::with_profile(profile, None, None, None),
+            ..CheckOptions::default()
+        },
+        layout: Layout::Auto,
+        ignore: Vec::new(),
+    })
+}
