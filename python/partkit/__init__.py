@@ -56,10 +56,10 @@ Shape = Literal[
 ]
 """A provider shape, by its command-line name."""
 
-Document = Union[dict, list, str, bytes, bytearray, memoryview]
+Document = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview]
 """A JSON document: Python data, or its JSON text."""
 
-Line = Union[dict, list, str, bytes, bytearray, memoryview]
+Line = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview]
 
 
 def _text(doc: Any, what: str) -> Union[str, bytes]:
@@ -150,7 +150,7 @@ def convert(
     return converted
 
 
-class ConvertedLines(list):
+class ConvertedLines(list[Any]):
     """The outputs of :func:`convert_lines`, one per input line, in order:
     the converted line (``str`` for a ``str`` line, ``bytes`` for a bytes
     line, Python data for a ``dict`` or ``list`` line), or ``None`` for a line
@@ -274,7 +274,7 @@ def encode(
     name: Optional[str] = None,
     mime_type: Optional[str] = None,
     max_part_bytes: Optional[int] = None,
-) -> dict:
+) -> dict[str, Any]:
     """Turns one file, ``data:`` URL, http(s) URL (kept as a URL), bytes or
     binary file object into a content block of the shape ``to`` (``partkit
     encode --to TO SOURCE``). The media type is sniffed from the bytes;
@@ -305,7 +305,8 @@ def encode(
         to = "nemo-gym"
     block, notes = _native.encode(source, to, name, mime_type, max_part_bytes)
     _warn(notes)
-    return json.loads(block)
+    encoded: dict[str, Any] = json.loads(block)
+    return encoded
 
 
 @dataclass(frozen=True)
@@ -367,7 +368,7 @@ def resize(
     return resized
 
 
-def inspect(doc: Document) -> list[dict]:
+def inspect(doc: Document) -> list[dict[str, Any]]:
     """Lists every media item of a document of any shape, each a dict as a
     line of ``partkit inspect --format json`` holds it."""
     return [json.loads(item) for item in _native.inspect(_text(doc, "doc"))]

@@ -6,6 +6,18 @@ from os import PathLike
 from typing import Any, Optional, Union
 
 __version__: str
+__all__ = [
+    "__version__",
+    "convert",
+    "convert_lines",
+    "encode",
+    "inspect",
+    "main",
+    "resize",
+    "split",
+    "validate_document",
+    "validate_path",
+]
 
 _Row = tuple[str, int, str, str, str, str]
 
@@ -49,7 +61,9 @@ def encode(
     mime_type: Optional[str],
     max_part_bytes: Optional[int],
 ) -> tuple[str, list[str]]: ...
-def split(reply: Union[str, bytes]) -> tuple[Union[str, bytes], list[tuple[str, str, Optional[str]]]]: ...
+def split(
+    reply: Union[str, bytes],
+) -> tuple[Union[str, bytes], list[tuple[str, str, Optional[str]]]]: ...
 def resize(
     image: bytes,
     max_bytes: Optional[int],
