@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::document;
 use crate::errors::{rejected, usage};
 use crate::options::ConvertArgs;
+use crate::pool;
 
 /// One document's output and notes, or why it failed.
 type Outcome = Result<(Vec<u8>, Vec<String>), String>;
@@ -90,26 +91,14 @@ pub fn convert_lines(
     }
     let outcomes: Vec<Outcome> = py
         .detach(|| {
-            let work = || {
+            pool::run(threads, || {
                 texts
                     .par_iter()
                     .map(|(text, _)| convert_line(text, &request))
                     .collect()
-            };
-            match threads {
-                None => Ok(work()),
-                Some(n) => rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map(|pool| pool.install(work)),
-            }
+            })
         })
-        .map_err(|error| {
-            usage(format!(
-                "cannot start {} threads: {error}",
-                threads.unwrap_or(0)
-            ))
-        })?;
+        .map_err(usage)?;
     let mut outputs = Vec::with_capacity(outcomes.len());
     let mut errors = Vec::new();
     let mut notes = Vec::new();

@@ -16,6 +16,7 @@ mod encode;
 mod errors;
 mod inspect;
 mod options;
+mod pool;
 mod resize;
 mod split;
 mod validate;

@@ -9,6 +9,7 @@ use pyo3::types::PyBytes;
 
 use crate::errors::{rejected, usage};
 use crate::options::{choice, profile};
+use crate::pool;
 
 /// The image within the caps: new bytes, or the same ones when it already
 /// was (as `partkit resize IMAGE -o OUT` copies it).
@@ -45,7 +46,8 @@ pub fn resize<'py>(
     };
     let bytes = image.as_bytes();
     let resized = py
-        .detach(|| partkit::resize::resize_image(bytes, &options))
+        .detach(|| pool::run(None, || partkit::resize::resize_image(bytes, &options)))
+        .map_err(usage)?
         .map_err(rejected)?;
     let out: Cow<'_, [u8]> = match &resized.bytes {
         Some(new) => Cow::Borrowed(new),

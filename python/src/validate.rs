@@ -11,8 +11,9 @@ use partkit::validate::{
 use pyo3::prelude::*;
 
 use crate::document;
-use crate::errors::of_error;
+use crate::errors::{of_error, usage};
 use crate::options::{choice, from_shape, profile, shape};
+use crate::pool;
 
 /// `(path, line, severity, rule, pointer, message)`, as `--format json` has them.
 type Row = (String, usize, &'static str, &'static str, String, String);
@@ -31,13 +32,15 @@ pub fn validate_path(
 ) -> PyResult<Vec<Row>> {
     let options = options(profile, target, kind, deep, from_)?;
     let reports = py.detach(|| {
-        let mut inputs = Vec::new();
-        for input in validate::collect_inputs(&[path]) {
-            inputs.push(input?);
-        }
-        Ok(validate::validate_inputs(&inputs, &options, || {}))
+        pool::run(None, || {
+            let mut inputs = Vec::new();
+            for input in validate::collect_inputs(&[path]) {
+                inputs.push(input?);
+            }
+            Ok(validate::validate_inputs(&inputs, &options, || {}))
+        })
     });
-    rows(reports.map_err(of_error)?)
+    rows(reports.map_err(usage)?.map_err(of_error)?)
 }
 
 /// Checks a document (or JSON Lines) held in memory.
@@ -54,7 +57,13 @@ pub fn validate_document(
 ) -> PyResult<Vec<Row>> {
     let options = options(profile, target, kind, deep, from_)?;
     let (text, _) = document::text_of(doc, "doc_or_path")?;
-    let report = py.detach(|| validate::validate_bytes(text.to_vec(), "<document>", &options));
+    let report = py
+        .detach(|| {
+            pool::run(None, || {
+                validate::validate_bytes(text.to_vec(), "<document>", &options)
+            })
+        })
+        .map_err(usage)?;
     rows(vec![report])
 }
 
