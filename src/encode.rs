@@ -87,8 +87,12 @@ pub enum SourceSpec {
     /// An `http(s)://` URL.
     Url(String),
     /// Bytes a library caller holds (the Python package's `bytes` and file
-    /// objects); `name`'s extension is the fallback the path's would be.
-    Bytes(Vec<u8>),
+    /// objects), named in messages by `label` (a file object's name) or else
+    /// as `bytes`; `--name`'s extension is the fallback a path's would be.
+    Bytes {
+        bytes: Vec<u8>,
+        label: Option<String>,
+    },
 }
 
 impl SourceSpec {
@@ -116,7 +120,7 @@ impl SourceSpec {
                 None => b64::preview(url),
             },
             SourceSpec::Url(url) => crate::fetch::redact_url(url),
-            SourceSpec::Bytes(_) => "bytes".to_string(),
+            SourceSpec::Bytes { label, .. } => label.clone().unwrap_or_else(|| "bytes".to_string()),
         }
     }
 }
@@ -254,7 +258,7 @@ fn encode_source(
             )?
         }
         SourceSpec::DataUrl(url) => from_data_url(url, &label, options, warnings)?,
-        SourceSpec::Bytes(bytes) => {
+        SourceSpec::Bytes { bytes, .. } => {
             if let Some(max) = options.max_part_bytes {
                 check_cap(&label, bytes.len() as u64, max)?;
             }
@@ -542,7 +546,10 @@ mod tests {
     #[test]
     fn bytes_are_sniffed_named_and_capped_as_a_file_is() {
         let options = EncodeOptions {
-            sources: vec![SourceSpec::Bytes(gif())],
+            sources: vec![SourceSpec::Bytes {
+                bytes: gif(),
+                label: None,
+            }],
             name: Some("dot.gif".into()),
             to: Shape::Canonical,
             ..EncodeOptions::default()
@@ -570,8 +577,25 @@ mod tests {
             "{error:?}"
         );
         // Bytes no type is known for fall back on the name's extension.
+        assert_eq!(error.to_string(), "bytes");
+        let empty = EncodeOptions {
+            sources: vec![SourceSpec::Bytes {
+                bytes: Vec::new(),
+                label: Some("empty.bin".into()),
+            }],
+            to: Shape::Canonical,
+            ..EncodeOptions::default()
+        };
+        let error = encode(&empty).unwrap_err();
+        assert_eq!(
+            (error.to_string(), cause(&error)),
+            ("empty.bin".to_string(), Some(&Refusal::Empty))
+        );
         let text = EncodeOptions {
-            sources: vec![SourceSpec::Bytes(b"plain words".to_vec())],
+            sources: vec![SourceSpec::Bytes {
+                bytes: b"plain words".to_vec(),
+                label: Some("notes".into()),
+            }],
             name: Some("notes.txt".into()),
             to: Shape::Canonical,
             ..EncodeOptions::default()

@@ -70,6 +70,30 @@ pub fn inspect_document(bytes: &[u8], line: usize, extract: bool) -> Result<Vec<
     inspect_at(bytes, line, extract, &crate::subdoc::At::default())
 }
 
+/// [`inspect_document`] of every document of JSON or JSON Lines text held in
+/// memory (a library caller's), items in order, each with its line. `Err`
+/// names the first document that is not JSON (`line N: …` in JSON Lines).
+pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
+    let reader = Box::new(std::io::Cursor::new(bytes));
+    let label = std::path::PathBuf::from("<document>");
+    let mut documents = crate::io::Documents::from_reader(reader, label, crate::io::Layout::Auto);
+    let mut items = Vec::new();
+    if !documents.detect().map_err(|e| e.to_string())? {
+        return Ok(items);
+    }
+    while let Some(document) = documents.next() {
+        let document = document.map_err(|e| e.to_string())?;
+        match inspect_document(&document.bytes, document.line, false) {
+            Ok(found) => items.extend(found),
+            Err(why) if documents.is_json_lines() => {
+                return Err(format!("line {}: {why}", document.line))
+            }
+            Err(why) => return Err(why),
+        }
+    }
+    Ok(items)
+}
+
 /// [`inspect_document`] of the one document a regular file holds, its
 /// payloads lent from the file ([`crate::json::lent::scan_file`]): it is read
 /// through a small buffer, and each payload again as it is examined. `None`

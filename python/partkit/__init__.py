@@ -79,6 +79,22 @@ def _text(doc: Any, what: str) -> Union[str, bytes]:
     )
 
 
+_U64 = 2**64 - 1
+_U32 = 2**32 - 1
+
+
+def _count(what: str, value: Optional[int], maximum: int, minimum: int = 1) -> Optional[int]:
+    """A whole-number option (``None`` passes): a wrong type is a
+    ``TypeError``, a value out of range a :class:`UsageError`."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int or None, not {type(value).__name__}")
+    if not minimum <= value <= maximum:
+        raise UsageError(f"{what}={value}: give a whole number from {minimum} to {maximum:,}")
+    return value
+
+
 def _is_data(doc: Any) -> bool:
     return isinstance(doc, (dict, list))
 
@@ -190,13 +206,15 @@ def convert_lines(
     message in ``.errors``; the others are not affected (``partkit convert
     --jsonl --on-error null``). Each distinct note is warned once.
     """
+    if isinstance(lines, (str, bytes, bytearray, memoryview, dict)):
+        raise TypeError(
+            f"lines must be an iterable of documents, not one {type(lines).__name__} "
+            "(for one document, call convert)"
+        )
+    threads = _count("threads", threads, 4096)
     items = list(lines)
     data = [_is_data(item) for item in items]
     texts = [_text(item, f"lines[{index}]") for index, item in enumerate(items)]
-    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if threads is not None and threads < 1:
-        raise UsageError(f"threads={threads}: give at least 1 (or None for every core)")
     outputs, errors, notes = _native.convert_lines(
         texts, to, from_, tool_media, on_unsupported, bool(strict), threads
     )
@@ -281,14 +299,18 @@ def encode(
     ``name``'s extension is the fallback for bytes. Raises
     :class:`RejectedError` for an empty, unrecognized or oversize source.
     """
+    label: Optional[str] = name
     if isinstance(source, (bytearray, memoryview)):
         source = bytes(source)
     elif hasattr(source, "read") and not isinstance(source, (str, bytes, os.PathLike)):
-        if name is None:
-            file_name = getattr(source, "name", None)
-            if isinstance(file_name, str):
+        # A file object is named in messages as it was opened, and its part by
+        # the file's own name, as a path would be.
+        file_name = getattr(source, "name", None)
+        if isinstance(file_name, str):
+            label = file_name
+            if name is None:
                 name = os.path.basename(file_name)
-        data = source.read() if max_part_bytes is None else source.read(max_part_bytes + 1)
+        data = source.read()
         if not isinstance(data, bytes):
             raise TypeError("encode reads binary file objects (open the file with 'rb')")
         source = data
@@ -301,9 +323,9 @@ def encode(
             "source must be a path, a data: URL, bytes or a binary file object, "
             f"not {type(source).__name__}"
         )
-    if to == "tool-output-image":
-        to = "nemo-gym"
-    block, notes = _native.encode(source, to, name, mime_type, max_part_bytes)
+    # 0 is a cap, as for the command line: every part with bytes is over it.
+    max_part_bytes = _count("max_part_bytes", max_part_bytes, _U64, minimum=0)
+    block, notes = _native.encode(source, label, to, name, mime_type, max_part_bytes)
     _warn(notes)
     encoded: dict[str, Any] = json.loads(block)
     return encoded
@@ -358,11 +380,8 @@ def resize(
         image_bytes = bytes(image_bytes)
     if not isinstance(image_bytes, bytes):
         raise TypeError(f"image_bytes must be bytes, not {type(image_bytes).__name__}")
-    for label, value in (("max_bytes", max_bytes), ("max_dim", max_dim)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise TypeError(f"{label} must be an int or None, not {type(value).__name__}")
-        if value is not None and value < 1:
-            raise UsageError(f"{label}={value}: give at least 1")
+    max_bytes = _count("max_bytes", max_bytes, _U64)
+    max_dim = _count("max_dim", max_dim, _U32)
     resized, notes = _native.resize(image_bytes, max_bytes, max_dim, format, profile)
     _warn(notes)
     return resized

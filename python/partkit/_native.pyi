@@ -56,6 +56,7 @@ def validate_document(
 ) -> list[_Row]: ...
 def encode(
     source: Union[str, bytes, PathLike[str]],
+    label: Optional[str],
     to: str,
     name: Optional[str],
     mime_type: Optional[str],

@@ -17,7 +17,12 @@ pub enum Kind {
 /// The JSON text of `object` (a `str` or `bytes`), borrowed from it.
 pub fn text_of<'a>(object: &'a Bound<'_, PyAny>, what: &str) -> PyResult<(&'a [u8], Kind)> {
     if let Ok(string) = object.cast::<PyString>() {
-        return Ok((string.to_str()?.as_bytes(), Kind::Str));
+        // A str Python holds that is no Unicode text (a lone surrogate) is
+        // refused as invalid UTF-8 bytes would be.
+        let text = string.to_str().map_err(|error| {
+            crate::errors::rejected(format!("{what} is not valid Unicode text: {error}"))
+        })?;
+        return Ok((text.as_bytes(), Kind::Str));
     }
     if let Ok(bytes) = object.cast::<PyBytes>() {
         return Ok((bytes.as_bytes(), Kind::Bytes));

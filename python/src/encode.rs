@@ -6,14 +6,17 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::errors::{of_error, usage};
-use crate::options::shape;
+use crate::options::choice;
+use partkit::Shape;
 
 /// The block's JSON text and the warnings met on the way.
 #[pyfunction]
-#[pyo3(signature = (source, to, name, mime_type, max_part_bytes))]
+#[pyo3(signature = (source, label, to, name, mime_type, max_part_bytes))]
+#[allow(clippy::too_many_arguments)]
 pub fn encode(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
+    label: Option<String>,
     to: &str,
     name: Option<String>,
     mime_type: Option<&str>,
@@ -26,7 +29,10 @@ pub fn encode(
             spec => spec,
         }
     } else if let Ok(bytes) = source.cast::<PyBytes>() {
-        SourceSpec::Bytes(bytes.as_bytes().to_vec())
+        SourceSpec::Bytes {
+            bytes: bytes.as_bytes().to_vec(),
+            label,
+        }
     } else {
         SourceSpec::Path(source.extract()?)
     };
@@ -44,7 +50,7 @@ pub fn encode(
         mime_type,
         name,
         max_part_bytes,
-        to: shape("to", to)?,
+        to: block_shape(to)?,
         ..EncodeOptions::default()
     };
     let encoded = py
@@ -54,4 +60,16 @@ pub fn encode(
         return Err(usage("the source made no block"));
     };
     Ok((block.to_string(), encoded.warnings))
+}
+
+/// The shape whose blocks to write, by the name `encode --to` gives it (a
+/// NeMo Gym part is a `tool-output-image`; `nemo-gym` is taken too).
+fn block_shape(name: &str) -> PyResult<Shape> {
+    Shape::ALL
+        .into_iter()
+        .find(|shape| shape.block_name() == name || shape.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Shape::ALL.iter().map(|s| s.block_name()).collect();
+            choice("to", name, &names)
+        })
 }

@@ -1,7 +1,7 @@
-//! `inspect`: the media items of a document, each as the JSON object a line
-//! of `partkit inspect --format json` holds.
+//! `inspect`: the media items of a document (or of every line of JSON Lines
+//! text), each as the JSON object a line of `partkit inspect --format json`
+//! holds, through [`partkit::inspect::inspect_bytes`].
 
-use partkit::subdoc::At;
 use pyo3::prelude::*;
 
 use crate::document;
@@ -12,7 +12,7 @@ use crate::errors::rejected;
 pub fn inspect(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let (text, _) = document::text_of(doc, "doc")?;
     let items = py
-        .detach(|| partkit::inspect::inspect_at(text, 1, false, &At::default()))
+        .detach(|| partkit::inspect::inspect_bytes(text.to_vec()))
         .map_err(rejected)?;
     Ok(items
         .iter()
