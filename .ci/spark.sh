@@ -2,7 +2,9 @@
 # CI: partkit inside a real distributed engine. PySpark in local mode pipes a
 # few thousand NeMo Gym rollouts (images, tool calls, one malformed line, empty
 # partitions) through `partkit convert`, and check_output.py asserts that every
-# line is accounted for and every image and tool call survived.
+# line is accounted for and every image and tool call survived. Then the same
+# job runs in-process, the Python package's convert_lines in a mapInPandas UDF,
+# and must pass the same check and write what the pipe job wrote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,3 +37,26 @@ SPARK_LOCAL_IP=127.0.0.1 "$venv/bin/python" examples/spark/convert_rollouts.py \
 grep -Eq ', [1-9][0-9]* empty;' "$work/summary.txt" \
   || { echo "spark: the job had no empty partition"; exit 1; }
 python3 examples/spark/check_output.py "$work/rollouts.jsonl" "$work/out" "$work/manifest.json"
+
+# The partkit wheel in the Spark venv: the one .ci/run built, or one built here
+# when this script runs on its own. --force-reinstall: the version stays
+# 0.1.0 from build to build.
+wheel=$(ls target/wheels/partkit-*.whl 2>/dev/null | head -n 1 || true)
+if [ -z "$wheel" ]; then
+  echo "== building the partkit wheel"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check maturin==1.16.0
+  "$venv/bin/maturin" build --quiet --release --locked -o target/wheels
+  wheel=$(ls target/wheels/partkit-*.whl | head -n 1)
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+# The workers are the venv's Python too, so that they import partkit.
+PYSPARK_PYTHON="$venv/bin/python" SPARK_LOCAL_IP=127.0.0.1 "$venv/bin/python" \
+  examples/spark/convert_rollouts_udf.py "$work/rollouts.jsonl" "$work/out-udf" \
+  --partitions 6 --empty 2 2>"$work/spark-udf.log" | tee "$work/summary-udf.txt" \
+  || { cat "$work/spark-udf.log"; exit 1; }
+grep -Eq ', [1-9][0-9]* empty;' "$work/summary-udf.txt" \
+  || { echo "spark: the UDF job had no empty partition"; exit 1; }
+python3 examples/spark/check_output.py "$work/rollouts.jsonl" "$work/out-udf" "$work/manifest.json"
+cmp -s <(cat "$work"/out/part-*) <(cat "$work"/out-udf/part-*) \
+  || { echo "spark: the UDF job's output differs from the pipe job's"; exit 1; }
+echo "spark: the UDF job wrote what the pipe job wrote, byte for byte"

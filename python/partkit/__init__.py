@@ -19,7 +19,7 @@ import json
 import os
 import warnings
 from dataclasses import dataclass
-from typing import IO, Any, Iterable, Literal, Optional, Union
+from typing import IO, Any, Iterable, Literal, Optional, Sequence, Union
 
 from . import _native
 from ._errors import Error, LossWarning, RejectedError, UsageError
@@ -59,7 +59,7 @@ Shape = Literal[
 Document = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview]
 """A JSON document: Python data, or its JSON text."""
 
-Line = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview]
+Line = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview, None]
 
 
 def _text(doc: Any, what: str) -> Union[str, bytes]:
@@ -93,6 +93,19 @@ def _count(what: str, value: Optional[int], maximum: int, minimum: int = 1) -> O
     if not minimum <= value <= maximum:
         raise UsageError(f"{what}={value}: give a whole number from {minimum} to {maximum:,}")
     return value
+
+
+def _pointers(at: Union[str, Sequence[str], None]) -> list[str]:
+    """``at`` as the list of pointers the extension takes."""
+    if at is None:
+        return []
+    if isinstance(at, str):
+        return [at]
+    pointers = list(at)
+    for pointer in pointers:
+        if not isinstance(pointer, str):
+            raise TypeError(f"at must be a JSON pointer or a list of them, not {type(pointer).__name__}")
+    return pointers
 
 
 def _is_data(doc: Any) -> bool:
@@ -147,9 +160,17 @@ def convert(
     tool_media: Literal["native", "lift"] = "native",
     on_unsupported: Optional[Literal["error", "text"]] = None,
     strict: bool = False,
+    at: Union[str, Sequence[str], None] = None,
+    at_missing: Literal["error", "skip"] = "error",
+    kind: Optional[Literal["transcript", "rollout"]] = None,
 ) -> Converted:
     """Converts a transcript, request, response, tool result or NeMo Gym
     rollout to the shape ``to`` (``partkit convert --to TO``).
+
+    ``at`` converts only the values at these JSON pointers, each put back in
+    place (``--at``; ``at_missing="skip"`` passes over a document without
+    one); ``kind`` reads documents as ``"rollout"`` or ``"transcript"``
+    instead of recognizing NeMo Gym rollouts (``--kind``).
 
     Raises :class:`RejectedError` when it cannot be converted (what the
     command line exits 1 for) and :class:`UsageError` for an unknown option
@@ -157,7 +178,7 @@ def convert(
     """
     text = _text(doc, "doc")
     output, source, notes = _native.convert(
-        text, to, from_, tool_media, on_unsupported, bool(strict)
+        text, to, from_, tool_media, on_unsupported, bool(strict), _pointers(at), at_missing, kind
     )
     if isinstance(output, bytes):
         output = output.decode("utf-8")
@@ -198,13 +219,18 @@ def convert_lines(
     tool_media: Literal["native", "lift"] = "native",
     on_unsupported: Optional[Literal["error", "text"]] = None,
     strict: bool = False,
+    at: Union[str, Sequence[str], None] = None,
+    at_missing: Literal["error", "skip"] = "error",
+    kind: Optional[Literal["transcript", "rollout"]] = None,
     threads: Optional[int] = None,
 ) -> ConvertedLines:
     """Converts many documents at once, on every core (or ``threads`` of
     them) with the GIL released: the call for a Spark ``mapInPandas`` or Ray
     ``map_batches`` UDF. A line that fails is ``None`` in the result, its
     message in ``.errors``; the others are not affected (``partkit convert
-    --jsonl --on-error null``). Each distinct note is warned once.
+    --jsonl --on-error null``); a ``None`` line (a null cell) is such a
+    failed line. The options are :func:`convert`'s. Each distinct note is
+    warned once.
     """
     if isinstance(lines, (str, bytes, bytearray, memoryview, dict)):
         raise TypeError(
@@ -214,9 +240,20 @@ def convert_lines(
     threads = _count("threads", threads, 4096)
     items = list(lines)
     data = [_is_data(item) for item in items]
-    texts = [_text(item, f"lines[{index}]") for index, item in enumerate(items)]
+    texts = [
+        None if item is None else _text(item, f"lines[{index}]") for index, item in enumerate(items)
+    ]
     outputs, errors, notes = _native.convert_lines(
-        texts, to, from_, tool_media, on_unsupported, bool(strict), threads
+        texts,
+        to,
+        from_,
+        tool_media,
+        on_unsupported,
+        bool(strict),
+        _pointers(at),
+        at_missing,
+        kind,
+        threads,
     )
     for index, is_data in enumerate(data):
         if is_data and outputs[index] is not None:

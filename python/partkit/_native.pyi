@@ -28,14 +28,20 @@ def convert(
     tool_media: str,
     on_unsupported: Optional[str],
     strict: bool,
+    at: list[str],
+    at_missing: str,
+    kind: Optional[str],
 ) -> tuple[Union[str, bytes], Optional[str], list[str]]: ...
 def convert_lines(
-    lines: list[Union[str, bytes]],
+    lines: list[Union[str, bytes, None]],
     to: str,
     from_: str,
     tool_media: str,
     on_unsupported: Optional[str],
     strict: bool,
+    at: list[str],
+    at_missing: str,
+    kind: Optional[str],
     threads: Optional[int],
 ) -> tuple[list[Any], list[tuple[int, str]], list[tuple[int, list[str]]]]: ...
 def validate_path(

@@ -19,7 +19,8 @@ type Outcome = Result<(Vec<u8>, Vec<String>), String>;
 /// Converts one document (the Python side's JSON text); returns the output
 /// text, the source shape's name and the notes.
 #[pyfunction]
-#[pyo3(signature = (doc, to, from_, tool_media, on_unsupported, strict))]
+#[pyo3(signature = (doc, to, from_, tool_media, on_unsupported, strict, at, at_missing, kind))]
+#[allow(clippy::too_many_arguments)]
 pub fn convert(
     py: Python<'_>,
     doc: &Bound<'_, PyAny>,
@@ -28,6 +29,9 @@ pub fn convert(
     tool_media: &str,
     on_unsupported: Option<&str>,
     strict: bool,
+    at: Vec<String>,
+    at_missing: &str,
+    kind: Option<&str>,
 ) -> PyResult<(Py<PyAny>, Option<&'static str>, Vec<String>)> {
     let request = ConvertArgs {
         to,
@@ -35,6 +39,9 @@ pub fn convert(
         tool_media,
         on_unsupported,
         strict,
+        at,
+        at_missing,
+        kind,
     }
     .request()?;
     let (text, kind) = document::text_of(doc, "doc")?;
@@ -54,7 +61,7 @@ pub fn convert(
 /// Converts every line (JSON text each) in parallel; returns per line the
 /// output (`None` when it failed), and the failures and notes by index.
 #[pyfunction]
-#[pyo3(signature = (lines, to, from_, tool_media, on_unsupported, strict, threads))]
+#[pyo3(signature = (lines, to, from_, tool_media, on_unsupported, strict, at, at_missing, kind, threads))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn convert_lines(
     py: Python<'_>,
@@ -64,6 +71,9 @@ pub fn convert_lines(
     tool_media: &str,
     on_unsupported: Option<&str>,
     strict: bool,
+    at: Vec<String>,
+    at_missing: &str,
+    kind: Option<&str>,
     threads: Option<usize>,
 ) -> PyResult<(
     Vec<Option<Py<PyAny>>>,
@@ -76,6 +86,9 @@ pub fn convert_lines(
         tool_media,
         on_unsupported,
         strict,
+        at,
+        at_missing,
+        kind,
     }
     .request()?;
     if threads == Some(0) {
@@ -86,15 +99,22 @@ pub fn convert_lines(
     let items: Vec<Bound<'_, PyAny>> = lines.iter().collect();
     let mut texts = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        let (text, kind) = document::text_of(item, &format!("lines[{index}]"))?;
-        texts.push((text, kind));
+        // A missing value (a null cell of a Spark or pandas column) is a
+        // failed line, not a failed batch.
+        texts.push(match item.is_none() {
+            true => None,
+            false => Some(document::text_of(item, &format!("lines[{index}]"))?),
+        });
     }
     let outcomes: Vec<Outcome> = py
         .detach(|| {
             pool::run(threads, || {
                 texts
                     .par_iter()
-                    .map(|(text, _)| convert_line(text, &request))
+                    .map(|line| match line {
+                        Some((text, _)) => convert_line(text, &request),
+                        None => Err("None: no document to convert".to_string()),
+                    })
                     .collect()
             })
         })
@@ -102,15 +122,16 @@ pub fn convert_lines(
     let mut outputs = Vec::with_capacity(outcomes.len());
     let mut errors = Vec::new();
     let mut notes = Vec::new();
-    for (index, (outcome, (_, kind))) in outcomes.into_iter().zip(&texts).enumerate() {
-        match outcome {
-            Ok((output, said)) => {
-                outputs.push(Some(document::to_python(py, &output, *kind)?));
+    for (index, (outcome, line)) in outcomes.into_iter().zip(&texts).enumerate() {
+        match (outcome, line) {
+            (Ok((output, said)), Some((_, form))) => {
+                outputs.push(Some(document::to_python(py, &output, *form)?));
                 if !said.is_empty() {
                     notes.push((index, said));
                 }
             }
-            Err(message) => {
+            (Ok(_), None) => unreachable!("a missing line has no output"),
+            (Err(message), _) => {
                 outputs.push(None);
                 errors.push((index, message));
             }

@@ -1,9 +1,10 @@
 //! The Python keyword arguments as the library's options; a value the
 //! command line would refuse is a `UsageError` naming the choices.
 
-use partkit::convert::document::ConvertRequest;
+use partkit::convert::document::{ConvertRequest, RolloutChoice};
 use partkit::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
 use partkit::profile::{self, Profile};
+use partkit::subdoc::{At, AtMissing};
 use partkit::Shape;
 use pyo3::PyResult;
 
@@ -16,6 +17,11 @@ pub struct ConvertArgs<'a> {
     pub tool_media: &'a str,
     pub on_unsupported: Option<&'a str>,
     pub strict: bool,
+    /// `--at`: convert the values at these pointers, in place.
+    pub at: Vec<String>,
+    pub at_missing: &'a str,
+    /// `--kind`: `transcript`, `rollout`, or `None` to recognize rollouts.
+    pub kind: Option<&'a str>,
 }
 
 impl ConvertArgs<'_> {
@@ -40,6 +46,21 @@ impl ConvertArgs<'_> {
                 strict: self.strict,
                 call_id: None,
                 tool_name: None,
+            },
+            at: At::new(
+                &self.at,
+                match self.at_missing {
+                    "error" => AtMissing::Error,
+                    "skip" => AtMissing::Skip,
+                    other => return Err(choice("at_missing", other, &["error", "skip"])),
+                },
+            )
+            .map_err(|error| usage(format!("at: {error}")))?,
+            rollout: match self.kind {
+                None => RolloutChoice::Recognize,
+                Some("rollout") => RolloutChoice::Always,
+                Some("transcript") => RolloutChoice::Never,
+                Some(other) => return Err(choice("kind", other, &["transcript", "rollout"])),
             },
             ..ConvertRequest::default()
         })

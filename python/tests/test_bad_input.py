@@ -45,6 +45,12 @@ CALLS = {
 @pytest.mark.parametrize("function", list(CALLS))
 def test_wrong_type_is_a_type_error(function, value, type_name):
     call, argument = CALLS[function]
+    if function.startswith("convert_lines") and value is None:
+        # A None line is a missing value (a null cell), a failed line.
+        result = call(value)
+        index = int(argument[len("lines[") : -1])
+        assert result[index] is None and index in result.errors
+        return
     with pytest.raises(TypeError) as caught:
         call(value)
     message = str(caught.value)

@@ -220,3 +220,49 @@ def test_a_blank_line_fails_on_its_own():
     assert result[0] == result[2] is not None
     assert result[1] is None
     assert result.errors[1].startswith("invalid JSON: EOF")
+
+
+ROLLOUTS = (FIXTURES / "rollouts" / "rollouts.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize(
+    "options, flags",
+    [
+        ({"at": "/responses_create_params"}, ["--at", "/responses_create_params"]),
+        ({"at": ["/nothing/here"], "at_missing": "skip"}, ["--at", "/nothing/here", "--at-missing", "skip"]),
+        ({"at": "/nothing/here"}, ["--at", "/nothing/here"]),
+        ({"kind": "transcript"}, ["--kind", "transcript"]),
+        ({"kind": "rollout"}, ["--kind", "rollout"]),
+    ],
+    ids=["at", "at-missing-skip", "at-missing-error", "kind-transcript", "kind-rollout"],
+)
+def test_at_and_kind_match_cli(cli, stdin_lines, options, flags):
+    # The rollouts, the Spark recipe's lines: --at converts the request in
+    # place, the rest of each line byte for byte.
+    lines = ROLLOUTS + [INVALID[0]]
+    expected = cli("convert", "--to", "anthropic", "--jsonl", "--on-error", "null", *flags, stdin="\n".join(lines) + "\n")
+    assert expected.returncode == 0, str(expected)
+    result = partkit.convert_lines(lines, "anthropic", **options)
+    assert list(result) == [None if line == "null" else line for line in expected.lines]
+    assert result.errors == {index: messages[0] for index, messages in stdin_lines(expected.errors).items()}
+    one = partkit.convert(lines[0], "anthropic", **options) if 0 not in result.errors else None
+    if one is not None:
+        assert one.text == result[0]
+
+
+def test_a_missing_line_is_a_failed_line():
+    result = partkit.convert_lines([ROLLOUTS[0], None, b"{"], "anthropic", at="/responses_create_params")
+    assert result[0] is not None and result[1] is None and result[2] is None
+    assert sorted(result.errors) == [1, 2]
+    assert "None" in result.errors[1]
+
+
+@pytest.mark.parametrize("at", [["/a", "/a/b"], ["no-slash"]], ids=["nested", "not-a-pointer"])
+def test_bad_pointers_are_usage_errors(cli, at):
+    flags = [flag for pointer in at for flag in ("--at", pointer)]
+    expected = cli("convert", "--to", "anthropic", *flags, stdin=ROLLOUTS[0])
+    assert expected.returncode == 2
+    with pytest.raises(partkit.UsageError):
+        partkit.convert(ROLLOUTS[0], "anthropic", at=at)
+    with pytest.raises(partkit.UsageError):
+        partkit.convert_lines([ROLLOUTS[0]], "anthropic", at=at)
