@@ -97,6 +97,29 @@ def _count(what: str, value: Optional[int], maximum: int, minimum: int = 1) -> O
     return value
 
 
+def _convert_options(
+    to: str,
+    from_: str,
+    tool_media: str,
+    on_unsupported: Optional[str],
+    strict: bool,
+    at: Union[str, Sequence[str], None],
+    at_missing: str,
+    kind: Optional[str],
+) -> dict[str, Any]:
+    """The options of convert and convert_lines, as the extension takes them."""
+    return {
+        "to": to,
+        "from_": from_,
+        "tool_media": tool_media,
+        "on_unsupported": on_unsupported,
+        "strict": bool(strict),
+        "at": _pointers(at),
+        "at_missing": at_missing,
+        "kind": kind,
+    }
+
+
 def _pointers(at: Union[str, Sequence[str], None]) -> list[str]:
     """``at`` as the list of pointers the extension takes."""
     if at is None:
@@ -179,9 +202,8 @@ def convert(
     value.
     """
     text = _text(doc, "doc")
-    output, source, notes = _native.convert(
-        text, to, from_, tool_media, on_unsupported, bool(strict), _pointers(at), at_missing, kind
-    )
+    options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
+    output, source, notes = _native.convert(text, options)
     if isinstance(output, bytes):
         output = output.decode("utf-8")
     _warn(notes)
@@ -245,18 +267,8 @@ def convert_lines(
     texts = [
         None if item is None else _text(item, f"lines[{index}]") for index, item in enumerate(items)
     ]
-    outputs, errors, notes = _native.convert_lines(
-        texts,
-        to,
-        from_,
-        tool_media,
-        on_unsupported,
-        bool(strict),
-        _pointers(at),
-        at_missing,
-        kind,
-        threads,
-    )
+    options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
+    outputs, errors, notes = _native.convert_lines(texts, options, threads)
     for index, is_data in enumerate(data):
         if is_data and outputs[index] is not None:
             outputs[index] = json.loads(outputs[index])
@@ -301,16 +313,16 @@ def validate(
     ``*.jsonl`` files are checked) or a document (JSON or JSON Lines text, or
     Python data). A path that cannot be read raises :class:`UsageError`.
     """
-    options = (profile, target, kind, bool(deep), from_)
+    options = {"profile": profile, "target": target, "kind": kind, "deep": bool(deep), "from_": from_}
     if isinstance(doc_or_path, os.PathLike) or (
         isinstance(doc_or_path, str) and not doc_or_path.lstrip().startswith(("{", "["))
     ):
         path = os.fspath(doc_or_path)
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        rows = _native.validate_path(path, *options)
+        rows = _native.validate_path(path, options)
     else:
-        rows = _native.validate_document(_text(doc_or_path, "doc_or_path"), *options)
+        rows = _native.validate_document(_text(doc_or_path, "doc_or_path"), options)
     return [
         Finding(
             rule=rule,

@@ -21,45 +21,22 @@ __all__ = [
 
 _Row = tuple[str, int, str, str, str, str]
 
+# The options of convert and convert_lines: to, from_, tool_media,
+# on_unsupported, strict, at, at_missing, kind (the package's keyword arguments).
+_ConvertOptions = dict[str, Any]
+# The options of validate: profile, target, kind, deep, from_.
+_ValidateOptions = dict[str, Any]
+
 def convert(
-    doc: Union[str, bytes],
-    to: str,
-    from_: str,
-    tool_media: str,
-    on_unsupported: Optional[str],
-    strict: bool,
-    at: list[str],
-    at_missing: str,
-    kind: Optional[str],
+    doc: Union[str, bytes], options: _ConvertOptions
 ) -> tuple[Union[str, bytes], Optional[str], list[str]]: ...
 def convert_lines(
     lines: list[Union[str, bytes, None]],
-    to: str,
-    from_: str,
-    tool_media: str,
-    on_unsupported: Optional[str],
-    strict: bool,
-    at: list[str],
-    at_missing: str,
-    kind: Optional[str],
+    options: _ConvertOptions,
     threads: Optional[int],
 ) -> tuple[list[Any], list[tuple[int, str]], list[tuple[int, list[str]]]]: ...
-def validate_path(
-    path: Union[str, PathLike[str]],
-    profile: Optional[str],
-    target: Optional[str],
-    kind: Optional[str],
-    deep: bool,
-    from_: str,
-) -> list[_Row]: ...
-def validate_document(
-    doc: Union[str, bytes],
-    profile: Optional[str],
-    target: Optional[str],
-    kind: Optional[str],
-    deep: bool,
-    from_: str,
-) -> list[_Row]: ...
+def validate_path(path: Union[str, PathLike[str]], options: _ValidateOptions) -> list[_Row]: ...
+def validate_document(doc: Union[str, bytes], options: _ValidateOptions) -> list[_Row]: ...
 def encode(
     source: Union[str, bytes, PathLike[str]],
     label: Optional[str],

@@ -19,31 +19,12 @@ type Outcome = Result<(Vec<u8>, Vec<String>), String>;
 /// Converts one document (the Python side's JSON text); returns the output
 /// text, the source shape's name and the notes.
 #[pyfunction]
-#[pyo3(signature = (doc, to, from_, tool_media, on_unsupported, strict, at, at_missing, kind))]
-#[allow(clippy::too_many_arguments)]
 pub fn convert(
     py: Python<'_>,
     doc: &Bound<'_, PyAny>,
-    to: &str,
-    from_: &str,
-    tool_media: &str,
-    on_unsupported: Option<&str>,
-    strict: bool,
-    at: Vec<String>,
-    at_missing: &str,
-    kind: Option<&str>,
+    options: ConvertArgs,
 ) -> PyResult<(Py<PyAny>, Option<&'static str>, Vec<String>)> {
-    let request = ConvertArgs {
-        to,
-        from: from_,
-        tool_media,
-        on_unsupported,
-        strict,
-        at,
-        at_missing,
-        kind,
-    }
-    .request()?;
+    let request = options.request()?;
     let (text, kind) = document::text_of(doc, "doc")?;
     let (output, source, notes) = py
         .detach(|| {
@@ -61,36 +42,18 @@ pub fn convert(
 /// Converts every line (JSON text each) in parallel; returns per line the
 /// output (`None` when it failed), and the failures and notes by index.
 #[pyfunction]
-#[pyo3(signature = (lines, to, from_, tool_media, on_unsupported, strict, at, at_missing, kind, threads))]
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::type_complexity)]
 pub fn convert_lines(
     py: Python<'_>,
     lines: &Bound<'_, PyList>,
-    to: &str,
-    from_: &str,
-    tool_media: &str,
-    on_unsupported: Option<&str>,
-    strict: bool,
-    at: Vec<String>,
-    at_missing: &str,
-    kind: Option<&str>,
+    options: ConvertArgs,
     threads: Option<usize>,
 ) -> PyResult<(
     Vec<Option<Py<PyAny>>>,
     Vec<(usize, String)>,
     Vec<(usize, Vec<String>)>,
 )> {
-    let request = ConvertArgs {
-        to,
-        from: from_,
-        tool_media,
-        on_unsupported,
-        strict,
-        at,
-        at_missing,
-        kind,
-    }
-    .request()?;
+    let request = options.request()?;
     if threads == Some(0) {
         return Err(usage("threads=0: give at least 1 (or None for every core)"));
     }

@@ -6,38 +6,52 @@ use partkit::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMe
 use partkit::profile::{self, Profile};
 use partkit::subdoc::{At, AtMissing};
 use partkit::Shape;
-use pyo3::PyResult;
+use pyo3::{FromPyObject, PyResult};
 
 use crate::errors::usage;
 
-/// The arguments `convert` and `convert_lines` share.
-pub struct ConvertArgs<'a> {
-    pub to: &'a str,
-    pub from: &'a str,
-    pub tool_media: &'a str,
-    pub on_unsupported: Option<&'a str>,
+/// The options `convert` and `convert_lines` share: one dict from the
+/// Python side, keyed by the keyword arguments' names.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct ConvertArgs {
+    pub to: String,
+    pub from_: String,
+    pub tool_media: String,
+    pub on_unsupported: Option<String>,
     pub strict: bool,
     /// `--at`: convert the values at these pointers, in place.
     pub at: Vec<String>,
-    pub at_missing: &'a str,
+    pub at_missing: String,
     /// `--kind`: `transcript`, `rollout`, or `None` to recognize rollouts.
-    pub kind: Option<&'a str>,
+    pub kind: Option<String>,
 }
 
-impl ConvertArgs<'_> {
+/// The options of `validate`, as one dict.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct ValidateArgs {
+    pub profile: Option<String>,
+    pub target: Option<String>,
+    pub kind: Option<String>,
+    pub deep: bool,
+    pub from_: String,
+}
+
+impl ConvertArgs {
     /// The request `partkit convert --to TO …` makes of each document.
     pub fn request(&self) -> PyResult<ConvertRequest> {
         Ok(ConvertRequest {
-            from: from_shape(self.from)?,
-            to: shape("to", self.to)?,
+            from: from_shape(&self.from_)?,
+            to: shape("to", &self.to)?,
             options: ConvertOptions {
-                on_unsupported: match self.on_unsupported {
+                on_unsupported: match self.on_unsupported.as_deref() {
                     None => None,
                     Some("error") => Some(OnUnsupported::Error),
                     Some("text") => Some(OnUnsupported::Text),
                     Some(other) => return Err(choice("on_unsupported", other, &["error", "text"])),
                 },
-                tool_media: match self.tool_media {
+                tool_media: match self.tool_media.as_str() {
                     "native" => ToolMedia::Native,
                     "lift" => ToolMedia::Lift,
                     other => return Err(choice("tool_media", other, &["native", "lift"])),
@@ -49,14 +63,14 @@ impl ConvertArgs<'_> {
             },
             at: At::new(
                 &self.at,
-                match self.at_missing {
+                match self.at_missing.as_str() {
                     "error" => AtMissing::Error,
                     "skip" => AtMissing::Skip,
                     other => return Err(choice("at_missing", other, &["error", "skip"])),
                 },
             )
             .map_err(|error| usage(format!("at: {error}")))?,
-            rollout: match self.kind {
+            rollout: match self.kind.as_deref() {
                 None => RolloutChoice::Recognize,
                 Some("rollout") => RolloutChoice::Always,
                 Some("transcript") => RolloutChoice::Never,

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 
 use crate::document;
 use crate::errors::{of_error, usage};
-use crate::options::{choice, from_shape, profile, shape};
+use crate::options::{choice, from_shape, profile, shape, ValidateArgs};
 use crate::pool;
 
 /// `(path, line, severity, rule, pointer, message)`, as `--format json` has them.
@@ -20,17 +20,8 @@ type Row = (String, usize, &'static str, &'static str, String, String);
 
 /// Checks the files at `path` (a folder: its `*.json` and `*.jsonl`).
 #[pyfunction]
-#[pyo3(signature = (path, profile, target, kind, deep, from_))]
-pub fn validate_path(
-    py: Python<'_>,
-    path: PathBuf,
-    profile: Option<&str>,
-    target: Option<&str>,
-    kind: Option<&str>,
-    deep: bool,
-    from_: &str,
-) -> PyResult<Vec<Row>> {
-    let options = options(profile, target, kind, deep, from_)?;
+pub fn validate_path(py: Python<'_>, path: PathBuf, options: ValidateArgs) -> PyResult<Vec<Row>> {
+    let options = options.options()?;
     let reports = py.detach(|| {
         pool::run(None, || {
             let mut inputs = Vec::new();
@@ -45,17 +36,12 @@ pub fn validate_path(
 
 /// Checks a document (or JSON Lines) held in memory.
 #[pyfunction]
-#[pyo3(signature = (doc, profile, target, kind, deep, from_))]
 pub fn validate_document(
     py: Python<'_>,
     doc: &Bound<'_, PyAny>,
-    profile: Option<&str>,
-    target: Option<&str>,
-    kind: Option<&str>,
-    deep: bool,
-    from_: &str,
+    options: ValidateArgs,
 ) -> PyResult<Vec<Row>> {
-    let options = options(profile, target, kind, deep, from_)?;
+    let options = options.options()?;
     let (text, _) = document::text_of(doc, "doc_or_path")?;
     let report = py
         .detach(|| {
@@ -91,40 +77,44 @@ fn row(finding: Finding) -> Row {
     )
 }
 
-/// The options `partkit validate [--profile P] [--target T] [--kind K]
-/// [--from F] [--deep]` makes.
-fn options(
-    profile_name: Option<&str>,
-    target: Option<&str>,
-    kind: Option<&str>,
-    deep: bool,
-    from_: &str,
-) -> PyResult<ValidateOptions> {
-    let profile = profile_name.map(profile).transpose()?;
-    let from = from_shape(from_)?;
-    let kind = match (kind, from) {
-        (Some("reply"), _) => KindChoice::Reply,
-        (Some("parts"), _) => KindChoice::Parts,
-        (Some("rollout"), _) => KindChoice::Rollout,
-        (Some("transcript"), shape) | (None, shape @ Some(_)) => KindChoice::Transcript(shape),
-        (None, None) => KindChoice::Auto,
-        (Some(other), _) => {
-            return Err(choice(
-                "kind",
-                other,
-                &["reply", "parts", "transcript", "rollout"],
-            ))
-        }
-    };
-    Ok(ValidateOptions {
-        check: CheckOptions {
-            kind,
-            target: target.map(|name| shape("target", name)).transpose()?,
-            depth: if deep { Depth::Full } else { Depth::Header },
-            limits: Limits::with_profile(profile, None, None, None),
-            ..CheckOptions::default()
-        },
-        layout: Layout::Auto,
-        ignore: Vec::new(),
-    })
+impl ValidateArgs {
+    /// The options `partkit validate [--profile P] [--target T] [--kind K]
+    /// [--from F] [--deep]` makes.
+    fn options(&self) -> PyResult<ValidateOptions> {
+        let profile = self.profile.as_deref().map(profile).transpose()?;
+        let from = from_shape(&self.from_)?;
+        let kind = match (self.kind.as_deref(), from) {
+            (Some("reply"), _) => KindChoice::Reply,
+            (Some("parts"), _) => KindChoice::Parts,
+            (Some("rollout"), _) => KindChoice::Rollout,
+            (Some("transcript"), shape) | (None, shape @ Some(_)) => KindChoice::Transcript(shape),
+            (None, None) => KindChoice::Auto,
+            (Some(other), _) => {
+                return Err(choice(
+                    "kind",
+                    other,
+                    &["reply", "parts", "transcript", "rollout"],
+                ))
+            }
+        };
+        Ok(ValidateOptions {
+            check: CheckOptions {
+                kind,
+                target: self
+                    .target
+                    .as_deref()
+                    .map(|name| shape("target", name))
+                    .transpose()?,
+                depth: if self.deep {
+                    Depth::Full
+                } else {
+                    Depth::Header
+                },
+                limits: Limits::with_profile(profile, None, None, None),
+                ..CheckOptions::default()
+            },
+            layout: Layout::Auto,
+            ignore: Vec::new(),
+        })
+    }
 }
