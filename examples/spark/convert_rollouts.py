@@ -22,6 +22,8 @@ import os
 import shlex
 import time
 
+from local_spark import local_spark, read_lines
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -32,29 +34,10 @@ def main():
     parser.add_argument("--empty", type=int, default=0)
     args = parser.parse_args()
 
-    # Spark on this machine only: no UI, driver and block manager on loopback.
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    from pyspark.sql import SparkSession
-
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName("partkit-rollouts")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        # No progress bar in the log that .ci/spark.sh shows when the job fails.
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
+    spark = local_spark("partkit-rollouts")
     sc = spark.sparkContext
-    sc.setLogLevel("ERROR")
     started = time.monotonic()
-
-    rows = sc.textFile(args.input, args.partitions)
-    if args.empty:
-        # union keeps the partitions' order: the empty ones come first.
-        rows = sc.union([sc.parallelize([], args.empty), rows])
-    sizes = rows.glom().map(len).collect()
+    rows, sizes = read_lines(sc, args.input, args.partitions, args.empty)
 
     # One worker thread per partkit: Spark already runs a task per core, so
     # partkit's default of one worker per core would start cores² threads.

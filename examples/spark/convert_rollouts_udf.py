@@ -33,6 +33,8 @@ import warnings
 import pandas as pd
 import partkit
 
+from local_spark import local_spark, read_lines
+
 
 def to_anthropic(batches, threads):
     """mapInPandas function: (line, value) rows in, (line, value, error) rows out,
@@ -63,32 +65,15 @@ def main():
     parser.add_argument("--threads", type=int, default=1, help="partkit threads per task")
     args = parser.parse_args()
 
-    # Spark on this machine only: no UI, driver and block manager on loopback.
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     # The workers run this Python, which has partkit, pandas and pyarrow.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName("partkit-rollouts-udf")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
+    spark = local_spark("partkit-rollouts-udf")
     sc = spark.sparkContext
-    sc.setLogLevel("ERROR")
     started = time.monotonic()
-
-    # Read as convert_rollouts.py does, so that --partitions and --empty mean
-    # the same; union keeps the partitions' order (the empty ones first).
-    rows = sc.textFile(args.input, args.partitions)
-    if args.empty:
-        rows = sc.union([sc.parallelize([], args.empty), rows])
-    sizes = rows.glom().map(len).collect()
+    # Read as convert_rollouts.py does, so that --partitions and --empty mean the same.
+    rows, sizes = read_lines(sc, args.input, args.partitions, args.empty)
     # Number the lines before the UDF, so that an error names its input line.
     starts = [sum(sizes[:p]) + 1 for p in range(len(sizes))]
     lines = rows.mapPartitionsWithIndex(lambda p, part: enumerate(part, starts[p])).toDF(
