@@ -105,6 +105,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--list-rules', '--list-rules', [CompletionResultType]::ParameterName, 'Print the rules (id, severity, fixable, what it checks) and exit')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Fail on warnings too')
+            [CompletionResult]::new('--exit-zero', '--exit-zero', [CompletionResultType]::ParameterName, 'Report the findings and exit 0 all the same (an input that cannot be read still exits 2)')
             [CompletionResult]::new('--deep', '--deep', [CompletionResultType]::ParameterName, 'Decode every image fully (catches truncated images)')
             [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read inputs as JSON Lines even if they look like one document')

@@ -543,7 +543,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__validate)
-            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --exit-zero --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --max-document-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,7 +562,7 @@ _partkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
                     return 0
                     ;;
                 --ignore)

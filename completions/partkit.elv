@@ -99,6 +99,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --list-rules 'Print the rules (id, severity, fixable, what it checks) and exit'
             cand --deny-warnings 'Fail on warnings too'
+            cand --exit-zero 'Report the findings and exit 0 all the same (an input that cannot be read still exits 2)'
             cand --deep 'Decode every image fully (catches truncated images)'
             cand --fix 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64'
             cand --jsonl 'Read inputs as JSON Lines even if they look like one document'

@@ -114,7 +114,8 @@ bedrock\t'Bedrock Converse'
 mcp\t'MCP CallToolResult (single tool results)'
 nemo-gym\t'NeMo Gym tool reply (single tool results)'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
-json\t'JSON Lines, one object per finding'"
+json\t'JSON Lines, one object per finding'
+github\t'GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l ignore -d 'Do not report this rule (repeatable)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-bytes -d 'Refuse a media part over this many decoded bytes (e.g. 5MB)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-dim -d 'Refuse an image whose longest side is over this many pixels' -r
@@ -131,6 +132,7 @@ complete -c partkit -n "__fish_partkit_using_subcommand validate" -s j -l thread
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l list-rules -d 'Print the rules (id, severity, fixable, what it checks) and exit'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deny-warnings -d 'Fail on warnings too'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l exit-zero -d 'Report the findings and exit 0 all the same (an input that cannot be read still exits 2)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deep -d 'Decode every image fully (catches truncated images)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l fix -d 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l jsonl -d 'Read inputs as JSON Lines even if they look like one document'

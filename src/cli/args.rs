@@ -127,6 +127,9 @@ pub struct ValidateArgs {
     /// Fail on warnings too
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Report the findings and exit 0 all the same (an input that cannot be read still exits 2)
+    #[arg(long, conflicts_with = "deny_warnings")]
+    pub exit_zero: bool,
     /// Decode every image fully (catches truncated images)
     #[arg(long)]
     pub deep: bool,

@@ -110,6 +110,8 @@ pub enum FindingFormat {
     Text,
     /// JSON Lines, one object per finding
     Json,
+    /// GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI
+    Github,
 }
 
 /// `inspect --format` values.

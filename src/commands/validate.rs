@@ -57,6 +57,8 @@ pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     printer.note(&totals.summary(started, unreadable));
     Ok(if unreadable > 0 {
         ExitStatus::Error
+    } else if args.exit_zero {
+        ExitStatus::Success
     } else if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
         ExitStatus::Failure
     } else {
@@ -69,7 +71,8 @@ fn list_rules(format: FindingFormat, printer: &Printer) -> Result<ExitStatus> {
     let mut out = printer.stdout();
     for rule in validate::RULES {
         let line = match format {
-            FindingFormat::Text => format!(
+            // The rule table is for people; CI formats print it as text.
+            FindingFormat::Text | FindingFormat::Github => format!(
                 "{:<26} {:<8} {:<8} {}",
                 rule.id,
                 rule.severity.as_str(),
@@ -157,6 +160,7 @@ fn print_reports(
             let line = match format {
                 FindingFormat::Text => crate::output::sanitize(&finding.to_line()).into_owned(),
                 FindingFormat::Json => finding.to_json().to_string(),
+                FindingFormat::Github => finding.to_github(),
             };
             writeln!(out, "{line}").map_err(stdout_error)?;
         }

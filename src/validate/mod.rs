@@ -10,6 +10,7 @@
 mod arguments;
 mod document;
 mod exchanges;
+mod formats;
 pub mod kit;
 mod locate;
 mod media;
