@@ -562,7 +562,7 @@ _partkit() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --ignore)

@@ -115,7 +115,8 @@ mcp\t'MCP CallToolResult (single tool results)'
 nemo-gym\t'NeMo Gym tool reply (single tool results)'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
 json\t'JSON Lines, one object per finding'
-github\t'GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI'"
+github\t'GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI'
+sarif\t'One SARIF 2.1.0 log of every finding, for code scanning tools'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l ignore -d 'Do not report this rule (repeatable)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-bytes -d 'Refuse a media part over this many decoded bytes (e.g. 5MB)' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-dim -d 'Refuse an image whose longest side is over this many pixels' -r

@@ -112,6 +112,8 @@ pub enum FindingFormat {
     Json,
     /// GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI
     Github,
+    /// One SARIF 2.1.0 log of every finding, for code scanning tools
+    Sarif,
 }
 
 /// `inspect --format` values.

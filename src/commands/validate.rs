@@ -72,7 +72,7 @@ fn list_rules(format: FindingFormat, printer: &Printer) -> Result<ExitStatus> {
     for rule in validate::RULES {
         let line = match format {
             // The rule table is for people; CI formats print it as text.
-            FindingFormat::Text | FindingFormat::Github => format!(
+            FindingFormat::Text | FindingFormat::Github | FindingFormat::Sarif => format!(
                 "{:<26} {:<8} {:<8} {}",
                 rule.id,
                 rule.severity.as_str(),
@@ -147,6 +147,8 @@ fn print_reports(
 ) -> Result<Totals> {
     let mut out = printer.stdout();
     let mut totals = Totals::default();
+    // SARIF is one log of every finding, written once all are known.
+    let mut sarif: Vec<crate::validate::Finding> = Vec::new();
     for report in reports {
         totals.documents += report.documents;
         totals.skipped += report.skipped;
@@ -161,6 +163,10 @@ fn print_reports(
                 FindingFormat::Text => crate::output::sanitize(&finding.to_line()).into_owned(),
                 FindingFormat::Json => finding.to_json().to_string(),
                 FindingFormat::Github => finding.to_github(),
+                FindingFormat::Sarif => {
+                    sarif.push(finding.clone());
+                    continue;
+                }
             };
             writeln!(out, "{line}").map_err(stdout_error)?;
         }
@@ -170,6 +176,12 @@ fn print_reports(
             out.flush().map_err(stdout_error)?;
             printer.error(&format!("{:#}", anyhow::Error::from(error)));
         }
+    }
+    if format == FindingFormat::Sarif {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let log = crate::validate::sarif::log(&sarif, &cwd);
+        crate::output::write_json(&mut out, &log, printer.is_pretty()).map_err(stdout_error)?;
+        writeln!(out).map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)?;
     Ok(totals)

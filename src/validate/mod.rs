@@ -17,6 +17,7 @@ mod media;
 mod options;
 mod report;
 pub mod rules;
+pub mod sarif;
 mod scope;
 mod transcript;
 
