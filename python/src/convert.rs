@@ -3,6 +3,7 @@
 //! `partkit convert` runs it on each document.
 
 use partkit::convert::document::{convert_document, ConvertRequest};
+use partkit::convert::ConvertError;
 use partkit::shared::SharedBytes;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -16,6 +17,9 @@ use crate::pool;
 /// One document's output and notes, or why it failed.
 type Outcome = Result<(Vec<u8>, Vec<String>), String>;
 
+/// One document's output, the name of the shape it was read as, and its notes.
+type Converted = (Vec<u8>, Option<&'static str>, Vec<String>);
+
 /// Converts one document (the Python side's JSON text); returns the output
 /// text, the source shape's name and the notes.
 #[pyfunction]
@@ -27,14 +31,7 @@ pub fn convert(
     let request = options.request()?;
     let (text, kind) = document::text_of(doc, "doc")?;
     let (output, source, notes) = py
-        .detach(|| {
-            let input = SharedBytes::new(text.to_vec());
-            convert_document(&input, &request).map(|mut converted| {
-                let notes = std::mem::take(&mut converted.notes);
-                let source = converted.source.map(|shape| shape.name());
-                (converted.into_bytes(&input), source, notes)
-            })
-        })
+        .detach(|| convert_one(text, &request))
         .map_err(rejected)?;
     Ok((document::to_python(py, &output, kind)?, source, notes))
 }
@@ -103,14 +100,19 @@ pub fn convert_lines(
     Ok((outputs, errors, notes))
 }
 
-/// One line, as `partkit convert --jsonl` converts it.
+/// One line, as `partkit convert --jsonl` converts it: a failure is its
+/// message.
 fn convert_line(text: &[u8], request: &ConvertRequest) -> Outcome {
+    convert_one(text, request)
+        .map(|(output, _, notes)| (output, notes))
+        .map_err(|error| partkit::sanitize(&error.to_string()).into_owned())
+}
+
+/// One document: the output, the shape it was read as, the notes.
+fn convert_one(text: &[u8], request: &ConvertRequest) -> Result<Converted, ConvertError> {
     let input = SharedBytes::new(text.to_vec());
-    match convert_document(&input, request) {
-        Ok(mut converted) => {
-            let notes = std::mem::take(&mut converted.notes);
-            Ok((converted.into_bytes(&input), notes))
-        }
-        Err(error) => Err(partkit::sanitize(&error.to_string()).into_owned()),
-    }
+    let mut converted = convert_document(&input, request)?;
+    let notes = std::mem::take(&mut converted.notes);
+    let source = converted.source.map(|shape| shape.name());
+    Ok((converted.into_bytes(&input), source, notes))
 }

@@ -20,25 +20,12 @@ pub fn usage(message: impl std::fmt::Display) -> PyErr {
 /// prints it (after `partkit: error: `).
 pub fn of_error(error: partkit::Error) -> PyErr {
     let code = error.exit_code();
-    let message = anyhow_chain(&error);
+    let message = format!("{:#}", anyhow::Error::from(error));
     if code == 1 {
         rejected(message)
     } else {
         usage(message)
     }
-}
-
-/// The error and its causes, `: `-separated, as `{:#}` of an `anyhow::Error`
-/// prints them for the command line.
-fn anyhow_chain(error: &partkit::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// Made safe to print, as every message the CLI prints is.

@@ -1,8 +1,6 @@
 //! `resize`: one image's bytes under the caps, through
 //! [`partkit::resize::resize_image`] with the CLI's default limits.
 
-use std::borrow::Cow;
-
 use partkit::resize::{Format, FormatChoice, Limits, ResizeOptions};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -49,9 +47,7 @@ pub fn resize<'py>(
         .detach(|| pool::run(None, || partkit::resize::resize_image(bytes, &options)))
         .map_err(usage)?
         .map_err(rejected)?;
-    let out: Cow<'_, [u8]> = match &resized.bytes {
-        Some(new) => Cow::Borrowed(new),
-        None => Cow::Borrowed(bytes),
-    };
-    Ok((PyBytes::new(py, &out), resized.warnings))
+    // Unchanged (within every cap): the same bytes back.
+    let out = resized.bytes.as_deref().unwrap_or(bytes);
+    Ok((PyBytes::new(py, out), resized.warnings))
 }

@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 
-use crate::document::{self, Kind};
+use crate::document;
 use crate::errors::rejected;
 
 /// `(media_type, base64 data, label)` of one image.
@@ -16,15 +16,7 @@ pub fn split(py: Python<'_>, reply: &Bound<'_, PyAny>) -> PyResult<(Py<PyAny>, V
     let apart = py
         .detach(|| partkit::split::split_apart(text))
         .map_err(rejected)?;
-    let rest = document::to_python(
-        py,
-        &apart.rest,
-        if kind == Kind::Bytes {
-            Kind::Bytes
-        } else {
-            Kind::Str
-        },
-    )?;
+    let rest = document::to_python(py, &apart.rest, kind)?;
     let images = apart
         .images
         .into_iter()
