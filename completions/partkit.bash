@@ -16,6 +16,9 @@ _partkit() {
             ",$1")
                 cmd="partkit"
                 ;;
+            partkit,config)
+                cmd="partkit__subcmd__config"
+                ;;
             partkit,convert)
                 cmd="partkit__subcmd__convert"
                 ;;
@@ -39,6 +42,9 @@ _partkit() {
                 ;;
             partkit,validate)
                 cmd="partkit__subcmd__validate"
+                ;;
+            partkit__subcmd__help,config)
+                cmd="partkit__subcmd__help__subcmd__config"
                 ;;
             partkit__subcmd__help,convert)
                 cmd="partkit__subcmd__help__subcmd__convert"
@@ -71,13 +77,39 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --max-document-size --help --version encode split validate inspect resize convert generate help"
+            opts="-q -h -V --pretty --compact --quiet --max-document-size --config --no-config --help --version encode split validate inspect resize convert config generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__config)
+            opts="-q -h -V --pretty --compact --quiet --max-document-size --config --no-config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -89,7 +121,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__convert)
-            opts="-j -q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --call-id --name --jsonl --kind --bare --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-j -q -h -V --from --to --on-unsupported --tool-media --on-invalid-arguments --strict --no-strict --call-id --name --jsonl --kind --bare --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -151,6 +183,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -159,7 +195,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__encode)
-            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --on-error --pretty --compact --quiet --max-document-size --help --version"
+            opts="-t -q -h -V --text --type --mime-type --name --max-part-bytes --strict --fetch --timeout --to --jsonl --on-error --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,6 +241,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -213,7 +253,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__generate)
-            opts="-q -h -V --dir --pretty --compact --quiet --max-document-size --help --version"
+            opts="-q -h -V --dir --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -227,6 +267,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -235,8 +279,22 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split validate inspect resize convert generate help"
+            opts="encode split validate inspect resize convert config generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__help__subcmd__config)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -361,7 +419,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__inspect)
-            opts="-j -q -h -V --format --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-j -q -h -V --format --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -399,6 +457,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -407,7 +469,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__resize)
-            opts="-o -j -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-o -j -q -h -V --max-bytes --max-encoded-bytes --max-dim --max-pixels --profile --format --output --out-dir --in-place --report --max-decode-pixels --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -481,6 +543,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -489,7 +555,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__split)
-            opts="-j -q -h -V --rest --to --call-id --name --images-dir --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-j -q -h -V --rest --to --call-id --name --images-dir --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -535,6 +601,10 @@ _partkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -543,7 +613,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__validate)
-            opts="-j -q -h -V --kind --from --target --format --list-rules --ignore --deny-warnings --exit-zero --deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --max-document-size --help --version"
+            opts="-j -q -h -V --kind --from --target --format --list-rules --show-config --ignore --deny-warnings --no-deny-warnings --exit-zero --deep --no-deep --fix --max-bytes --max-dim --max-images --profile --jsonl --at --at-missing --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +672,10 @@ _partkit() {
                     return 0
                     ;;
                 --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

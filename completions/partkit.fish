@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_partkit_global_optspecs
-    string join \n pretty compact q/quiet max-document-size= h/help V/version
+    string join \n pretty compact q/quiet max-document-size= config= no-config h/help V/version
 end
 
 function __fish_partkit_needs_command
@@ -25,9 +25,11 @@ function __fish_partkit_using_subcommand
 end
 
 complete -c partkit -n "__fish_partkit_needs_command" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_needs_command" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_needs_command" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_needs_command" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_needs_command" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_needs_command" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_needs_command" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_needs_command" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
@@ -36,6 +38,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "convert" -d 'Convert transcripts between provider shapes'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "config" -d 'Print the settings in effect from the config file, and where each came from'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s t -l text -d 'Add a text part at this place among the sources (repeatable)' -r
@@ -58,12 +61,14 @@ complete -c partkit -n "__fish_partkit_using_subcommand encode" -l on-error -d '
 null\t'Write `null` in its place, so output line N is input line N (error on stderr; exit 0)'
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l strict -d 'Treat a disagreement between content and declared type as an error'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l fetch -d 'Download http(s) URLs and inline their bytes instead of keeping URL parts'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l jsonl -d 'Print one part per line instead of a JSON array'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand encode" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand encode" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l to -d 'Print the reply as one tool result of this shape' -r -f -a "canonical\t'A canonical tool_result block'
@@ -84,12 +89,14 @@ null\t'Write `null` in its place, so output line N is input line N (error on std
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l rest -d 'Print only the rest of the reply (the JSON the model gets as tool output)'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l force -d 'Overwrite existing files in --images-dir'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand split" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand split" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l kind -d 'Check every document as this kind instead of recognizing it' -r -f -a "reply\t'A tool reply with tool_output_images'
@@ -131,15 +138,20 @@ complete -c partkit -n "__fish_partkit_using_subcommand validate" -l at-missing 
 skip\t'The pointer is passed over; a document without any is passed through unchanged'"
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l list-rules -d 'Print the rules (id, severity, fixable, what it checks) and exit'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l show-config -d 'Print the settings in effect (command line, config file, defaults) and where each came from, and exit'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deny-warnings -d 'Fail on warnings too'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l no-deny-warnings -d 'Do not fail on warnings (overrides the config file\'s deny-warnings)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l exit-zero -d 'Report the findings and exit 0 all the same (an input that cannot be read still exits 2)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l deep -d 'Decode every image fully (catches truncated images)'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l no-deep -d 'Check image headers only (overrides the config file\'s deep)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l fix -d 'Repair, in place, what has exactly one right answer: a declared type that disagrees with the bytes, media-type aliases, non-canonical base64'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l jsonl -d 'Read inputs as JSON Lines even if they look like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l format -d 'How to print the items' -r -f -a "text\t'A table: one row per media item (pointer, kind, types, size, dimensions, name, problems)'
@@ -153,11 +165,13 @@ null\t'Write `null` in its place, so output line N is input line N (error on std
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l force -d 'Overwrite existing files in --extract'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-bytes -d 'Most decoded bytes per image, e.g. 4MB, 5MiB [default: 5MB, or the profile\'s cap]' -r
@@ -186,11 +200,13 @@ null\t'Write `null` in its place, so output line N is input line N (error on std
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l in-place -d 'Replace each input that changed (a temporary file renamed over it)'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l jsonl -d 'Read JSON inputs as JSON Lines even if they look like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand resize" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand resize" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l from -d 'The input\'s shape' -r -f -a "auto\t'Detect the shape (and say so when it had to guess)'
@@ -228,26 +244,40 @@ null\t'Write `null` in its place, so output line N is input line N (error on std
 stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l strict -d 'Exit 1 instead of dropping anything the target has no place for'
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l no-strict -d 'Drop with a warning what the target has no place for (overrides the config file\'s strict)'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l bare -d 'Print only the converted value (of the one --at pointer, or a rollout\'s conversation), not the document around it'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand convert" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand config" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand config" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -l no-config -d 'Ignore config files'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand config" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l dir -d 'The repository root to write `completions/` and `man/` into' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand generate" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "config" -d 'Print the settings in effect from the config file, and where each came from'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

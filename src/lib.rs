@@ -63,6 +63,7 @@ mod size;
 // hidden, for the test that keeps the generated files current.)
 mod cli;
 mod commands;
+mod config;
 #[doc(hidden)]
 pub mod generate;
 mod output;

@@ -101,7 +101,7 @@ pub struct SplitArgs {
 }
 
 /// Arguments of `partkit validate`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
     /// Files or directories to check; `-` or nothing for stdin
     #[arg(value_name = "PATH")]
@@ -121,18 +121,28 @@ pub struct ValidateArgs {
     /// Print the rules (id, severity, fixable, what it checks) and exit
     #[arg(long, help_heading = "Output")]
     pub list_rules: bool,
+    /// Print the settings in effect (command line, config file, defaults) and where each
+    /// came from, and exit
+    #[arg(long, help_heading = "Output")]
+    pub show_config: bool,
     /// Do not report this rule (repeatable)
     #[arg(long, value_name = "RULE")]
     pub ignore: Vec<String>,
     /// Fail on warnings too
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_deny_warnings")]
     pub deny_warnings: bool,
+    /// Do not fail on warnings (overrides the config file's deny-warnings)
+    #[arg(long, overrides_with = "deny_warnings")]
+    pub no_deny_warnings: bool,
     /// Report the findings and exit 0 all the same (an input that cannot be read still exits 2)
     #[arg(long, conflicts_with = "deny_warnings")]
     pub exit_zero: bool,
     /// Decode every image fully (catches truncated images)
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_deep")]
     pub deep: bool,
+    /// Check image headers only (overrides the config file's deep)
+    #[arg(long, overrides_with = "deep")]
+    pub no_deep: bool,
     /// Repair, in place, what has exactly one right answer: a declared type that
     /// disagrees with the bytes, media-type aliases, non-canonical base64
     #[arg(long)]
@@ -253,8 +263,11 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, value_name = "POLICY", default_value_t = InvalidArgumentsArg::Error)]
     pub on_invalid_arguments: InvalidArgumentsArg,
     /// Exit 1 instead of dropping anything the target has no place for
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_strict")]
     pub strict: bool,
+    /// Drop with a warning what the target has no place for (overrides the config file's strict)
+    #[arg(long, overrides_with = "strict")]
+    pub no_strict: bool,
     /// The call id of a single tool result whose shape carries none (mcp, nemo-gym)
     #[arg(long, value_name = "ID")]
     pub call_id: Option<String>,
@@ -276,7 +289,7 @@ pub struct ConvertArgs {
 }
 
 /// `--at`: sub-documents.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct AtArgs {
     /// Work on the value at this JSON pointer (RFC 6901) of each document, writing the rest
     /// of the document back byte for byte (repeatable)
@@ -307,12 +320,16 @@ pub struct PipelineArgs {
 }
 
 /// `-j/--threads`: the workers.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ThreadsArgs {
     /// Worker threads [default: RAYON_NUM_THREADS, else one per core]
     #[arg(short = 'j', long = "threads", value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Pipelines")]
     pub threads: Option<u16>,
 }
+
+/// Arguments of `partkit config`.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {}
 
 /// Arguments of the hidden `partkit generate`.
 #[derive(Debug, Args)]

@@ -47,6 +47,19 @@ pub struct GlobalArgs {
     /// [default: 512MiB]
     #[arg(long, global = true, value_name = "SIZE", value_parser = crate::size::parse_size, help_heading = "Input")]
     pub max_document_size: Option<u64>,
+    /// Read settings from this file instead of the nearest partkit.toml, .partkit.toml or
+    /// pyproject.toml [tool.partkit]
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        conflicts_with = "no_config",
+        help_heading = "Config"
+    )]
+    pub config: Option<std::path::PathBuf>,
+    /// Ignore config files
+    #[arg(long, global = true, help_heading = "Config")]
+    pub no_config: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -147,6 +160,20 @@ pub enum Command {
             partkit convert --at /request --to gemini --on-error null -j 1 records.jsonl"
     )]
     Convert(ConvertArgs),
+    /// Print the settings in effect from the config file, and where each came from
+    #[command(
+        long_about = "Print the settings in effect for validate, resize and convert, and where \
+            each came from: the config file (with its line) or partkit's default.\n\n\
+            The config file is the nearest partkit.toml, .partkit.toml or pyproject.toml holding \
+            [tool.partkit], from the working folder up; --config PATH names one, --no-config \
+            ignores them. The output is itself a config file, each key's source in a comment. \
+            `partkit validate --show-config` shows validate's settings with its command line too.",
+        after_help = "Examples:\n  \
+            partkit config\n  \
+            partkit --config ci/partkit.toml config\n  \
+            partkit validate --profile openai --show-config"
+    )]
+    Config(ConfigArgs),
     /// Write completions and man pages (for maintainers)
     #[command(hide = true)]
     Generate(GenerateArgs),

@@ -3,6 +3,7 @@
 //! what it returns through the one [`Printer`]; no knowledge of partkit's
 //! formats lives here.
 
+mod config;
 mod convert;
 mod encode;
 mod inspect;
@@ -33,16 +34,32 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
     if let Some(max) = cli.global.max_document_size {
         crate::io::set_max_document(max);
     }
+    let sub = matches
+        .subcommand()
+        .map_or(matches, |(_, sub_matches)| sub_matches);
+    // Only the commands with settings read the config: a broken file does
+    // not stop `encode`.
+    let loaded = || {
+        let cwd = std::env::current_dir()
+            .map_err(|e| Error::usage(format!("cannot tell the working folder: {e}")))?;
+        let loaded = crate::config::load(cli.global.config.as_deref(), cli.global.no_config, &cwd)?;
+        Ok::<_, Error>((loaded, cwd))
+    };
     match cli.command {
-        Command::Encode(args) => {
-            let sub = matches.subcommand_matches("encode").unwrap_or(matches);
-            encode::run(args, sub, &printer)
-        }
+        Command::Encode(args) => encode::run(args, sub, &printer),
         Command::Split(args) => split::run(args, &printer),
-        Command::Validate(args) => validate::run(args, &printer),
+        Command::Validate(args) if args.list_rules => validate::list_rules(args.format, &printer),
+        Command::Validate(args) => validate::run(args, sub, &loaded()?, &printer),
         Command::Inspect(args) => inspect::run(args, &printer),
-        Command::Resize(args) => resize::run(args, &printer),
-        Command::Convert(args) => convert::run(args, &printer),
+        Command::Resize(mut args) => {
+            crate::config::apply::resize(&mut args, sub, &loaded()?.0);
+            resize::run(args, &printer)
+        }
+        Command::Convert(mut args) => {
+            crate::config::apply::convert(&mut args, sub, &loaded()?.0);
+            convert::run(args, &printer)
+        }
+        Command::Config(_) => config::run(&loaded()?, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {
                 printer.note(&format!("wrote {}", path.display()));

@@ -3,12 +3,16 @@
 //! summary.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Instant;
+
+use clap::ArgMatches;
 
 use super::{at_of, set_threads};
 use crate::cli::{DocKindArg, FindingFormat, ValidateArgs};
+use crate::config::Loaded;
 use crate::error::{Error, ExitStatus, Result};
-use crate::io::Layout;
+use crate::io::{Input, Layout};
 use crate::output::{stdout_error, Printer};
 use crate::size::group_digits;
 use crate::validate::{
@@ -16,9 +20,15 @@ use crate::validate::{
 };
 
 /// Runs `partkit validate`.
-pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
-    if args.list_rules {
-        return list_rules(args.format, printer);
+pub fn run(
+    mut args: ValidateArgs,
+    matches: &ArgMatches,
+    (loaded, cwd): &(Loaded, PathBuf),
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let plan = crate::config::apply::validate(&mut args, matches, loaded, cwd);
+    if args.show_config {
+        return show_config(&plan, loaded, cwd, printer);
     }
     if let Some(unknown) = args
         .ignore
@@ -36,8 +46,22 @@ pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     }
     let started = Instant::now();
     let mut unreadable = 0usize;
+    // Named files go through the config's include and exclude too, so that a
+    // pre-commit hook's list of changed files follows them.
+    let (named, left_out): (Vec<PathBuf>, Vec<PathBuf>) = args
+        .paths
+        .iter()
+        .cloned()
+        .partition(|path| path.as_os_str() == "-" || !path.is_file() || plan.takes_named(path));
+    if !args.paths.is_empty() && named.is_empty() {
+        printer.note(&format!(
+            "checked nothing: the config's include/exclude leave out every path named ({})",
+            crate::config::show::source_name(loaded)
+        ));
+        return Ok(ExitStatus::Success);
+    }
     let mut inputs = Vec::new();
-    for input in validate::collect_inputs(&args.paths) {
+    for input in validate::collect_inputs_with(&named, plan.selection()) {
         match input {
             Ok(input) => inputs.push(input),
             Err(error) => {
@@ -50,11 +74,43 @@ pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     if inputs.len() < 2 {
         bar.finish_and_clear();
     }
-    let reports = validate::validate_inputs(&inputs, &options, || bar.inc(1));
+    // Each input's options: the run's, or its overrides' (one set per distinct
+    // list of matching overrides).
+    let mut sets: Vec<(Vec<usize>, ValidateOptions)> = vec![(Vec::new(), options)];
+    let mut which = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        let matching = match input {
+            Input::Path(path) => plan.overrides_for(path),
+            Input::Stdin => Vec::new(),
+        };
+        let index = match sets.iter().position(|(key, _)| *key == matching) {
+            Some(index) => index,
+            None => {
+                let options = options_of(&plan.with_overrides(&args, &matching))?;
+                sets.push((matching, options));
+                sets.len() - 1
+            }
+        };
+        which.push(index);
+    }
+    let reports = validate::validate_inputs_with(&inputs, |i| &sets[which[i]].1, || bar.inc(1));
     bar.finish_and_clear();
     let totals = print_reports(reports, args.format, printer)?;
     unreadable += totals.unreadable;
-    printer.note(&totals.summary(started, unreadable));
+    let mut summary = totals.summary(started, unreadable);
+    if !left_out.is_empty() {
+        summary.push_str(&format!(
+            "; {} left out by the include/exclude of {}",
+            crate::size::group_digits(left_out.len() as u64)
+                + if left_out.len() == 1 {
+                    " path"
+                } else {
+                    " paths"
+                },
+            crate::config::show::source_name(loaded)
+        ));
+    }
+    printer.note(&summary);
     Ok(if unreadable > 0 {
         ExitStatus::Error
     } else if args.exit_zero {
@@ -66,8 +122,29 @@ pub fn run(args: ValidateArgs, printer: &Printer) -> Result<ExitStatus> {
     })
 }
 
+/// `--show-config`: the validate settings in effect and their sources.
+fn show_config(
+    plan: &crate::config::apply::ValidatePlan,
+    loaded: &Loaded,
+    cwd: &std::path::Path,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    use crate::config::show;
+    let text = [
+        show::header(loaded, cwd),
+        "\n".to_string(),
+        show::section("[validate]", &plan.entries),
+        show::overrides(&plan.overrides()),
+    ]
+    .concat();
+    let mut out = printer.stdout();
+    out.write_all(text.as_bytes()).map_err(stdout_error)?;
+    out.flush().map_err(stdout_error)?;
+    Ok(ExitStatus::Success)
+}
+
 /// `--list-rules`: the rule table, one rule a line.
-fn list_rules(format: FindingFormat, printer: &Printer) -> Result<ExitStatus> {
+pub(super) fn list_rules(format: FindingFormat, printer: &Printer) -> Result<ExitStatus> {
     let mut out = printer.stdout();
     for rule in validate::RULES {
         let line = match format {

@@ -127,10 +127,46 @@ impl InputReport {
     }
 }
 
+/// Which files a folder walk takes, and which folders it enters: a caller's
+/// include and exclude rules (the command line's config file).
+pub trait Selection: Send + Sync {
+    /// Whether to walk into this folder (met in a walk, below a named folder).
+    fn enter(&self, dir: &Path) -> bool;
+    /// Whether to check this file, met in a walk.
+    fn take(&self, file: &Path) -> bool;
+}
+
+/// The walk without rules: every folder, every `*.json` and `*.jsonl` file.
+pub struct JsonFiles;
+
+impl Selection for JsonFiles {
+    fn enter(&self, _dir: &Path) -> bool {
+        true
+    }
+    fn take(&self, file: &Path) -> bool {
+        is_json_name(file)
+    }
+}
+
+/// Whether the file name ends in `.json` or `.jsonl` (in any case).
+pub fn is_json_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json") || ext.eq_ignore_ascii_case("jsonl"))
+}
+
 /// Expands the paths to check: files as given, directories walked for `*.json`
 /// and `*.jsonl` (honouring `.gitignore`, sorted by name), `-` for stdin.
 /// Paths that do not exist come back as errors, in place.
 pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Result<Input>> {
+    collect_inputs_with(paths, std::sync::Arc::new(JsonFiles))
+}
+
+/// [`collect_inputs`], walking folders as `selection` says. Named files are
+/// taken as they are: a caller filters them first.
+pub fn collect_inputs_with(
+    paths: &[PathBuf],
+    selection: std::sync::Arc<dyn Selection>,
+) -> Vec<Result<Input>> {
     if paths.is_empty() {
         return vec![Ok(Input::Stdin)];
     }
@@ -145,27 +181,30 @@ pub fn collect_inputs(paths: &[PathBuf]) -> Vec<Result<Input>> {
                 path: path.clone(),
                 source,
             })),
-            Ok(metadata) if metadata.is_dir() => walk(path, &mut inputs),
+            Ok(metadata) if metadata.is_dir() => walk(path, &selection, &mut inputs),
             Ok(_) => inputs.push(Ok(Input::Path(path.clone()))),
         }
     }
     inputs
 }
 
-fn walk(dir: &Path, inputs: &mut Vec<Result<Input>>) {
+fn walk(dir: &Path, selection: &std::sync::Arc<dyn Selection>, inputs: &mut Vec<Result<Input>>) {
+    let entering = selection.clone();
+    let top = dir.to_path_buf();
     let walker = ignore::WalkBuilder::new(dir)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !is_dir || entry.path() == top || entering.enter(entry.path())
+        })
         .build();
     for entry in walker {
         match entry {
             Ok(entry) => {
                 let path = entry.path();
                 let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                let wanted = path.extension().is_some_and(|ext| {
-                    ext.eq_ignore_ascii_case("json") || ext.eq_ignore_ascii_case("jsonl")
-                });
-                if is_file && wanted {
+                if is_file && selection.take(path) {
                     inputs.push(Ok(Input::Path(path.to_path_buf())));
                 }
             }
@@ -183,9 +222,21 @@ pub fn validate_inputs(
     options: &ValidateOptions,
     on_done: impl Fn() + Sync,
 ) -> Vec<InputReport> {
+    validate_inputs_with(inputs, |_| options, on_done)
+}
+
+/// [`validate_inputs`] with options of each input's own (`options_of(i)` for
+/// `inputs[i]`): per-path settings.
+pub fn validate_inputs_with<'o>(
+    inputs: &[Input],
+    options_of: impl Fn(usize) -> &'o ValidateOptions + Sync,
+    on_done: impl Fn() + Sync,
+) -> Vec<InputReport> {
     inputs
         .par_iter()
-        .map(|input| {
+        .enumerate()
+        .map(|(index, input)| {
+            let options = options_of(index);
             let report = if options.check.fix {
                 fix_input(input, options)
             } else {

@@ -5,6 +5,7 @@
 
 mod support;
 
+mod config;
 mod convert_anchors;
 mod convert_anthropic;
 mod convert_bedrock;
