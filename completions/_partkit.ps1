@@ -99,7 +99,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Check every document as this kind instead of recognizing it')
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read documents as transcripts of this shape (implies --kind transcript)')
             [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Pre-flight transcripts for conversion to this shape: report what it would refuse or drop')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print findings')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'How to print findings (the variable lets a CI job switch a pre-commit hook to github)')
             [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Do not report this rule (repeatable)')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Refuse a media part over this many decoded bytes (e.g. 5MB)')
             [CompletionResult]::new('--max-dim', '--max-dim', [CompletionResultType]::ParameterName, 'Refuse an image whose longest side is over this many pixels')

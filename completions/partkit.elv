@@ -93,7 +93,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --kind 'Check every document as this kind instead of recognizing it'
             cand --from 'Read documents as transcripts of this shape (implies --kind transcript)'
             cand --target 'Pre-flight transcripts for conversion to this shape: report what it would refuse or drop'
-            cand --format 'How to print findings'
+            cand --format 'How to print findings (the variable lets a CI job switch a pre-commit hook to github)'
             cand --ignore 'Do not report this rule (repeatable)'
             cand --max-bytes 'Refuse a media part over this many decoded bytes (e.g. 5MB)'
             cand --max-dim 'Refuse an image whose longest side is over this many pixels'

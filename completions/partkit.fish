@@ -120,7 +120,7 @@ gemini\t'Gemini generateContent (REST, camelCase)'
 bedrock\t'Bedrock Converse'
 mcp\t'MCP CallToolResult (single tool results)'
 nemo-gym\t'NeMo Gym tool reply (single tool results)'"
-complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
+complete -c partkit -n "__fish_partkit_using_subcommand validate" -l format -d 'How to print findings (the variable lets a CI job switch a pre-commit hook to github)' -r -f -a "text\t'One line per finding: path:line: severity[rule] /pointer: message'
 json\t'JSON Lines, one object per finding'
 github\t'GitHub Actions workflow commands (::error file=PATH,line=N,title=RULE::MESSAGE): annotations in CI'
 sarif\t'One SARIF 2.1.0 log of every finding, for code scanning tools'"

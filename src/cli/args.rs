@@ -115,8 +115,8 @@ pub struct ValidateArgs {
     /// Pre-flight transcripts for conversion to this shape: report what it would refuse or drop
     #[arg(long, value_parser = shape_parser(ShapeUse::Document), value_name = "SHAPE")]
     pub target: Option<Shape>,
-    /// How to print findings
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, help_heading = "Output")]
+    /// How to print findings (the variable lets a CI job switch a pre-commit hook to github)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FindingFormat::Text, env = "PARTKIT_VALIDATE_FORMAT", help_heading = "Output")]
     pub format: FindingFormat,
     /// Print the rules (id, severity, fixable, what it checks) and exit
     #[arg(long, help_heading = "Output")]

@@ -588,3 +588,25 @@ fn png_size(path: &Path) -> (u32, u32) {
     let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
     (be(16), be(20))
 }
+
+#[test]
+fn the_readme_example_config_reads() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme.find("\n## Configuration").expect("the section")..];
+    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &section[start..start + section[start..].find("```").unwrap()];
+    let project = Project::new();
+    project.write("partkit.toml", example);
+    let run = project.run_in(".", &["config"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let shown = squeeze(&run.stdout);
+    for line in [
+        "\nprofile = \"anthropic\" # partkit.toml:3\n",
+        "\nmax-bytes = 4000000 # partkit.toml:6\n",
+        "\nprofile = \"gemini\" # partkit.toml:12\n",
+        "\ntool-media = \"lift\" # partkit.toml:26\n",
+    ] {
+        assert!(shown.contains(line), "{line:?} not in {shown}");
+    }
+}

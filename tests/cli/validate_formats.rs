@@ -219,3 +219,38 @@ fn run_rules() -> Vec<(String, String)> {
         })
         .collect()
 }
+
+#[test]
+fn the_format_can_come_from_the_environment_for_ci() {
+    // A pre-commit hook's command line stays as it is; CI sets the variable.
+    let (_dir, a, _odd) = two_files();
+    let by_option = run(&["validate", "--format", "github", &a]);
+    let by_variable = assert_cmd::Command::cargo_bin("partkit")
+        .unwrap()
+        .args(["validate", &a])
+        .env("PARTKIT_VALIDATE_FORMAT", "github")
+        .output()
+        .unwrap();
+    assert_eq!(by_variable.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(by_variable.stdout).unwrap(),
+        by_option.stdout
+    );
+    // The command line wins; a bad value is a usage error.
+    let both = assert_cmd::Command::cargo_bin("partkit")
+        .unwrap()
+        .args(["validate", "--format", "json", &a])
+        .env("PARTKIT_VALIDATE_FORMAT", "github")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(both.stdout)
+        .unwrap()
+        .starts_with("{\"path\":"));
+    let bad = assert_cmd::Command::cargo_bin("partkit")
+        .unwrap()
+        .args(["validate", &a])
+        .env("PARTKIT_VALIDATE_FORMAT", "gh")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
