@@ -12,6 +12,7 @@ use toml::Spanned;
 
 use super::file::{Setting, ValidateSettings};
 use super::paths::{absolute, PathRules};
+use super::values::Size;
 use super::{Config, Loaded};
 use crate::cli::{ConvertArgs, ResizeArgs, ValidateArgs};
 
@@ -73,6 +74,28 @@ impl<'a> Merge<'a> {
             value: render(field),
             source,
         });
+    }
+
+    /// An optional number: the file's value as it is.
+    fn number<T: Copy + ToString>(
+        &mut self,
+        key: &'static str,
+        id: &str,
+        field: &mut Option<T>,
+        setting: &Setting<T>,
+    ) {
+        self.key(key, &[id], field, setting, |n| Some(*n), number);
+    }
+
+    /// An optional size.
+    fn size(
+        &mut self,
+        key: &'static str,
+        id: &str,
+        field: &mut Option<u64>,
+        setting: &Setting<Size>,
+    ) {
+        self.key(key, &[id], field, setting, |s| Some(s.0), number);
     }
 
     /// A list the command line and the file add to.
@@ -158,29 +181,18 @@ fn check_keys(merge: &mut Merge, args: &mut ValidateArgs, section: &ValidateSett
         |b| *b,
         |b| Some(b.to_string()),
     );
-    merge.key(
+    merge.size(
         "max-bytes",
-        &["max_bytes"],
+        "max_bytes",
         &mut args.max_bytes,
         &section.max_bytes,
-        |s| Some(s.0),
-        number,
     );
-    merge.key(
-        "max-dim",
-        &["max_dim"],
-        &mut args.max_dim,
-        &section.max_dim,
-        |n| Some(*n),
-        number,
-    );
-    merge.key(
+    merge.number("max-dim", "max_dim", &mut args.max_dim, &section.max_dim);
+    merge.number(
         "max-images",
-        &["max_images"],
+        "max_images",
         &mut args.max_images,
         &section.max_images,
-        |n| Some(*n),
-        number,
     );
 }
 
@@ -385,37 +397,24 @@ pub fn resize(args: &mut ResizeArgs, matches: &ArgMatches, loaded: &Loaded) -> V
         |c| Some(c.0),
         some_name,
     );
-    merge.key(
+    merge.size(
         "max-bytes",
-        &["max_bytes"],
+        "max_bytes",
         &mut args.max_bytes,
         &section.max_bytes,
-        |s| Some(s.0),
-        number,
     );
-    merge.key(
+    merge.size(
         "max-encoded-bytes",
-        &["max_encoded_bytes"],
+        "max_encoded_bytes",
         &mut args.max_encoded_bytes,
         &section.max_encoded_bytes,
-        |s| Some(s.0),
-        number,
     );
-    merge.key(
-        "max-dim",
-        &["max_dim"],
-        &mut args.max_dim,
-        &section.max_dim,
-        |n| Some(*n),
-        number,
-    );
-    merge.key(
+    merge.number("max-dim", "max_dim", &mut args.max_dim, &section.max_dim);
+    merge.number(
         "max-pixels",
-        &["max_pixels"],
+        "max_pixels",
         &mut args.max_pixels,
         &section.max_pixels,
-        |n| Some(*n),
-        number,
     );
     merge.key(
         "max-decode-pixels",

@@ -161,29 +161,11 @@ fn checked(config: &Config, prefix: &str) -> Result<PathRules> {
     };
     let resize = &config.settings.resize;
     let zero = [
-        (
-            "resize.max-dim",
-            resize
-                .max_dim
-                .as_ref()
-                .filter(|n| *n.get_ref() == 0)
-                .map(|n| n.span()),
-        ),
-        (
-            "resize.max-pixels",
-            resize
-                .max_pixels
-                .as_ref()
-                .filter(|n| *n.get_ref() == 0)
-                .map(|n| n.span()),
-        ),
+        ("resize.max-dim", zero_at(&resize.max_dim)),
+        ("resize.max-pixels", zero_at(&resize.max_pixels)),
         (
             "resize.max-decode-pixels",
-            resize
-                .max_decode_pixels
-                .as_ref()
-                .filter(|n| *n.get_ref() == 0)
-                .map(|n| n.span()),
+            zero_at(&resize.max_decode_pixels),
         ),
     ];
     if let Some((key, Some(span))) = zero.into_iter().find(|(_, span)| span.is_some()) {
@@ -266,4 +248,12 @@ fn checked(config: &Config, prefix: &str) -> Result<PathRules> {
     }
     PathRules::compile(validate, config.dir.clone())
         .map_err(|(span, key, message)| fail(span, &key, &message))
+}
+
+/// Where a count that must be at least 1 is 0.
+fn zero_at<T: Default + PartialEq>(setting: &file::Setting<T>) -> Option<std::ops::Range<usize>> {
+    setting
+        .as_ref()
+        .filter(|n| *n.get_ref() == T::default())
+        .map(|n| n.span())
 }
