@@ -134,6 +134,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
             cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --config 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]'
+            cand --tokens 'Also estimate each image''s input tokens: OpenAI (high/low detail), Anthropic, Gemini'
             cand --force 'Overwrite existing files in --extract'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'

@@ -166,6 +166,7 @@ stop\t'Stop at the first failed document (exit 1; nothing after it is printed)'"
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l tokens -d 'Also estimate each image\'s input tokens: OpenAI (high/low detail), Anthropic, Gemini'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l force -d 'Overwrite existing files in --extract'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'

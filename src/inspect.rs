@@ -14,6 +14,7 @@ use crate::check::{self, Depth, PayloadProblem};
 use crate::json;
 use crate::media;
 use crate::scan::{self, Payload};
+use crate::size::group_digits;
 use crate::split::ExtractedImage;
 
 /// One media item of a document.
@@ -59,6 +60,21 @@ impl Item {
         });
         if let (Some(file), Value::Object(map)) = (file, &mut value) {
             map.insert("extracted".into(), Value::String(file.to_string()));
+        }
+        value
+    }
+
+    /// The estimated input tokens of an image whose size is known
+    /// (`inspect --tokens`).
+    pub fn tokens(&self) -> Option<crate::tokens::Estimates> {
+        self.dimensions.map(|(w, h)| crate::tokens::estimate(w, h))
+    }
+
+    /// [`Item::to_json`] with `"tokens"`: the estimates, or `null`.
+    pub fn to_json_with_tokens(&self, file: Option<&str>) -> Value {
+        let mut value = self.to_json(file);
+        if let Value::Object(map) = &mut value {
+            map.insert("tokens".into(), json!(self.tokens()));
         }
         value
     }
@@ -282,7 +298,7 @@ fn extract_as_sniffed(item: &mut Item, declared: Option<String>, bytes: Option<V
 }
 
 /// Lays items out as an aligned table with a header row.
-pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> String {
+pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>], tokens: bool) -> String {
     let mut rows: Vec<Vec<String>> = Vec::with_capacity(items.len() + 1);
     let mut header = vec![
         "POINTER",
@@ -294,6 +310,10 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> Stri
         "NAME",
         "PROBLEMS",
     ];
+    if tokens {
+        // Before NAME and PROBLEMS, the free-text columns.
+        header.splice(6..6, ["OPENAI HIGH/LOW", "ANTHROPIC", "GEMINI"]);
+    }
     if with_lines {
         header.insert(0, "LINE");
     }
@@ -302,7 +322,23 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>]) -> Stri
         .iter()
         .zip(files.iter().chain(std::iter::repeat(&None)))
     {
-        let row = row(item, file.as_deref(), with_lines);
+        let mut row = row(item, file.as_deref(), with_lines);
+        if tokens {
+            let at = if with_lines { 7 } else { 6 };
+            let cells = match item.tokens() {
+                Some(t) => [
+                    format!(
+                        "{}/{}",
+                        group_digits(t.openai_high),
+                        group_digits(t.openai_low)
+                    ),
+                    group_digits(t.anthropic),
+                    group_digits(t.gemini),
+                ],
+                None => ["-".to_string(), "-".to_string(), "-".to_string()],
+            };
+            row.splice(at..at, cells);
+        }
         rows.push(
             row.into_iter()
                 .map(|cell| crate::render::sanitize(&cell).into_owned())

@@ -49,6 +49,7 @@ pub mod shapes;
 pub mod shared;
 pub mod split;
 pub mod subdoc;
+pub mod tokens;
 pub mod transcript;
 pub mod validate;
 

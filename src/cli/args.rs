@@ -177,6 +177,9 @@ pub struct InspectArgs {
     /// How to print the items
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ItemFormat::Text, help_heading = "Output")]
     pub format: ItemFormat,
+    /// Also estimate each image's input tokens: OpenAI (high/low detail), Anthropic, Gemini
+    #[arg(long, help_heading = "Output")]
+    pub tokens: bool,
     /// Also write every inline item into DIR as NNN.<ext> or NNN-<name>.<ext>
     #[arg(long, value_name = "DIR")]
     pub extract: Option<PathBuf>,

@@ -104,7 +104,12 @@ impl<'a> Listing<'a> {
         match self.args.format {
             ItemFormat::Json => {
                 for (item, path) in found.iter().zip(&paths) {
-                    let mut line = item.to_json(path.as_deref()).to_string();
+                    let mut line = if self.args.tokens {
+                        item.to_json_with_tokens(path.as_deref())
+                    } else {
+                        item.to_json(path.as_deref())
+                    }
+                    .to_string();
                     line.push('\n');
                     run.write_raw(line.as_bytes())?;
                 }
@@ -125,7 +130,9 @@ impl<'a> Listing<'a> {
                     run.note(&format!("{}: no media found", run.label));
                 }
             } else {
-                run.write_raw(table(&self.items, self.json_lines, &self.files).as_bytes())?;
+                run.write_raw(
+                    table(&self.items, self.json_lines, &self.files, self.args.tokens).as_bytes(),
+                )?;
             }
         }
         let listed = format!(

@@ -1913,3 +1913,53 @@ fn control_characters_in_names_and_problems_are_escaped() {
         ["001-evil-2J-bell.png", "002.png", "003-0-pwned-png.png"]
     );
 }
+
+#[test]
+fn tokens_estimates_each_image_for_every_provider() {
+    let square = super::support::media::b64_of(&super::support::media::png_of(1024, 1024));
+    let doc = json!([
+        {"type": "image", "mimeType": "image/png", "data": square},
+        {"type": "image", "mimeType": "image/png", "data": b64("tiny.png")},
+        {"type": "image", "mimeType": "image/png", "url": "https://example.com/a.png"},
+        {"type": "file", "mimeType": "application/pdf", "data": b64("doc.pdf")}
+    ])
+    .to_string();
+    let run = inspect(&["--tokens", "--format", "json"], &doc);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let tokens: Vec<Value> = run
+        .json_lines()
+        .iter()
+        .map(|item| item["tokens"].clone())
+        .collect();
+    assert_eq!(
+        tokens,
+        [
+            // 1024x1024: OpenAI's worked example (765 at high detail), 1,048,576 / 750
+            // for Anthropic, four 768-px tiles for Gemini.
+            json!({"openai_high": 765, "openai_low": 85, "anthropic": 1399, "gemini": 1032}),
+            json!({"openai_high": 255, "openai_low": 85, "anthropic": 1, "gemini": 258}),
+            Value::Null,
+            Value::Null,
+        ]
+    );
+    // Without --tokens the objects are as they were.
+    let plain = inspect(&["--format", "json"], &doc);
+    assert!(plain
+        .json_lines()
+        .iter()
+        .all(|item| item.get("tokens").is_none()));
+    // The table gets three columns before NAME.
+    let table = inspect(&["--tokens"], &doc);
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    assert!(
+        lines[0].contains("DIMENSIONS  OPENAI HIGH/LOW  ANTHROPIC  GEMINI  NAME"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("1024x1024   765/85           1,399      1,032"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[3].contains("(url)"), "{}", lines[3]);
+}
