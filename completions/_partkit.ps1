@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the settings in effect from the config file, and where each came from')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -218,6 +219,29 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'partkit;view' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the page to FILE (written whole, then renamed into place) [default: stdout]')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the page to FILE (written whole, then renamed into place) [default: stdout]')
+            [CompletionResult]::new('--lines', '--lines', [CompletionResultType]::ParameterName, 'Only the documents starting on these lines: N, N-M, N- or -M')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'Check against a provider''s published limits, as validate --profile')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Report what converting to this shape would refuse or drop, as validate --target')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Worker threads [default: RAYON_NUM_THREADS, else one per core]')
+            [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]')
+            [CompletionResult]::new('--full-images', '--full-images', [CompletionResultType]::ParameterName, 'Also embed each image''s original bytes, shown on a click (the page grows by them)')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
+            [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Silence warnings')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Ignore config files')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'partkit;config' {
             [CompletionResult]::new('--max-document-size', '--max-document-size', [CompletionResultType]::ParameterName, 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]')
@@ -254,6 +278,7 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'List every media item in a recorded document of any shape')
             [CompletionResult]::new('resize', 'resize', [CompletionResultType]::ParameterValue, 'Bring images under a byte cap: image files, or every image in JSON documents')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert transcripts between provider shapes')
+            [CompletionResult]::new('view', 'view', [CompletionResultType]::ParameterValue, 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Print the settings in effect from the config file, and where each came from')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -275,6 +300,9 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             break
         }
         'partkit;help;convert' {
+            break
+        }
+        'partkit;help;view' {
             break
         }
         'partkit;help;config' {

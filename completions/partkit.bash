@@ -43,6 +43,9 @@ _partkit() {
             partkit,validate)
                 cmd="partkit__subcmd__validate"
                 ;;
+            partkit,view)
+                cmd="partkit__subcmd__view"
+                ;;
             partkit__subcmd__help,config)
                 cmd="partkit__subcmd__help__subcmd__config"
                 ;;
@@ -70,6 +73,9 @@ _partkit() {
             partkit__subcmd__help,validate)
                 cmd="partkit__subcmd__help__subcmd__validate"
                 ;;
+            partkit__subcmd__help,view)
+                cmd="partkit__subcmd__help__subcmd__view"
+                ;;
             *)
                 ;;
         esac
@@ -77,7 +83,7 @@ _partkit() {
 
     case "${cmd}" in
         partkit)
-            opts="-q -h -V --pretty --compact --quiet --max-document-size --config --no-config --help --version encode split validate inspect resize convert config generate help"
+            opts="-q -h -V --pretty --compact --quiet --max-document-size --config --no-config --help --version encode split validate inspect resize convert view config generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -279,7 +285,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help)
-            opts="encode split validate inspect resize convert config generate help"
+            opts="encode split validate inspect resize convert view config generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -405,6 +411,20 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__help__subcmd__validate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__help__subcmd__view)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -661,6 +681,56 @@ _partkit() {
                     ;;
                 --at-missing)
                     COMPREPLY=($(compgen -W "error skip" -- "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-document-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        partkit__subcmd__view)
+            opts="-o -j -q -h -V --output --lines --full-images --profile --target --jsonl --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lines)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "default openai anthropic gemini bedrock" -- "${cur}"))
+                    return 0
+                    ;;
+                --target)
+                    COMPREPLY=($(compgen -W "canonical openai-chat openai-responses anthropic gemini bedrock mcp nemo-gym" -- "${cur}"))
                     return 0
                     ;;
                 --threads)

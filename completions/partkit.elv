@@ -35,6 +35,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand inspect 'List every media item in a recorded document of any shape'
             cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'
+            cand view 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page'
             cand config 'Print the settings in effect from the config file, and where each came from'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -208,6 +209,28 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'partkit;view'= {
+            cand -o 'Write the page to FILE (written whole, then renamed into place) [default: stdout]'
+            cand --output 'Write the page to FILE (written whole, then renamed into place) [default: stdout]'
+            cand --lines 'Only the documents starting on these lines: N, N-M, N- or -M'
+            cand --profile 'Check against a provider''s published limits, as validate --profile'
+            cand --target 'Report what converting to this shape would refuse or drop, as validate --target'
+            cand -j 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --threads 'Worker threads [default: RAYON_NUM_THREADS, else one per core]'
+            cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
+            cand --config 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]'
+            cand --full-images 'Also embed each image''s original bytes, shown on a click (the page grows by them)'
+            cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
+            cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
+            cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
+            cand -q 'Silence warnings'
+            cand --quiet 'Silence warnings'
+            cand --no-config 'Ignore config files'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'partkit;config'= {
             cand --max-document-size 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]'
             cand --config 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]'
@@ -242,6 +265,7 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand inspect 'List every media item in a recorded document of any shape'
             cand resize 'Bring images under a byte cap: image files, or every image in JSON documents'
             cand convert 'Convert transcripts between provider shapes'
+            cand view 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page'
             cand config 'Print the settings in effect from the config file, and where each came from'
             cand generate 'Write completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -257,6 +281,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
         &'partkit;help;resize'= {
         }
         &'partkit;help;convert'= {
+        }
+        &'partkit;help;view'= {
         }
         &'partkit;help;config'= {
         }

@@ -38,6 +38,7 @@ complete -c partkit -n "__fish_partkit_needs_command" -f -a "validate" -d 'Check
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "convert" -d 'Convert transcripts between provider shapes'
+complete -c partkit -n "__fish_partkit_needs_command" -f -a "view" -d 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "config" -d 'Print the settings in effect from the config file, and where each came from'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
 complete -c partkit -n "__fish_partkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -256,6 +257,32 @@ complete -c partkit -n "__fish_partkit_using_subcommand convert" -s q -l quiet -
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c partkit -n "__fish_partkit_using_subcommand convert" -s V -l version -d 'Print version'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -s o -l output -d 'Write the page to FILE (written whole, then renamed into place) [default: stdout]' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l lines -d 'Only the documents starting on these lines: N, N-M, N- or -M' -r
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l profile -d 'Check against a provider\'s published limits, as validate --profile' -r -f -a "default\t'NeMo Gym / PraisonAI: png, jpeg, gif, webp; 5,000,000 bytes per image'
+openai\t'20 MB per image; 500 images and 50 MB of images per request'
+anthropic\t'5,242,880 base64 characters per image; 8000 px (2000 px past 20 images); 100 images'
+gemini\t'png, jpeg, webp, heic, heif; 100 MB inline per request'
+bedrock\t'3,932,160 bytes per image; 8000 px; 20 images'"
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l target -d 'Report what converting to this shape would refuse or drop, as validate --target' -r -f -a "canonical\t'partkit\'s canonical transcript'
+openai-chat\t'OpenAI Chat Completions'
+openai-responses\t'OpenAI Responses'
+anthropic\t'Anthropic Messages'
+gemini\t'Gemini generateContent (REST, camelCase)'
+bedrock\t'Bedrock Converse'
+mcp\t'MCP CallToolResult (single tool results)'
+nemo-gym\t'NeMo Gym tool reply (single tool results)'"
+complete -c partkit -n "__fish_partkit_using_subcommand view" -s j -l threads -d 'Worker threads [default: RAYON_NUM_THREADS, else one per core]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l full-images -d 'Also embed each image\'s original bytes, shown on a click (the page grows by them)'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -s q -l quiet -d 'Silence warnings'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -l no-config -d 'Ignore config files'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c partkit -n "__fish_partkit_using_subcommand view" -s V -l version -d 'Print version'
 complete -c partkit -n "__fish_partkit_using_subcommand config" -l max-document-size -d 'The most one document may hold: a JSON file, a JSON Lines line, an image [default: 512MiB]' -r
 complete -c partkit -n "__fish_partkit_using_subcommand config" -l config -d 'Read settings from this file instead of the nearest partkit.toml, .partkit.toml or pyproject.toml [tool.partkit]' -r -F
 complete -c partkit -n "__fish_partkit_using_subcommand config" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
@@ -273,12 +300,13 @@ complete -c partkit -n "__fish_partkit_using_subcommand generate" -s q -l quiet 
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -l no-config -d 'Ignore config files'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c partkit -n "__fish_partkit_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "config" -d 'Print the settings in effect from the config file, and where each came from'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
-complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert config generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "encode" -d 'Turn files, stdin, data: URLs and http(s) URLs into content parts'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "split" -d 'Split a tool reply into text plus images (NeMo Gym\'s tool_output_images)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "validate" -d 'Check tool replies, canonical parts, transcripts and rollouts (a pre-commit check)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "inspect" -d 'List every media item in a recorded document of any shape'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "resize" -d 'Bring images under a byte cap: image files, or every image in JSON documents'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "convert" -d 'Convert transcripts between provider shapes'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "view" -d 'Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "config" -d 'Print the settings in effect from the config file, and where each came from'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "generate" -d 'Write completions and man pages (for maintainers)'
+complete -c partkit -n "__fish_partkit_using_subcommand help; and not __fish_seen_subcommand_from encode split validate inspect resize convert view config generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

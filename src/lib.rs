@@ -52,6 +52,7 @@ pub mod subdoc;
 pub mod tokens;
 pub mod transcript;
 pub mod validate;
+pub mod view;
 
 // Plumbing the operations share; of it only `OnError` (what a failed
 // document becomes) is part of the API, re-exported below.

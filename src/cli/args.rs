@@ -330,6 +330,65 @@ pub struct ThreadsArgs {
     pub threads: Option<u16>,
 }
 
+/// Arguments of `partkit view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// A transcript, tool reply, canonical parts or rollout (JSON or JSON Lines); `-` or nothing for stdin
+    #[arg(value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Write the page to FILE (written whole, then renamed into place) [default: stdout]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        help_heading = "Output"
+    )]
+    pub output: Option<PathBuf>,
+    /// Only the documents starting on these lines: N, N-M, N- or -M
+    #[arg(long, value_name = "RANGE", value_parser = parse_lines)]
+    pub lines: Option<std::ops::RangeInclusive<usize>>,
+    /// Also embed each image's original bytes, shown on a click (the page grows by them)
+    #[arg(long, help_heading = "Output")]
+    pub full_images: bool,
+    /// Check against a provider's published limits, as validate --profile
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub profile: Option<ProfileArg>,
+    /// Report what converting to this shape would refuse or drop, as validate --target
+    #[arg(long, value_parser = shape_parser(ShapeUse::Document), value_name = "SHAPE")]
+    pub target: Option<Shape>,
+    /// Read the input as JSON Lines even if it looks like one document
+    #[arg(long)]
+    pub jsonl: bool,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
+}
+
+/// `--lines`: `N`, `N-M`, `N-` or `-M` (1-based, inclusive).
+fn parse_lines(text: &str) -> Result<std::ops::RangeInclusive<usize>, String> {
+    let number = |part: &str, default: usize| -> Result<usize, String> {
+        if part.is_empty() {
+            return Ok(default);
+        }
+        match part.trim().parse::<usize>() {
+            Ok(0) | Err(_) => Err(format!(
+                "{text:?} is not a line range such as 1-200 (lines count from 1)"
+            )),
+            Ok(n) => Ok(n),
+        }
+    };
+    let (start, end) = match text.split_once('-') {
+        Some((start, end)) => (number(start, 1)?, number(end, usize::MAX)?),
+        None => {
+            let n = number(text, 0)?;
+            (n, n)
+        }
+    };
+    if start > end || (start == 1 && end == usize::MAX && text.trim() == "-") {
+        return Err(format!("{text:?} is not a line range such as 1-200"));
+    }
+    Ok(start..=end)
+}
+
 /// Arguments of `partkit config`.
 #[derive(Debug, Args)]
 pub struct ConfigArgs {}

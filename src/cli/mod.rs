@@ -160,6 +160,21 @@ pub enum Command {
             partkit convert --at /request --to gemini --on-error null -j 1 records.jsonl"
     )]
     Convert(ConvertArgs),
+    /// Draw a recorded conversation, tool reply or JSON Lines file as one offline HTML page
+    #[command(
+        long_about = "Draw a recorded conversation, tool reply, canonical parts, rollout or a JSON \
+            Lines file of them as one self-contained, offline HTML page: turns, images as \
+            thumbnails with their size and estimated tokens, tool calls paired with their \
+            results, and validate's findings.\n\n\
+            The page loads nothing: no server, no network, no external assets; its policy \
+            allows only its own style and script. Recorded text is always shown as text. \
+            JSON Lines input gets an index of lines with a search and filters.",
+        after_help = "Examples:\n  \
+            partkit view transcript.json -o transcript.html\n  \
+            partkit view rollouts.jsonl --lines 1-200 -o rollouts.html\n  \
+            partkit view recording.json --profile anthropic --target bedrock -o page.html"
+    )]
+    View(ViewArgs),
     /// Print the settings in effect from the config file, and where each came from
     #[command(
         long_about = "Print the settings in effect for validate, resize and convert, and where \

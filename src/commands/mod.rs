@@ -11,6 +11,7 @@ mod lines;
 mod resize;
 mod split;
 mod validate;
+mod view;
 
 use clap::ArgMatches;
 
@@ -59,6 +60,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
             crate::config::apply::convert(&mut args, sub, &loaded()?.0);
             convert::run(args, &printer)
         }
+        Command::View(args) => view::run(args, &printer),
         Command::Config(_) => config::run(&loaded()?, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {

@@ -40,6 +40,7 @@ mod validate_pairing;
 mod validate_shape;
 mod validate_table;
 mod validate_tools;
+mod view;
 
 pub use support::{
     fixture, fixture_b64, is_summary, path_arg, run, run_with_stdin, temp_file, Run,

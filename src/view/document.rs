@@ -1,0 +1,473 @@
+//! One document as a section of the page: a transcript (of any shape, read
+//! through the canonical form) as turns with tool calls paired to their
+//! results, a tool reply as its rest and its images, canonical parts as
+//! parts; `validate`'s findings at the top of the section.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::html::Html;
+use super::media::{self, Media, MediaCount, MediaStyle, Source};
+use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
+use crate::shapes::Shape;
+use crate::shared::SharedBytes;
+use crate::validate::{rules, CheckOptions, DocKind, Severity};
+
+/// The most characters of one text shown.
+const MAX_TEXT: usize = 20_000;
+
+/// How documents are drawn.
+#[derive(Debug, Clone, Default)]
+pub struct DocOptions {
+    pub check: CheckOptions,
+    pub media: MediaStyle,
+}
+
+/// What the index and the summary need of a document.
+#[derive(Debug, Default, Clone)]
+pub struct DocSummary {
+    pub line: usize,
+    /// `openai-chat transcript`, `tool reply`, …
+    pub kind: String,
+    pub media: MediaCount,
+    pub calls: usize,
+    pub unanswered: usize,
+    pub orphans: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+/// One drawn document.
+pub struct DocView {
+    pub html: String,
+    pub summary: DocSummary,
+}
+
+/// Draws the document on `line`.
+pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
+    let report = crate::validate::check_document(bytes, &options.check);
+    let mut summary = DocSummary {
+        line,
+        ..DocSummary::default()
+    };
+    let mut findings = Html::new();
+    for issue in &report.issues {
+        let severity = rules::find(issue.rule).map_or(Severity::Error, |r| r.severity);
+        let class = match severity {
+            Severity::Error => {
+                summary.errors += 1;
+                "error"
+            }
+            Severity::Warning => {
+                summary.warnings += 1;
+                "warning"
+            }
+        };
+        findings
+            .raw("<li class=\"finding ")
+            .raw(class)
+            .raw("\"><span class=\"severity\">")
+            .raw(class)
+            .raw("</span> <span class=\"rule\">")
+            .text(issue.rule)
+            .raw("</span> <code class=\"pointer\">")
+            .text_cut(
+                if issue.pointer.is_empty() {
+                    "/"
+                } else {
+                    &issue.pointer
+                },
+                200,
+            )
+            .raw("</code> ")
+            .text_cut(&issue.message, 2_000)
+            .raw("</li>");
+    }
+    let mut body = Html::new();
+    let mut state = Drawing::new(options.media);
+    match report.kind {
+        Some(DocKind::Reply) => {
+            summary.kind = "tool reply".into();
+            reply(bytes, &mut body, &mut state);
+        }
+        Some(DocKind::Parts) => {
+            summary.kind = "canonical parts".into();
+            if let Ok(value) = serde_json::from_slice::<Value>(bytes) {
+                let parts = match &value {
+                    Value::Array(items) => items.iter().collect(),
+                    one => vec![one],
+                };
+                body.raw("<div class=\"turn parts\">");
+                for part in parts {
+                    state.part(part, &mut body);
+                }
+                body.raw("</div>");
+            }
+        }
+        Some(DocKind::Transcript(shape)) => {
+            summary.kind = format!("{} transcript", shape.name());
+            transcript(bytes, &mut body, &mut state, RolloutChoice::Never);
+        }
+        Some(DocKind::Rollout) => {
+            summary.kind = "NeMo Gym rollout".into();
+            transcript(bytes, &mut body, &mut state, RolloutChoice::Always);
+        }
+        None => {
+            summary.kind = if report.skipped {
+                "not a document partkit reads".into()
+            } else {
+                "not JSON".into()
+            };
+            body.raw("<pre class=\"text raw\">")
+                .text_cut(&String::from_utf8_lossy(bytes), 2_000)
+                .raw("</pre>");
+        }
+    }
+    summary.media = state.count;
+    summary.calls = state.calls.len();
+    summary.unanswered = state.calls.values().filter(|c| !c.answered).count();
+    summary.orphans = state.orphans;
+    let mut html = Html::new();
+    html.raw(&format!(
+        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"{}\" data-images=\"{}\">",
+        summary.errors + summary.warnings,
+        summary.media.images
+    ));
+    html.raw("<h2><a href=\"#line-")
+        .raw(&line.to_string())
+        .raw("\">line ")
+        .count(line)
+        .raw("</a> · ")
+        .text(&summary.kind)
+        .raw("</h2>");
+    if !findings.is_empty() {
+        html.raw("<ul class=\"findings\">")
+            .append(findings)
+            .raw("</ul>");
+    }
+    html.append(body).raw("</section>\n");
+    // The calls' marks are known only once every result is seen.
+    let html = state.mark_calls(html.into_string());
+    DocView { html, summary }
+}
+
+/// A call seen in the conversation.
+struct Call {
+    /// Its number on the page (`call-3`).
+    number: usize,
+    answered: bool,
+}
+
+/// The state of one document being drawn.
+struct Drawing {
+    style: MediaStyle,
+    count: MediaCount,
+    /// Calls by id.
+    calls: HashMap<String, Call>,
+    orphans: usize,
+}
+
+/// Stands in for a call's mark until the end of the document.
+const MARK: &str = "\u{0}mark:";
+
+impl Drawing {
+    fn new(style: MediaStyle) -> Drawing {
+        Drawing {
+            style,
+            count: MediaCount::default(),
+            calls: HashMap::new(),
+            orphans: 0,
+        }
+    }
+
+    /// One content block of a message.
+    fn part(&mut self, part: &Value, html: &mut Html) {
+        let kind = part.get("type").and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "text" => {
+                let text = part.get("text").and_then(Value::as_str).unwrap_or("");
+                html.raw("<pre class=\"text\">")
+                    .text_cut(text, MAX_TEXT)
+                    .raw("</pre>");
+            }
+            "image" | "file" | "audio" => {
+                let source = match (
+                    part.get("data").and_then(Value::as_str),
+                    part.get("url").and_then(Value::as_str),
+                ) {
+                    (Some(data), _) => Source::Base64(data),
+                    (None, Some(url)) => Source::Url(url),
+                    _ => Source::Missing,
+                };
+                let media = Media {
+                    kind,
+                    declared: part.get("mimeType").and_then(Value::as_str),
+                    name: part.get("name").and_then(Value::as_str),
+                    source,
+                };
+                media::draw(&media, self.style, html, &mut self.count);
+            }
+            "tool_call" => self.call(part, html),
+            "tool_result" => self.result(part, html),
+            _ => {
+                html.raw("<details class=\"opaque\"><summary>")
+                    .text(if kind.is_empty() { "block" } else { kind })
+                    .raw("</summary><pre class=\"json\">")
+                    .text_cut(&pretty(part), MAX_TEXT)
+                    .raw("</pre></details>");
+            }
+        }
+    }
+
+    fn call(&mut self, part: &Value, html: &mut Html) {
+        let id = part.get("id").and_then(Value::as_str).unwrap_or("");
+        let name = part.get("name").and_then(Value::as_str).unwrap_or("");
+        let number = self.calls.len() + 1;
+        self.calls.entry(id.to_string()).or_insert(Call {
+            number,
+            answered: false,
+        });
+        html.raw(&format!("<div class=\"tool-call\" id=\"call-{number}\">"))
+            .raw(MARK)
+            .raw(&format!("{number}\u{0}"))
+            .raw("<div class=\"call-head\">call <span class=\"name\">")
+            .text_cut(name, 200)
+            .raw("</span> <code class=\"id\">")
+            .text_cut(id, 200)
+            .raw("</code></div><pre class=\"json\">");
+        match part.get("arguments") {
+            Some(Value::String(text)) => html.text_cut(text, MAX_TEXT),
+            Some(arguments) => html.text_cut(&pretty(arguments), MAX_TEXT),
+            None => html.raw("{}"),
+        };
+        html.raw("</pre></div>");
+    }
+
+    fn result(&mut self, part: &Value, html: &mut Html) {
+        let id = part.get("call_id").and_then(Value::as_str).unwrap_or("");
+        let name = part.get("name").and_then(Value::as_str).unwrap_or("");
+        let error = part.get("is_error").and_then(Value::as_bool) == Some(true);
+        let paired = match self.calls.get_mut(id) {
+            Some(call) => {
+                call.answered = true;
+                Some(call.number)
+            }
+            None => {
+                self.orphans += 1;
+                None
+            }
+        };
+        html.raw(match (paired, error) {
+            (Some(_), false) => "<div class=\"tool-result paired\">",
+            (Some(_), true) => "<div class=\"tool-result paired failed\">",
+            (None, _) => "<div class=\"tool-result orphan\">",
+        });
+        html.raw("<div class=\"call-head\">");
+        match paired {
+            Some(number) => html.raw(&format!(
+                "result of <a href=\"#call-{number}\">call {number}</a> "
+            )),
+            None => {
+                html.raw("<span class=\"mark bad\">orphan result: no call with this id</span> ")
+            }
+        };
+        html.raw("<span class=\"name\">")
+            .text_cut(name, 200)
+            .raw("</span> <code class=\"id\">")
+            .text_cut(id, 200)
+            .raw("</code>");
+        if error {
+            html.raw(" <span class=\"mark bad\">is_error</span>");
+        }
+        html.raw("</div>");
+        match part.get("content") {
+            Some(Value::Array(items)) => {
+                for item in items {
+                    self.part(item, html);
+                }
+            }
+            Some(Value::String(text)) => {
+                html.raw("<pre class=\"text\">")
+                    .text_cut(text, MAX_TEXT)
+                    .raw("</pre>");
+            }
+            _ => {}
+        }
+        html.raw("</div>");
+    }
+
+    /// Replaces each call's stand-in by its mark: answered or not.
+    fn mark_calls(&self, html: String) -> String {
+        if !html.contains(MARK) {
+            return html;
+        }
+        let answered: HashMap<usize, bool> = self
+            .calls
+            .values()
+            .map(|c| (c.number, c.answered))
+            .collect();
+        let mut out = String::with_capacity(html.len());
+        let mut rest = html.as_str();
+        while let Some(at) = rest.find(MARK) {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + MARK.len()..];
+            let end = after.find('\u{0}').unwrap_or(after.len());
+            let number: usize = after[..end].parse().unwrap_or(0);
+            out.push_str(if answered.get(&number) == Some(&true) {
+                "<span class=\"mark good\">answered</span>"
+            } else {
+                "<span class=\"mark bad\">unanswered</span>"
+            });
+            rest = &after[(end + 1).min(after.len())..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// A transcript (or a rollout's conversation) through the canonical form.
+fn transcript(bytes: &SharedBytes, html: &mut Html, state: &mut Drawing, rollout: RolloutChoice) {
+    let request = ConvertRequest {
+        from: None,
+        to: Shape::Canonical,
+        options: Default::default(),
+        pretty: false,
+        at: Default::default(),
+        rollout,
+        bare: true,
+    };
+    let canonical = convert_document(bytes, &request)
+        .map_err(|e| e.to_string())
+        .and_then(|doc| {
+            let mut out = Vec::new();
+            doc.write_to(&mut out, bytes).map_err(|e| e.to_string())?;
+            serde_json::from_slice::<Value>(&out).map_err(|e| e.to_string())
+        });
+    let value = match canonical {
+        Ok(value) => value,
+        Err(error) => {
+            html.raw("<div class=\"chip bad\">cannot be read as a transcript: ")
+                .text_cut(&error, 2_000)
+                .raw("</div>");
+            return;
+        }
+    };
+    let (system, tools, messages) = match &value {
+        Value::Array(messages) => (None, None, Some(messages)),
+        Value::Object(map) => (
+            map.get("system"),
+            map.get("tools"),
+            map.get("messages").and_then(Value::as_array),
+        ),
+        _ => (None, None, None),
+    };
+    if let Some(Value::Array(tools)) = tools {
+        html.raw("<div class=\"tools\">tools: ");
+        for (i, tool) in tools.iter().enumerate() {
+            if i > 0 {
+                html.raw(", ");
+            }
+            html.element(
+                "code",
+                "name",
+                tool.get("name").and_then(Value::as_str).unwrap_or("?"),
+            );
+        }
+        html.raw("</div>");
+    }
+    if let Some(Value::Array(parts)) = system {
+        turn("system", parts, html, state);
+    }
+    match messages {
+        Some(messages) => {
+            for message in messages {
+                let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+                let parts = message
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]);
+                turn(role, parts, html, state);
+            }
+        }
+        // A single tool result, or a response read as one assistant turn.
+        None if value.get("type").is_some() => {
+            turn("tool", std::slice::from_ref(&value), html, state)
+        }
+        None => {}
+    }
+}
+
+/// One turn: its role and its blocks.
+fn turn(role: &str, parts: &[Value], html: &mut Html, state: &mut Drawing) {
+    let class = match role {
+        "system" | "user" | "assistant" | "tool" => role,
+        _ => "other",
+    };
+    html.raw("<div class=\"turn ")
+        .raw(class)
+        .raw("\"><div class=\"role\">")
+        .text(role)
+        .raw("</div>");
+    for part in parts {
+        state.part(part, html);
+    }
+    html.raw("</div>");
+}
+
+/// A tool reply: the rest of it (the JSON the model reads) and its images.
+fn reply(bytes: &[u8], html: &mut Html, state: &mut Drawing) {
+    let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(bytes) else {
+        return;
+    };
+    let images = map.shift_remove("tool_output_images");
+    html.raw("<div class=\"turn tool\"><div class=\"role\">tool reply</div><pre class=\"json\">")
+        .text_cut(&pretty(&Value::Object(map)), MAX_TEXT)
+        .raw("</pre>");
+    for image in images
+        .as_ref()
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let url = match image.get("image_url") {
+            Some(Value::String(url)) => Some(url.as_str()),
+            Some(Value::Object(inner)) => inner.get("url").and_then(Value::as_str),
+            _ => None,
+        };
+        let label = image.get("label").and_then(Value::as_str);
+        if let Some(label) = label {
+            html.raw("<pre class=\"text label\">")
+                .text_cut(label, MAX_TEXT)
+                .raw("</pre>");
+        }
+        let parsed = url.and_then(|u| crate::dataurl::parse(u).ok());
+        let media = match (&parsed, url) {
+            (Some(data), _) if data.base64 => Media {
+                kind: "image",
+                declared: Some(data.declared),
+                name: None,
+                source: Source::Base64(data.payload),
+            },
+            (_, Some(url)) if !crate::dataurl::is_data_url(url) => Media {
+                kind: "image",
+                declared: None,
+                name: None,
+                source: Source::Url(url),
+            },
+            _ => Media {
+                kind: "image",
+                declared: None,
+                name: None,
+                source: Source::Missing,
+            },
+        };
+        media::draw(&media, state.style, html, &mut state.count);
+    }
+    html.raw("</div>");
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}

@@ -1,0 +1,183 @@
+//! `partkit view` (issue 16): one self-contained, offline HTML page of a
+//! recorded document or a JSON Lines file of them — turns, images as
+//! thumbnails, tool calls paired with their results, `validate`'s findings,
+//! token estimates — that a person opens in a browser or attaches to a bug.
+//!
+//! Documents are drawn in parallel and written in order as they come, so
+//! memory follows the longest line; the index of lines is written last and
+//! put first by the style sheet. Recorded text is always escaped
+//! ([`html::Html::text`]) and the page's policy allows only its own style and
+//! script (`assets`).
+
+mod assets;
+mod document;
+mod html;
+mod media;
+
+use std::io::Write;
+use std::ops::RangeInclusive;
+
+pub use document::{DocOptions, DocSummary};
+pub use media::MediaStyle;
+
+use crate::accounting::Flow;
+use crate::error::{Error, Result};
+use crate::io::{Documents, Input, Layout};
+use html::Html;
+
+/// What `partkit view` draws.
+#[derive(Debug, Clone)]
+pub struct ViewOptions {
+    pub doc: DocOptions,
+    /// Only the documents starting on these lines (`--lines 1-200`).
+    pub lines: Option<RangeInclusive<usize>>,
+    pub layout: Layout,
+}
+
+/// What a page holds, added up.
+#[derive(Debug, Default, Clone)]
+pub struct Totals {
+    pub documents: usize,
+    pub images: usize,
+    pub calls: usize,
+    pub unanswered: usize,
+    pub orphans: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+/// Writes the page of `input` to `out` (named `out_path` in errors).
+pub fn write_page(
+    input: &Input,
+    options: &ViewOptions,
+    out: &mut dyn Write,
+    out_path: &std::path::Path,
+) -> Result<Totals> {
+    let mut documents = Documents::open(input, options.layout)?;
+    let label = input.label();
+    let write_error = |e: std::io::Error| Error::Write {
+        path: out_path.to_path_buf(),
+        source: e,
+    };
+    out.write_all(head(&label).as_bytes())
+        .map_err(write_error)?;
+    let wanted = |line: usize| options.lines.as_ref().is_none_or(|r| r.contains(&line));
+    let mut summaries: Vec<DocSummary> = Vec::new();
+    let mut failure: Option<std::io::Error> = None;
+    crate::pipeline::for_each_document(
+        &mut documents,
+        |line, bytes| wanted(line).then(|| document::draw(line, bytes, &options.doc)),
+        |line, _, drawn| {
+            if let Some(drawn) = drawn {
+                if let Err(error) = out.write_all(drawn.html.as_bytes()) {
+                    failure = Some(error);
+                    return Ok(Flow::Stop);
+                }
+                summaries.push(drawn.summary);
+            }
+            let past = options.lines.as_ref().is_some_and(|r| line >= *r.end());
+            Ok(if past { Flow::Stop } else { Flow::Continue })
+        },
+    )?;
+    if let Some(error) = failure {
+        return Err(write_error(error));
+    }
+    let totals = add_up(&summaries);
+    out.write_all(tail(&label, &summaries, &totals, documents.is_json_lines()).as_bytes())
+        .map_err(write_error)?;
+    Ok(totals)
+}
+
+fn add_up(summaries: &[DocSummary]) -> Totals {
+    let mut totals = Totals::default();
+    for s in summaries {
+        totals.documents += 1;
+        totals.images += s.media.images;
+        totals.calls += s.calls;
+        totals.unanswered += s.unanswered;
+        totals.orphans += s.orphans;
+        totals.errors += s.errors;
+        totals.warnings += s.warnings;
+    }
+    totals
+}
+
+/// Everything before the first document.
+fn head(label: &str) -> String {
+    let mut html = Html::new();
+    html.raw("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        .raw("<meta http-equiv=\"Content-Security-Policy\" content=\"")
+        .raw(&assets::content_security_policy())
+        .raw("\">\n<meta name=\"referrer\" content=\"no-referrer\">\n")
+        .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .raw("<title>partkit view: ")
+        .text_cut(label, 200)
+        .raw("</title>\n<style>")
+        .raw(assets::STYLE)
+        .raw("</style></head>\n<body><div class=\"page\">\n<main class=\"docs\">\n");
+    html.into_string()
+}
+
+/// The summary and the index (drawn first by the style sheet), the script.
+fn tail(label: &str, summaries: &[DocSummary], totals: &Totals, json_lines: bool) -> String {
+    let plural = |n: usize, word: &str| {
+        format!(
+            "{} {word}{}",
+            crate::size::group_digits(n as u64),
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let mut html = Html::new();
+    html.raw("</main>\n<header class=\"top\"><h1>")
+        .text_cut(label, 300)
+        .raw("</h1><p class=\"summary\" id=\"summary\">")
+        .raw(&plural(totals.documents, "document"))
+        .raw(" · ")
+        .raw(&plural(totals.images, "image"))
+        .raw(" · ")
+        .raw(&plural(totals.calls, "tool call"))
+        .raw(&format!(
+            " ({} unanswered, {} orphan result{})",
+            totals.unanswered,
+            totals.orphans,
+            if totals.orphans == 1 { "" } else { "s" }
+        ))
+        .raw(" · <span class=\"bad\">")
+        .raw(&plural(totals.errors, "error"))
+        .raw("</span> · <span class=\"warn\">")
+        .raw(&plural(totals.warnings, "warning"))
+        .raw("</span></p></header>\n");
+    html.raw("<nav class=\"index\"><div class=\"controls\">")
+        .raw("<input type=\"search\" id=\"q\" placeholder=\"search the text of every document\">")
+        .raw("<label><input type=\"checkbox\" id=\"only-findings\"> with findings</label>")
+        .raw("<label><input type=\"checkbox\" id=\"only-images\"> with images</label>")
+        .raw("<span><span id=\"shown\">")
+        .count(summaries.len())
+        .raw("</span> shown</span></div>");
+    if json_lines || summaries.len() > 1 {
+        html.raw("<div class=\"rows\"><table><thead><tr><th>line</th><th>shape</th><th>images</th><th>tool calls</th><th>errors</th><th>warnings</th></tr></thead><tbody>");
+        for s in summaries {
+            html.raw(&format!(
+                "<tr data-line=\"{}\"><td class=\"n\"><a href=\"#line-{}\">",
+                s.line, s.line
+            ))
+            .count(s.line)
+            .raw("</a></td><td>")
+            .text(&s.kind)
+            .raw("</td><td class=\"n\">")
+            .count(s.media.images)
+            .raw("</td><td class=\"n\">")
+            .count(s.calls)
+            .raw("</td><td class=\"n\">")
+            .count(s.errors)
+            .raw("</td><td class=\"n\">")
+            .count(s.warnings)
+            .raw("</td></tr>");
+        }
+        html.raw("</tbody></table></div>");
+    }
+    html.raw("</nav>\n</div><script>")
+        .raw(assets::SCRIPT)
+        .raw("</script></body></html>\n");
+    html.into_string()
+}
