@@ -32,7 +32,7 @@ code{overflow-wrap:anywhere}
 .finding.warning .severity{color:var(--warn);font-weight:600}
 .rule{font-family:ui-monospace,monospace}
 figure.image{display:inline-block;margin:6px 8px 6px 0;vertical-align:top;max-width:320px}
-img.thumb{max-width:200px;max-height:200px;border:1px solid var(--line);background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/12px 12px}
+img.thumb{max-width:200px;max-height:200px;min-width:48px;min-height:36px;object-fit:contain;image-rendering:pixelated;border:1px solid var(--line);background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/12px 12px}
 img.full{max-width:100%;border:1px solid var(--line)}
 details summary{cursor:pointer}
 figcaption,.facts,.tokens{font-size:12px;color:var(--mute)}
@@ -70,7 +70,7 @@ pub const SCRIPT: &str = r#"
       var r=rows[d.getAttribute('data-line')];if(r){r.classList.toggle('hidden',!ok);}
       if(ok){shown++;}
     });
-    document.getElementById('shown').textContent=String(shown);
+    document.getElementById('shown').textContent=shown.toLocaleString('en');
   }
   q.addEventListener('input',apply);f.addEventListener('change',apply);i.addEventListener('change',apply);
 })();
@@ -90,7 +90,7 @@ fn hash(text: &str) -> String {
 pub fn content_security_policy() -> String {
     format!(
         "default-src 'none'; img-src data:; media-src data:; style-src {}; script-src {}; \
-         base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+         base-uri 'none'; form-action 'none'",
         hash(STYLE),
         hash(SCRIPT)
     )

@@ -1,0 +1,189 @@
+// Opens pages made by `partkit view` in a real headless Chromium (Debian's
+// /usr/bin/chromium, driven by playwright-core) and checks what a person
+// sees: the images drawn, the tool-call pairs, the findings, the search and
+// filters working under the page's Content-Security-Policy, recorded markup
+// shown as text and never run, and no request leaving the page. Screenshots
+// go under target/view/ for a person to look at.
+//
+//   PARTKIT_BIN=target/debug/partkit node tests/browser/view.mjs
+
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = resolve(process.env.PARTKIT_BIN ?? join(root, 'target/debug/partkit'));
+const out = join(root, 'target/view');
+mkdirSync(out, { recursive: true });
+
+const b64 = (name) => readFileSync(join(root, 'tests/fixtures', name)).toString('base64');
+
+// A transcript: a user image, a call answered by a result with an image, a
+// call left unanswered, a result with no call, a declared type that is not
+// the content (a finding).
+const transcript = {
+  messages: [
+    { role: 'user', content: [
+      { type: 'text', text: 'What is in this image?' },
+      { type: 'image', mimeType: 'image/jpeg', data: b64('tiny.jpg'), name: 'photo.jpg' }] },
+    { role: 'assistant', content: [
+      { type: 'tool_call', id: 'call_1', name: 'zoom', arguments: { x: 10, y: 20 } },
+      { type: 'tool_call', id: 'call_2', name: 'crop', arguments: {} }] },
+    { role: 'tool', content: [
+      { type: 'tool_result', call_id: 'call_1', name: 'zoom', content: [
+        { type: 'text', text: 'zoomed:' },
+        { type: 'image', mimeType: 'image/jpeg', data: b64('tiny.png') }] },
+      { type: 'tool_result', call_id: 'call_9', name: 'ghost', content: [{ type: 'text', text: 'nobody asked' }] }] },
+    { role: 'assistant', content: [
+      { type: 'text', text: 'Here is the sound.' },
+      { type: 'audio', mimeType: 'audio/wav', data: b64('tone.wav') },
+      { type: 'file', mimeType: 'application/pdf', data: b64('doc.pdf'), name: 'report.pdf' },
+      { type: 'image', mimeType: 'image/png', url: 'https://example.com/never-fetched.png' }] },
+  ],
+};
+
+// Recorded strings that would run script or load something if they became markup.
+const hostile = {
+  messages: [
+    { role: 'user', content: [
+      { type: 'text', text: '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"></textarea><b>bold</b>' },
+      { type: 'image', mimeType: 'image/png', url: 'javascript:window.__xss = 3' },
+      { type: 'file', mimeType: 'application/pdf', data: b64('doc.pdf'), name: '"><script>window.__xss=4</script>.pdf' }] },
+    { role: 'assistant', content: [
+      { type: 'tool_call', id: '</code><script>window.__xss=5</script>', name: '<img src=x onerror=window.__xss=6>',
+        arguments: { html: '</textarea><svg onload="window.__xss=7">' } }] },
+  ],
+};
+
+// 1,000 tool replies, one with a line that is not JSON.
+const replies = [];
+for (let n = 1; n <= 1000; n++) {
+  replies.push(JSON.stringify({
+    tool_output_images: [{ image_url: `data:image/png;base64,${b64('tiny.png')}`, label: `shot ${n}` }],
+    step: n,
+  }));
+}
+replies[9] = '{not json';
+
+function page(name, text) {
+  const input = join(out, name);
+  writeFileSync(input, text);
+  const html = input.replace(/\.jsonl?$/, '.html');
+  execFileSync(bin, ['--no-config', 'view', input, '-o', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return html;
+}
+
+const pages = {
+  transcript: page('transcript.json', JSON.stringify(transcript)),
+  hostile: page('hostile.json', JSON.stringify(hostile)),
+  replies: page('replies.jsonl', replies.join('\n') + '\n'),
+};
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+/** Opens a page and records what goes wrong on it. */
+async function open(path) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const tab = await context.newPage();
+  const seen = { errors: [], dialogs: [], requests: [] };
+  tab.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') seen.errors.push(m.text()); });
+  tab.on('pageerror', (e) => seen.errors.push(e.message));
+  tab.on('dialog', (d) => { seen.dialogs.push(d.message()); d.dismiss(); });
+  tab.on('request', (r) => { if (!/^(data|file):/.test(r.url())) seen.requests.push(r.url()); });
+  await tab.goto('file://' + path);
+  await tab.waitForLoadState('load');
+  return { tab, seen, context };
+}
+
+const count = (tab, selector) => tab.locator(selector).count();
+let failed = 0;
+async function check(name, body) {
+  try {
+    await body();
+    console.log(`ok   ${name}`);
+  } catch (error) {
+    failed++;
+    console.log(`FAIL ${name}\n${error.stack}`);
+  }
+}
+
+await check('a transcript: images, tool-call pairs, findings, media chips', async () => {
+  const { tab, seen, context } = await open(pages.transcript);
+  // Both thumbnails decoded and drawn (a broken image has naturalWidth 0).
+  const widths = await tab.$$eval('img.thumb', (all) => all.map((i) => i.naturalWidth));
+  assert.deepEqual(widths, [4, 4]);
+  assert.equal(await count(tab, '.tool-call'), 2);
+  assert.equal(await count(tab, '.tool-call .mark.good'), 1);
+  assert.equal(await count(tab, '.tool-call .mark.bad'), 1);
+  assert.equal(await count(tab, '.tool-result.paired'), 1);
+  assert.equal(await count(tab, '.tool-result.orphan'), 1);
+  assert.equal(await count(tab, 'li.finding'), 3);
+  assert.equal(await count(tab, 'audio[controls]'), 1);
+  assert.match(await tab.locator('.chip.url').innerText(), /URL, not fetched: https:\/\/example\.com\/never-fetched\.png/);
+  assert.match(await tab.locator('#summary').innerText(), /1 document · 3 images · 2 tool calls \(1 unanswered, 1 orphan result\) · 3 errors/);
+  // The summary is drawn above the documents, though written after them.
+  const top = await tab.locator('#summary').boundingBox();
+  const doc = await tab.locator('section.doc').boundingBox();
+  assert.ok(top.y < doc.y);
+  // The audio element has a source the browser accepts under the policy.
+  const audio = await tab.$eval('audio', (a) => new Promise((done) => {
+    if (a.readyState > 0) { done(a.duration); return; }
+    a.addEventListener('loadedmetadata', () => done(a.duration));
+    a.addEventListener('error', () => done(-1));
+    a.load();
+  }));
+  assert.ok(audio > 0, `audio duration ${audio}`);
+  await tab.screenshot({ path: join(out, 'transcript.png'), fullPage: true });
+  assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+  await context.close();
+});
+
+await check('recorded markup is shown as text and never runs', async () => {
+  const { tab, seen, context } = await open(pages.hostile);
+  assert.equal(await tab.evaluate(() => window.__xss), undefined);
+  assert.equal(await count(tab, 'script'), 1);
+  assert.equal(await count(tab, 'svg, b, textarea, [onerror], [onload]'), 0);
+  assert.equal(await count(tab, 'img'), 0, 'the URL image is not drawn');
+  const text = await tab.locator('main').innerText();
+  for (const shown of ['<script>window.__xss = 1</script>', '<img src=x onerror="window.__xss = 2">',
+    'javascript:window.__xss = 3', '"><script>window.__xss=4</script>.pdf', '<img src=x onerror=window.__xss=6>',
+    '</textarea><svg onload=\\"window.__xss=7\\">']) {
+    assert.ok(text.includes(shown), `not shown as text: ${shown}`);
+  }
+  await tab.screenshot({ path: join(out, 'hostile.png'), fullPage: true });
+  assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+  await context.close();
+});
+
+await check('1,000 replies: the index, search and filters run under the policy', async () => {
+  const { tab, seen, context } = await open(pages.replies);
+  assert.equal(await count(tab, 'section.doc'), 1000);
+  assert.equal(await count(tab, 'tr[data-line]'), 1000);
+  assert.equal(await tab.locator('#shown').innerText(), '1,000');
+  await tab.locator('#q').fill('shot 500');
+  assert.equal(await tab.locator('#shown').innerText(), '1');
+  assert.equal(await count(tab, 'section.doc:not(.hidden)'), 1);
+  assert.equal(await count(tab, 'tr[data-line]:not(.hidden)'), 1);
+  await tab.locator('#q').fill('');
+  await tab.locator('#only-findings').check();
+  assert.equal(await tab.locator('#shown').innerText(), '1');
+  assert.equal(await tab.locator('section.doc:not(.hidden)').getAttribute('data-line'), '10');
+  await tab.locator('#only-findings').uncheck();
+  await tab.screenshot({ path: join(out, 'replies.png') });
+  assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+  await context.close();
+});
+
+await browser.close();
+for (const [name, path] of Object.entries(pages)) {
+  console.log(`page ${name}: ${path} (${statSync(path).size.toLocaleString('en')} bytes)`);
+}
+console.log(`screenshots: ${out}/*.png`);
+process.exit(failed ? 1 : 0);
