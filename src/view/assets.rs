@@ -28,6 +28,7 @@ code{overflow-wrap:anywhere}
 .mark{font-size:12px;padding:0 6px;border-radius:8px;border:1px solid currentColor;margin-right:6px}
 .good{color:var(--good)}.bad{color:var(--bad)}.warn{color:var(--warn)}
 .findings{margin:0 0 8px;padding-left:18px}
+.findings.inline{margin:4px 0;font-size:13px}
 .finding.error .severity{color:var(--bad);font-weight:600}
 .finding.warning .severity{color:var(--warn);font-weight:600}
 .rule{font-family:ui-monospace,monospace}

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::anchors::{self, Anchor};
 use super::html::Html;
 use super::media::{self, Media, MediaCount, MediaStyle, Source};
 use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
@@ -51,41 +52,35 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         line,
         ..DocSummary::default()
     };
-    let mut findings = Html::new();
+    // A transcript is drawn from its canonical form, read first: the ids of
+    // its calls and results tie findings to them.
+    let canonical = match report.kind {
+        Some(DocKind::Transcript(_)) => Some(canonical(bytes, RolloutChoice::Never)),
+        Some(DocKind::Rollout) => Some(canonical(bytes, RolloutChoice::Always)),
+        _ => None,
+    };
+    let mut ids = HashMap::new();
+    if let Some(Ok(value)) = &canonical {
+        collect_ids(value, &mut ids);
+    }
+    let original = if report.issues.is_empty() {
+        None
+    } else {
+        serde_json::from_slice::<Value>(bytes).ok()
+    };
+    let mut state = Drawing::new(options.media);
     for issue in &report.issues {
         let severity = rules::find(issue.rule).map_or(Severity::Error, |r| r.severity);
-        let class = match severity {
-            Severity::Error => {
-                summary.errors += 1;
-                "error"
-            }
-            Severity::Warning => {
-                summary.warnings += 1;
-                "warning"
-            }
-        };
-        findings
-            .raw("<li class=\"finding ")
-            .raw(class)
-            .raw("\"><span class=\"severity\">")
-            .raw(class)
-            .raw("</span> <span class=\"rule\">")
-            .text(issue.rule)
-            .raw("</span> <code class=\"pointer\">")
-            .text_cut(
-                if issue.pointer.is_empty() {
-                    "/"
-                } else {
-                    &issue.pointer
-                },
-                200,
-            )
-            .raw("</code> ")
-            .text_cut(&issue.message, 2_000)
-            .raw("</li>");
+        match severity {
+            Severity::Error => summary.errors += 1,
+            Severity::Warning => summary.warnings += 1,
+        }
+        let anchor = original
+            .as_ref()
+            .and_then(|doc| anchors::of(doc, &issue.pointer, &ids));
+        state.add_finding(finding(issue, severity), anchor);
     }
     let mut body = Html::new();
-    let mut state = Drawing::new(options.media);
     match report.kind {
         Some(DocKind::Reply) => {
             summary.kind = "tool reply".into();
@@ -107,11 +102,9 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         }
         Some(DocKind::Transcript(shape)) => {
             summary.kind = format!("{} transcript", shape.name());
-            transcript(bytes, &mut body, &mut state, RolloutChoice::Never);
         }
         Some(DocKind::Rollout) => {
             summary.kind = "NeMo Gym rollout".into();
-            transcript(bytes, &mut body, &mut state, RolloutChoice::Always);
         }
         None => {
             summary.kind = if report.skipped {
@@ -124,6 +117,16 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
                 .raw("</pre>");
         }
     }
+    match canonical {
+        Some(Ok(value)) => transcript(&value, &mut body, &mut state),
+        Some(Err(error)) => {
+            body.raw("<div class=\"chip bad\">cannot be read as a transcript: ")
+                .text_cut(&error, 2_000)
+                .raw("</div>");
+        }
+        None => {}
+    }
+    let findings = state.unplaced_findings();
     summary.media = state.count;
     summary.calls = state.calls.len();
     summary.unanswered = state.calls.values().filter(|c| !c.answered).count();
@@ -143,7 +146,7 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         .raw("</h2>");
     if !findings.is_empty() {
         html.raw("<ul class=\"findings\">")
-            .append(findings)
+            .raw(&findings)
             .raw("</ul>");
     }
     html.append(body).raw("</section>\n");
@@ -166,6 +169,10 @@ struct Drawing {
     /// Calls by id.
     calls: HashMap<String, Call>,
     orphans: usize,
+    /// The document's findings, drawn, and whether each is placed yet.
+    findings: Vec<(String, bool)>,
+    /// The findings tied to a media item or a call, waiting for it.
+    waiting: HashMap<Anchor, Vec<usize>>,
 }
 
 /// Stands in for a call's mark until the end of the document.
@@ -178,7 +185,42 @@ impl Drawing {
             count: MediaCount::default(),
             calls: HashMap::new(),
             orphans: 0,
+            findings: Vec::new(),
+            waiting: HashMap::new(),
         }
+    }
+
+    fn add_finding(&mut self, html: String, anchor: Option<Anchor>) {
+        if let Some(anchor) = anchor {
+            self.waiting
+                .entry(anchor)
+                .or_default()
+                .push(self.findings.len());
+        }
+        self.findings.push((html, false));
+    }
+
+    /// The findings tied to `anchor`, drawn here (the first element that
+    /// has it: a finding about a call or its result shows on the call).
+    fn attach(&mut self, anchor: Anchor, html: &mut Html) {
+        let Some(indices) = self.waiting.remove(&anchor) else {
+            return;
+        };
+        html.raw("<ul class=\"findings inline\">");
+        for index in indices {
+            html.raw(&self.findings[index].0);
+            self.findings[index].1 = true;
+        }
+        html.raw("</ul>");
+    }
+
+    /// The findings no element took, for the top of the document.
+    fn unplaced_findings(&self) -> String {
+        self.findings
+            .iter()
+            .filter(|(_, placed)| !placed)
+            .map(|(html, _)| html.as_str())
+            .collect()
     }
 
     /// One content block of a message.
@@ -200,6 +242,10 @@ impl Drawing {
                     (None, Some(url)) => Source::Url(url),
                     _ => Source::Missing,
                 };
+                let anchor = match source {
+                    Source::Base64(data) => Some(anchors::payload(data)),
+                    _ => None,
+                };
                 let media = Media {
                     kind,
                     declared: part.get("mimeType").and_then(Value::as_str),
@@ -207,6 +253,9 @@ impl Drawing {
                     source,
                 };
                 media::draw(&media, self.style, html, &mut self.count);
+                if let Some(anchor) = anchor {
+                    self.attach(anchor, html);
+                }
             }
             "tool_call" => self.call(part, html),
             "tool_result" => self.result(part, html),
@@ -241,7 +290,9 @@ impl Drawing {
             Some(arguments) => html.text_cut(&pretty(arguments), MAX_TEXT),
             None => html.raw("{}"),
         };
-        html.raw("</pre></div>");
+        html.raw("</pre>");
+        self.attach(Anchor::Id(id.to_string()), html);
+        html.raw("</div>");
     }
 
     fn result(&mut self, part: &Value, html: &mut Html) {
@@ -281,6 +332,7 @@ impl Drawing {
             html.raw(" <span class=\"mark bad\">is_error</span>");
         }
         html.raw("</div>");
+        self.attach(Anchor::Id(id.to_string()), html);
         match part.get("content") {
             Some(Value::Array(items)) => {
                 for item in items {
@@ -326,8 +378,9 @@ impl Drawing {
     }
 }
 
-/// A transcript (or a rollout's conversation) through the canonical form.
-fn transcript(bytes: &SharedBytes, html: &mut Html, state: &mut Drawing, rollout: RolloutChoice) {
+/// A transcript (or a rollout's conversation) in the canonical form, or why
+/// it cannot be read as one.
+fn canonical(bytes: &SharedBytes, rollout: RolloutChoice) -> Result<Value, String> {
     let request = ConvertRequest {
         from: None,
         to: Shape::Canonical,
@@ -337,23 +390,62 @@ fn transcript(bytes: &SharedBytes, html: &mut Html, state: &mut Drawing, rollout
         rollout,
         bare: true,
     };
-    let canonical = convert_document(bytes, &request)
-        .map_err(|e| e.to_string())
-        .and_then(|doc| {
-            let mut out = Vec::new();
-            doc.write_to(&mut out, bytes).map_err(|e| e.to_string())?;
-            serde_json::from_slice::<Value>(&out).map_err(|e| e.to_string())
-        });
-    let value = match canonical {
-        Ok(value) => value,
-        Err(error) => {
-            html.raw("<div class=\"chip bad\">cannot be read as a transcript: ")
-                .text_cut(&error, 2_000)
-                .raw("</div>");
-            return;
+    let doc = convert_document(bytes, &request).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    doc.write_to(&mut out, bytes).map_err(|e| e.to_string())?;
+    serde_json::from_slice::<Value>(&out).map_err(|e| e.to_string())
+}
+
+/// The ids of every tool call and result in a canonical transcript.
+fn collect_ids(value: &Value, ids: &mut HashMap<String, ()>) {
+    match value {
+        Value::Object(map) => {
+            let key = match map.get("type").and_then(Value::as_str) {
+                Some("tool_call") => Some("id"),
+                Some("tool_result") => Some("call_id"),
+                _ => None,
+            };
+            if let Some(Value::String(id)) = key.and_then(|k| map.get(k)) {
+                ids.insert(id.clone(), ());
+            }
+            map.values().for_each(|v| collect_ids(v, ids));
         }
+        Value::Array(items) => items.iter().for_each(|v| collect_ids(v, ids)),
+        _ => {}
+    }
+}
+
+/// One finding as a list item.
+fn finding(issue: &crate::validate::Issue, severity: Severity) -> String {
+    let class = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
     };
-    let (system, tools, messages) = match &value {
+    let mut html = Html::new();
+    html.raw("<li class=\"finding ")
+        .raw(class)
+        .raw("\"><span class=\"severity\">")
+        .raw(class)
+        .raw("</span> <span class=\"rule\">")
+        .text(issue.rule)
+        .raw("</span> <code class=\"pointer\">")
+        .text_cut(
+            if issue.pointer.is_empty() {
+                "/"
+            } else {
+                &issue.pointer
+            },
+            200,
+        )
+        .raw("</code> ")
+        .text_cut(&issue.message, 2_000)
+        .raw("</li>");
+    html.into_string()
+}
+
+/// A canonical transcript (or a rollout's conversation) as turns.
+fn transcript(value: &Value, html: &mut Html, state: &mut Drawing) {
+    let (system, tools, messages) = match value {
         Value::Array(messages) => (None, None, Some(messages)),
         Value::Object(map) => (
             map.get("system"),
@@ -393,7 +485,7 @@ fn transcript(bytes: &SharedBytes, html: &mut Html, state: &mut Drawing, rollout
         }
         // A single tool result, or a response read as one assistant turn.
         None if value.get("type").is_some() => {
-            turn("tool", std::slice::from_ref(&value), html, state)
+            turn("tool", std::slice::from_ref(value), html, state)
         }
         None => {}
     }
@@ -464,6 +556,9 @@ fn reply(bytes: &[u8], html: &mut Html, state: &mut Drawing) {
             },
         };
         media::draw(&media, state.style, html, &mut state.count);
+        if let Source::Base64(data) = media.source {
+            state.attach(anchors::payload(data), html);
+        }
     }
     html.raw("</div>");
 }

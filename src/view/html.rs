@@ -72,10 +72,6 @@ impl Html {
         self
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub fn into_string(self) -> String {
         self.0
     }

@@ -9,6 +9,7 @@
 //! ([`html::Html::text`]) and the page's policy allows only its own style and
 //! script (`assets`).
 
+mod anchors;
 mod assets;
 mod document;
 mod html;

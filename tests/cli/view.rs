@@ -204,3 +204,45 @@ fn the_page_file_is_written_whole_or_not_at_all() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert_eq!(left.len(), 2, "only the input and the first page");
 }
+
+#[test]
+fn findings_sit_where_they_point_in_every_shape() {
+    // The same conversation in each shape: its findings (two undeclared tools,
+    // the unanswered call, the orphan result, the mismatched image) point into
+    // each shape's own coordinates and land on the same elements.
+    for shape in [
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "bedrock",
+    ] {
+        let converted = run_with_stdin(
+            &["convert", "--to", shape],
+            transcript().to_string().as_bytes(),
+        );
+        assert_eq!(converted.code, 0, "{shape}: {}", converted.stderr);
+        let run = view(&[], &converted.stdout);
+        assert_eq!(run.code, 0, "{shape}: {}", run.stderr);
+        let page = &run.stdout;
+        assert!(
+            page.contains(&format!("{shape} transcript</h2>")),
+            "{shape}"
+        );
+        assert_eq!(
+            page.matches("<li class=\"finding").count(),
+            5,
+            "{shape}: {page}"
+        );
+        assert_eq!(
+            page.matches("<ul class=\"findings inline\">").count(),
+            4,
+            "{shape}"
+        );
+        assert!(
+            !page.contains("<ul class=\"findings\">"),
+            "{shape}: a finding was left at the top"
+        );
+        assert_eq!(page.matches("<img class=\"thumb\"").count(), 2, "{shape}");
+    }
+}
