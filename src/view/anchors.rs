@@ -78,7 +78,7 @@ fn here(value: &Value, ids: &HashMap<String, ()>) -> Option<Anchor> {
 }
 
 /// A long string of base64 characters, or a base64 data URL.
-fn looks_like_payload(text: &str) -> bool {
+pub fn looks_like_payload(text: &str) -> bool {
     if text.starts_with("data:") {
         return crate::dataurl::parse(text).is_ok_and(|url| url.base64);
     }

@@ -563,6 +563,34 @@ fn reply(bytes: &[u8], html: &mut Html, state: &mut Drawing) {
     html.raw("</div>");
 }
 
+/// JSON pretty-printed for a person: strings over 2,000 characters cut (a
+/// base64 payload after 100), saying how many characters were left out, so
+/// that a large payload is neither copied whole nor shown whole.
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+    serde_json::to_string_pretty(&shortened(value)).unwrap_or_default()
+}
+
+fn shortened(value: &Value) -> Value {
+    match value {
+        Value::String(text) => {
+            let keep = if anchors::looks_like_payload(text) {
+                100
+            } else {
+                2_000
+            };
+            match text.char_indices().nth(keep) {
+                None => value.clone(),
+                Some((end, _)) => Value::String(format!(
+                    "{}… ({} more characters)",
+                    &text[..end],
+                    crate::size::group_digits(text[end..].chars().count() as u64)
+                )),
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(shortened).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), shortened(v))).collect())
+        }
+        other => other.clone(),
+    }
 }

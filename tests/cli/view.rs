@@ -246,3 +246,37 @@ fn findings_sit_where_they_point_in_every_shape() {
         assert_eq!(page.matches("<img class=\"thumb\"").count(), 2, "{shape}");
     }
 }
+
+#[test]
+fn rollouts_parts_and_long_payloads() {
+    let rollouts = run_with_stdin(
+        &[
+            "view",
+            super::fixture("rollouts/rollouts.jsonl").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(rollouts.code, 0, "{}", rollouts.stderr);
+    assert_eq!(
+        rollouts.stdout.matches("· NeMo Gym rollout</h2>").count(),
+        4
+    );
+    assert_eq!(rollouts.stdout.matches("<img class=\"thumb\"").count(), 3);
+    assert_eq!(rollouts.stdout.matches("<tr data-line=").count(), 4);
+    let parts = json!([{"type": "text", "text": "hi"},
+                      {"type": "image", "mimeType": "image/png", "data": b64("tiny.png")}]);
+    let run = view(&[], &parts.to_string());
+    assert!(run.stdout.contains("· canonical parts</h2>"));
+    assert_eq!(run.stdout.matches("<img class=\"thumb\"").count(), 1);
+    // A base64 payload inside a reply's JSON is shown cut, never whole.
+    let payload = "QUJD".repeat(50_000);
+    let reply = json!({"tool_output_images": [], "blob": payload, "log": "z ".repeat(3_000)});
+    let run = view(&[], &reply.to_string());
+    assert!(
+        run.stdout.contains("… (199,900 more characters)"),
+        "{}",
+        &run.stdout[..2000]
+    );
+    assert!(run.stdout.contains("… (4,000 more characters)"));
+    assert!(run.stdout.len() < 20_000);
+}
