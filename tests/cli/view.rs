@@ -280,3 +280,24 @@ fn rollouts_parts_and_long_payloads() {
     assert!(run.stdout.contains("… (4,000 more characters)"));
     assert!(run.stdout.len() < 20_000);
 }
+
+#[test]
+fn full_images_embeds_each_original_behind_its_thumbnail() {
+    let input = transcript().to_string();
+    let thumbs = view(&[], &input);
+    let full = view(&["--full-images"], &input);
+    assert_eq!(thumbs.stdout.matches("<img class=\"full\"").count(), 0);
+    assert_eq!(
+        full.stdout
+            .matches("<details><summary><img class=\"thumb\"")
+            .count(),
+        2
+    );
+    assert_eq!(full.stdout.matches("<img class=\"full\"").count(), 2);
+    // The 640x480 original is there byte for byte (re-encoded by partkit as canonical base64).
+    let original = b64_of(&png_of(640, 480));
+    assert!(full.stdout.contains(&format!(
+        "<img class=\"full\" alt=\"\" src=\"data:image/png;base64,{original}\">"
+    )));
+    assert!(!thumbs.stdout.contains(&original));
+}
