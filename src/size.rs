@@ -67,6 +67,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     u64::try_from(value).map_err(|_| invalid())
 }
 
+/// `1 image`, `1,204 images`: a count with its noun, grouped.
+pub fn count_of(n: usize, noun: &str) -> String {
+    format!(
+        "{} {noun}{}",
+        group_digits(n as u64),
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 /// Formats a byte count with thousands separators: `5,242,880`.
 pub fn group_digits(n: u64) -> String {
     let digits = n.to_string();

@@ -267,13 +267,7 @@ fn print_reports(
 impl Totals {
     /// `checked 3 documents, 2 images in 0.1 s: 1 error; …`.
     fn summary(&self, started: Instant, unreadable: usize) -> String {
-        let plural = |n: usize, word: &str| {
-            format!(
-                "{} {word}{}",
-                group_digits(n as u64),
-                if n == 1 { "" } else { "s" }
-            )
-        };
+        let plural = crate::size::count_of;
         let mut summary = format!(
             "checked {}, {} in {:.1} s: {}",
             plural(self.documents, "document"),

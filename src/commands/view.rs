@@ -77,13 +77,7 @@ fn to_file(input: &Input, options: &ViewOptions, path: &Path) -> Result<Totals> 
 
 /// `3 documents, 4 images, 2 tool calls, 1 error, 0 warnings`.
 fn describe(totals: &Totals) -> String {
-    let plural = |n: usize, word: &str| {
-        format!(
-            "{} {word}{}",
-            crate::size::group_digits(n as u64),
-            if n == 1 { "" } else { "s" }
-        )
-    };
+    let plural = crate::size::count_of;
     [
         plural(totals.documents, "document"),
         plural(totals.images, "image"),

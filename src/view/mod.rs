@@ -121,13 +121,7 @@ fn head(label: &str) -> String {
 
 /// The summary and the index (drawn first by the style sheet), the script.
 fn tail(label: &str, summaries: &[DocSummary], totals: &Totals, json_lines: bool) -> String {
-    let plural = |n: usize, word: &str| {
-        format!(
-            "{} {word}{}",
-            crate::size::group_digits(n as u64),
-            if n == 1 { "" } else { "s" }
-        )
-    };
+    let plural = crate::size::count_of;
     let mut html = Html::new();
     html.raw("</main>\n<header class=\"top\"><h1>")
         .text_cut(label, 300)
