@@ -14,10 +14,7 @@ pub fn run((loaded, cwd): &(Loaded, PathBuf), printer: &Printer) -> Result<ExitS
     let (mut resize, resize_matches) = apply::default_args::resize();
     let (mut convert, convert_matches) = apply::default_args::convert();
     let text = [
-        show::header(loaded, cwd),
-        "\n".to_string(),
-        show::section("[validate]", &plan.entries),
-        show::overrides(&plan.overrides()),
+        show::validate(&plan, loaded, cwd),
         show::section(
             "[resize]",
             &apply::resize(&mut resize, &resize_matches, loaded),

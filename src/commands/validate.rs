@@ -101,12 +101,7 @@ pub fn run(
     if !left_out.is_empty() {
         summary.push_str(&format!(
             "; {} left out by the include/exclude of {}",
-            crate::size::group_digits(left_out.len() as u64)
-                + if left_out.len() == 1 {
-                    " path"
-                } else {
-                    " paths"
-                },
+            crate::size::count_of(left_out.len(), "path"),
             crate::config::show::source_name(loaded)
         ));
     }
@@ -129,16 +124,9 @@ fn show_config(
     cwd: &std::path::Path,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    use crate::config::show;
-    let text = [
-        show::header(loaded, cwd),
-        "\n".to_string(),
-        show::section("[validate]", &plan.entries),
-        show::overrides(&plan.overrides()),
-    ]
-    .concat();
     let mut out = printer.stdout();
-    out.write_all(text.as_bytes()).map_err(stdout_error)?;
+    out.write_all(crate::config::show::validate(plan, loaded, cwd).as_bytes())
+        .map_err(stdout_error)?;
     out.flush().map_err(stdout_error)?;
     Ok(ExitStatus::Success)
 }

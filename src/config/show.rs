@@ -32,6 +32,18 @@ pub fn source_name(loaded: &Loaded) -> String {
         .map_or_else(|| "the config".to_string(), |config| config.shown.clone())
 }
 
+/// The header and `[validate]` with its overrides: `validate --show-config`,
+/// and the start of `partkit config`.
+pub fn validate(plan: &super::apply::ValidatePlan, loaded: &Loaded, cwd: &Path) -> String {
+    [
+        header(loaded, cwd),
+        "\n".to_string(),
+        section("[validate]", &plan.entries),
+        overrides(&plan.overrides()),
+    ]
+    .concat()
+}
+
 /// `[title]` and a line per key, sources aligned after the values.
 pub fn section(title: &str, entries: &[Entry]) -> String {
     let lines: Vec<(String, &str)> = entries

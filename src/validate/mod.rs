@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-pub use document::{check_document, recognize};
+pub use document::{check_document, check_shared, recognize};
 pub use options::{CheckOptions, DocKind, KindChoice, Limits};
 pub use report::{DocReport, Issue, Patch};
 pub use rules::{Rule, Severity, RULES};

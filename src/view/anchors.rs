@@ -5,7 +5,7 @@
 //! about. A finding tied to neither stays at the top of its document.
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
@@ -40,7 +40,7 @@ pub fn payload(text: &str) -> Anchor {
 /// The anchor of the value at `pointer` of `doc`: the nearest payload or id
 /// at or above it. `ids` are the call and result ids the page draws (an `id`
 /// that is none of them, such as a message's, ties nothing).
-pub fn of(doc: &Value, pointer: &str, ids: &HashMap<String, ()>) -> Option<Anchor> {
+pub fn of(doc: &Value, pointer: &str, ids: &HashSet<String>) -> Option<Anchor> {
     let mut at = pointer.to_string();
     loop {
         if let Some(value) = doc.pointer(&at) {
@@ -60,13 +60,13 @@ pub fn of(doc: &Value, pointer: &str, ids: &HashMap<String, ()>) -> Option<Ancho
     }
 }
 
-fn here(value: &Value, ids: &HashMap<String, ()>) -> Option<Anchor> {
+fn here(value: &Value, ids: &HashSet<String>) -> Option<Anchor> {
     match value {
         Value::String(text) if looks_like_payload(text) => Some(payload(text)),
         Value::Object(map) => {
             for key in ID_KEYS {
                 if let Some(Value::String(id)) = map.get(key) {
-                    if ids.contains_key(id) {
+                    if ids.contains(id) {
                         return Some(Anchor::Id(id.clone()));
                     }
                 }
@@ -109,7 +109,7 @@ mod tests {
                 {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}}]},
             {"role": "assistant", "id": "msg_1", "content": [
                 {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"q": 1}}]}]});
-        let ids: HashMap<String, ()> = [("toolu_1".to_string(), ())].into();
+        let ids: HashSet<String> = ["toolu_1".to_string()].into();
         let image = of(&doc, "/messages/0/content/0", &ids);
         assert_eq!(image, Some(payload("iVBORw0KGgoAAAANSUhEUg==")));
         assert_eq!(

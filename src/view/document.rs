@@ -3,7 +3,7 @@
 //! results, a tool reply as its rest and its images, canonical parts as
 //! parts; `validate`'s findings at the top of the section.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -47,7 +47,7 @@ pub struct DocView {
 
 /// Draws the document on `line`.
 pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
-    let report = crate::validate::check_document(bytes, &options.check);
+    let report = crate::validate::check_shared(bytes, &options.check);
     let mut summary = DocSummary {
         line,
         ..DocSummary::default()
@@ -59,16 +59,20 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         Some(DocKind::Rollout) => Some(canonical(bytes, RolloutChoice::Always)),
         _ => None,
     };
-    let mut ids = HashMap::new();
+    let mut pairs = Pairs::default();
     if let Some(Ok(value)) = &canonical {
-        collect_ids(value, &mut ids);
+        pairs.collect(value);
     }
-    let original = if report.issues.is_empty() {
-        None
-    } else {
+    // The document as recorded, parsed once: what a reply or parts are drawn
+    // from, and what findings' pointers point into.
+    let drawn_raw = matches!(report.kind, Some(DocKind::Reply | DocKind::Parts));
+    let original = if drawn_raw || !report.issues.is_empty() {
         serde_json::from_slice::<Value>(bytes).ok()
+    } else {
+        None
     };
-    let mut state = Drawing::new(options.media);
+    let ids = &pairs.ids;
+    let mut state = Drawing::new(options.media, &pairs.answered);
     for issue in &report.issues {
         let severity = rules::find(issue.rule).map_or(Severity::Error, |r| r.severity);
         match severity {
@@ -77,19 +81,21 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         }
         let anchor = original
             .as_ref()
-            .and_then(|doc| anchors::of(doc, &issue.pointer, &ids));
+            .and_then(|doc| anchors::of(doc, &issue.pointer, ids));
         state.add_finding(finding(issue, severity), anchor);
     }
     let mut body = Html::new();
     match report.kind {
         Some(DocKind::Reply) => {
             summary.kind = "tool reply".into();
-            reply(bytes, &mut body, &mut state);
+            if let Some(value) = original {
+                reply(value, &mut body, &mut state);
+            }
         }
         Some(DocKind::Parts) => {
             summary.kind = "canonical parts".into();
-            if let Ok(value) = serde_json::from_slice::<Value>(bytes) {
-                let parts = match &value {
+            if let Some(value) = &original {
+                let parts = match value {
                     Value::Array(items) => items.iter().collect(),
                     one => vec![one],
                 };
@@ -150,9 +156,10 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
             .raw("</ul>");
     }
     html.append(body).raw("</section>\n");
-    // The calls' marks are known only once every result is seen.
-    let html = state.mark_calls(html.into_string());
-    DocView { html, summary }
+    DocView {
+        html: html.into_string(),
+        summary,
+    }
 }
 
 /// A call seen in the conversation.
@@ -163,7 +170,9 @@ struct Call {
 }
 
 /// The state of one document being drawn.
-struct Drawing {
+struct Drawing<'a> {
+    /// The calls a result answers, in document order ([`Pairs`]).
+    answered: &'a HashSet<String>,
     style: MediaStyle,
     count: MediaCount,
     /// Calls by id.
@@ -175,12 +184,10 @@ struct Drawing {
     waiting: HashMap<Anchor, Vec<usize>>,
 }
 
-/// Stands in for a call's mark until the end of the document.
-const MARK: &str = "\u{0}mark:";
-
-impl Drawing {
-    fn new(style: MediaStyle) -> Drawing {
+impl<'a> Drawing<'a> {
+    fn new(style: MediaStyle, answered: &'a HashSet<String>) -> Drawing<'a> {
         Drawing {
+            answered,
             style,
             count: MediaCount::default(),
             calls: HashMap::new(),
@@ -242,8 +249,11 @@ impl Drawing {
                     (None, Some(url)) => Source::Url(url),
                     _ => Source::Missing,
                 };
+                // Hashing a payload is only worth it when a finding waits.
                 let anchor = match source {
-                    Source::Base64(data) => Some(anchors::payload(data)),
+                    Source::Base64(data) if !self.waiting.is_empty() => {
+                        Some(anchors::payload(data))
+                    }
                     _ => None,
                 };
                 let media = Media {
@@ -273,13 +283,16 @@ impl Drawing {
         let id = part.get("id").and_then(Value::as_str).unwrap_or("");
         let name = part.get("name").and_then(Value::as_str).unwrap_or("");
         let number = self.calls.len() + 1;
-        self.calls.entry(id.to_string()).or_insert(Call {
-            number,
-            answered: false,
-        });
+        let answered = self.answered.contains(id);
+        self.calls
+            .entry(id.to_string())
+            .or_insert(Call { number, answered });
         html.raw(&format!("<div class=\"tool-call\" id=\"call-{number}\">"))
-            .raw(MARK)
-            .raw(&format!("{number}\u{0}"))
+            .raw(if answered {
+                "<span class=\"mark good\">answered</span>"
+            } else {
+                "<span class=\"mark bad\">unanswered</span>"
+            })
             .raw("<div class=\"call-head\">call <span class=\"name\">")
             .text_cut(name, 200)
             .raw("</span> <code class=\"id\">")
@@ -299,11 +312,8 @@ impl Drawing {
         let id = part.get("call_id").and_then(Value::as_str).unwrap_or("");
         let name = part.get("name").and_then(Value::as_str).unwrap_or("");
         let error = part.get("is_error").and_then(Value::as_bool) == Some(true);
-        let paired = match self.calls.get_mut(id) {
-            Some(call) => {
-                call.answered = true;
-                Some(call.number)
-            }
+        let paired = match self.calls.get(id) {
+            Some(call) => Some(call.number),
             None => {
                 self.orphans += 1;
                 None
@@ -348,34 +358,6 @@ impl Drawing {
         }
         html.raw("</div>");
     }
-
-    /// Replaces each call's stand-in by its mark: answered or not.
-    fn mark_calls(&self, html: String) -> String {
-        if !html.contains(MARK) {
-            return html;
-        }
-        let answered: HashMap<usize, bool> = self
-            .calls
-            .values()
-            .map(|c| (c.number, c.answered))
-            .collect();
-        let mut out = String::with_capacity(html.len());
-        let mut rest = html.as_str();
-        while let Some(at) = rest.find(MARK) {
-            out.push_str(&rest[..at]);
-            let after = &rest[at + MARK.len()..];
-            let end = after.find('\u{0}').unwrap_or(after.len());
-            let number: usize = after[..end].parse().unwrap_or(0);
-            out.push_str(if answered.get(&number) == Some(&true) {
-                "<span class=\"mark good\">answered</span>"
-            } else {
-                "<span class=\"mark bad\">unanswered</span>"
-            });
-            rest = &after[(end + 1).min(after.len())..];
-        }
-        out.push_str(rest);
-        out
-    }
 }
 
 /// A transcript (or a rollout's conversation) in the canonical form, or why
@@ -396,22 +378,43 @@ fn canonical(bytes: &SharedBytes, rollout: RolloutChoice) -> Result<Value, Strin
     serde_json::from_slice::<Value>(&out).map_err(|e| e.to_string())
 }
 
-/// The ids of every tool call and result in a canonical transcript.
-fn collect_ids(value: &Value, ids: &mut HashMap<String, ()>) {
-    match value {
-        Value::Object(map) => {
-            let key = match map.get("type").and_then(Value::as_str) {
-                Some("tool_call") => Some("id"),
-                Some("tool_result") => Some("call_id"),
-                _ => None,
-            };
-            if let Some(Value::String(id)) = key.and_then(|k| map.get(k)) {
-                ids.insert(id.clone(), ());
+/// The tool calls and results of a canonical transcript, read in document
+/// order before drawing: every id (what findings tie to) and the calls a
+/// result answers (a result answers a call before it with its id).
+#[derive(Default)]
+struct Pairs {
+    ids: HashSet<String>,
+    calls: HashSet<String>,
+    answered: HashSet<String>,
+}
+
+impl Pairs {
+    fn collect(&mut self, value: &Value) {
+        match value {
+            Value::Object(map) => {
+                let id = |key| map.get(key).and_then(Value::as_str).map(str::to_string);
+                match map.get("type").and_then(Value::as_str) {
+                    Some("tool_call") => {
+                        if let Some(id) = id("id") {
+                            self.calls.insert(id.clone());
+                            self.ids.insert(id);
+                        }
+                    }
+                    Some("tool_result") => {
+                        if let Some(id) = id("call_id") {
+                            if self.calls.contains(&id) {
+                                self.answered.insert(id.clone());
+                            }
+                            self.ids.insert(id);
+                        }
+                    }
+                    _ => {}
+                }
+                map.values().for_each(|v| self.collect(v));
             }
-            map.values().for_each(|v| collect_ids(v, ids));
+            Value::Array(items) => items.iter().for_each(|v| self.collect(v)),
+            _ => {}
         }
-        Value::Array(items) => items.iter().for_each(|v| collect_ids(v, ids)),
-        _ => {}
     }
 }
 
@@ -509,8 +512,8 @@ fn turn(role: &str, parts: &[Value], html: &mut Html, state: &mut Drawing) {
 }
 
 /// A tool reply: the rest of it (the JSON the model reads) and its images.
-fn reply(bytes: &[u8], html: &mut Html, state: &mut Drawing) {
-    let Ok(Value::Object(mut map)) = serde_json::from_slice::<Value>(bytes) else {
+fn reply(value: Value, html: &mut Html, state: &mut Drawing) {
+    let Value::Object(mut map) = value else {
         return;
     };
     let images = map.shift_remove("tool_output_images");
