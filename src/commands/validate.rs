@@ -214,7 +214,15 @@ fn print_reports(
     let mut totals = Totals::default();
     // SARIF is one log of every finding, written once all are known.
     let mut sarif: Vec<crate::validate::Finding> = Vec::new();
+    // Guesses of a document's shape, once per kind of guess.
+    let mut notes: Vec<(String, String, usize)> = Vec::new();
     for report in reports {
+        for (note, first, count) in report.notes {
+            match notes.iter_mut().find(|(seen, _, _)| *seen == note) {
+                Some((_, _, total)) => *total += count,
+                None => notes.push((note, first, count)),
+            }
+        }
         totals.documents += report.documents;
         totals.skipped += report.skipped;
         totals.images += report.images;
@@ -249,6 +257,16 @@ fn print_reports(
         writeln!(out).map_err(stdout_error)?;
     }
     out.flush().map_err(stdout_error)?;
+    for (note, first, count) in notes {
+        let more = match count - 1 {
+            0 => String::new(),
+            more => format!(
+                " (and {} like it)",
+                crate::size::count_of(more, "more document")
+            ),
+        };
+        printer.warn(&format!("{first}: {note}{more}"));
+    }
     Ok(totals)
 }
 

@@ -1,33 +1,30 @@
-//! Telling a document's shape from its keys (`convert --from auto`).
+//! Telling a document's shape from what it holds (`convert --from auto`,
+//! `validate`). The decisions are written down in docs/detection.md.
 //!
-//! Each shape says what its keys look like (`shapes/<shape>/detect.rs`, asked
-//! through [`Dialect`]); this module only asks them all
-//! and combines the answers. A document (an object) is decided by the first
-//! rule that fits, in this order, which the [`Rank`]s the shapes give their
-//! rules keep:
+//! Each shape says what only it writes (`shapes/<shape>/detect.rs`, asked
+//! through [`Dialect`]); this module walks the document and weighs the answers.
 //!
-//! 1. single tool results ([`Tier::ToolResult`]): NeMo Gym `tool_output_images` (0);
-//!    an Anthropic `tool_result` with `tool_use_id` (1); any other `tool_result`,
-//!    canonical (2); a Responses `function_call_output` (3); a Chat `tool`
-//!    message with `tool_call_id` (4); a lone Gemini Content with `parts` (5); a
-//!    Gemini `functionResponse` (6); a Bedrock `toolResult` (7);
-//! 2. responses ([`Tier::Response`]): Chat `choices` (0); Gemini `candidates` (1);
-//!    an Anthropic assistant `message` (2); a Responses `response` object (3);
-//!    Bedrock `output` with `stopReason` (4);
-//! 3. requests ([`Tier::Request`]): Gemini's keys (0); Responses' (1); Bedrock's
-//!    (2); an MCP `content` list without a role (3);
-//! 4. bodies with a `messages` list ([`Tier::Body`]): canonical `extensions` or
-//!    system blocks (0); Anthropic's own settings (1);
-//! 5. otherwise a `messages` list decides by its system prompt and its messages
-//!    (here: `system_body`, `detect_messages`);
-//! 6. last ([`Tier::Loose`]): canonical, by `messages`, `tools` or `system` (0).
-//!
-//! One message (or item) is decided by its own keys first (ranked like the
-//! rules above: Gemini 0, Responses 1, Chat 2, canonical 3, a Chat system
-//! message with string content 4), then by the first content block some shape
-//! claims (Bedrock's untyped blocks 0, Chat's 1, Responses' 2, a canonical
-//! `tool_result` 3, Anthropic's blocks 4 and sourced images 5, canonical calls
-//! and opaque blocks 6 and media 7).
+//! 1. A single tool result or a response is told by its own keys, which are
+//!    few and unmistakable ([`Tier`]; the lowest [`Rank`] of all shapes
+//!    decides): NeMo Gym `tool_output_images` (0); an Anthropic `tool_result`
+//!    with `tool_use_id` (1); any other `tool_result`, canonical (2); a
+//!    Responses `function_call_output` (3); a Chat `tool` message with
+//!    `tool_call_id` (4); a lone Gemini Content with `parts` (5); a Gemini
+//!    `functionResponse` (6); a Bedrock `toolResult` (7); then Chat `choices`
+//!    (0), Gemini `candidates` (1), an Anthropic assistant `message` (2), a
+//!    Responses `response` object (3), Bedrock `output` with `stopReason` (4).
+//! 2. Anything else — a request body or a list of messages — is weighed by
+//!    its evidence over the whole document: every top-level key, message,
+//!    content block, system block and tool declaration is shown to every
+//!    shape, which scores what only it writes ([`STRONG`]) or what leans its
+//!    way ([`WEAK`]). The highest total wins; a tie goes by [`TIE_ORDER`].
+//!    When another shape's evidence is close or strong too, the document is
+//!    read as the likelier one and a note says so.
+//! 3. With no evidence at all: messages of plain text are read as OpenAI
+//!    Chat's, a `system` beside them as Anthropic's, a `messages` list of
+//!    messages as Chat's — each with a note; only a model name the shape
+//!    owns (`claude-…`) may tip it. A document with no list of messages is
+//!    canonical when it has `tools` or `system`, else no shape at all.
 
 use serde_json::{Map, Value};
 
@@ -39,19 +36,18 @@ use crate::shapes::{Dialect, Shape};
 pub struct Detected {
     pub shape: Shape,
     pub note: Option<String>,
+    /// The guess is between shapes that read the document alike (messages of
+    /// plain text): `validate`, which checks it the same either way, keeps
+    /// quiet about it.
+    pub alike: bool,
 }
 
-/// The stage of detection a document rule belongs to, in the order they are
-/// tried: a single tool result is told first, since its keys are the fewest.
+/// The kinds of document told by their own keys, in the order they are
+/// tried: a single tool result first, since its keys are the fewest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Tier {
     ToolResult,
     Response,
-    Request,
-    /// A body with a `messages` list and keys of its own.
-    Body,
-    /// Keys that fit only when nothing else did.
-    Loose,
 }
 
 /// Where a document rule stands in the order of all shapes' rules (see the
@@ -68,6 +64,52 @@ impl Rank {
     }
 }
 
+/// The weight of a key, block type or value form that only one shape writes.
+pub const STRONG: u32 = 10;
+/// The weight of a form that leans one way but that other shapes may share
+/// (a system message with string content, a typed system block).
+pub const WEAK: u32 = 3;
+/// The weight of a hint that only breaks near ties (a typed text block in a
+/// system list, which canonical and Anthropic both write).
+pub const HINT: u32 = 1;
+
+/// The order that settles a tie of evidence (the order the earlier rules of
+/// detection had): request keys of their own first, then canonical's
+/// `extensions` before Anthropic's settings, then the message shapes.
+pub const TIE_ORDER: [Shape; 8] = [
+    Shape::Gemini,
+    Shape::OpenaiResponses,
+    Shape::Bedrock,
+    Shape::Canonical,
+    Shape::Anthropic,
+    Shape::OpenaiChat,
+    Shape::Mcp,
+    Shape::NemoGym,
+];
+
+/// Where an object stands in the document, for the shapes that weigh it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At<'d> {
+    /// The document itself (a request body).
+    Document,
+    /// An item of the list of messages (`messages`, `contents`, `input`, or a
+    /// bare list).
+    Message,
+    /// An item of a message's `list` (`content`, `parts`), in a message of `role`.
+    Block {
+        role: Option<&'d str>,
+        list: &'d str,
+    },
+    /// The value of the top-level `system` (a string or a list of blocks).
+    System,
+    /// An item of the top-level `system` list.
+    SystemBlock,
+    /// An item of a block's own `content` list (inside a tool result).
+    Inner,
+    /// An item of the top-level `tools` list (or Bedrock's `toolConfig.tools`).
+    Tool,
+}
+
 /// Evidence that leaves more than one shape open; one shape is the guess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unsure {
@@ -75,10 +117,16 @@ pub enum Unsure {
     PlainMessages,
     /// A body with `system` and `messages` whose blocks tell nothing.
     SystemBody,
+    /// A list of messages in which no shape sees anything of its own.
+    Messages,
 }
 
 fn sure(shape: Shape) -> Option<Detected> {
-    Some(Detected { shape, note: None })
+    Some(Detected {
+        shape,
+        note: None,
+        alike: false,
+    })
 }
 
 fn guessed(shape: Shape, why: &str) -> Option<Detected> {
@@ -87,6 +135,7 @@ fn guessed(shape: Shape, why: &str) -> Option<Detected> {
         note: Some(format!(
             "read the input as {shape} ({why}); pass --from to choose"
         )),
+        alike: false,
     })
 }
 
@@ -109,105 +158,196 @@ fn guess(case: Unsure) -> Option<Detected> {
 /// Detects the shape of a document, or `None` when nothing fits.
 pub fn detect(value: &Value) -> Option<Detected> {
     match value {
-        Value::Object(map) => detect_document(map),
-        Value::Array(items) => detect_messages(items),
+        Value::Object(map) => {
+            if let Some((_, shape)) = lowest(|dialect| dialect.detect_document(map)) {
+                return sure(shape);
+            }
+            weigh(value, Scores::of_document(value, map))
+        }
+        Value::Array(items) => {
+            let mut scores = Scores::default();
+            scores.messages(items);
+            weigh(value, scores)
+        }
         _ => None,
     }
 }
 
-fn detect_document(map: &Map<String, Value>) -> Option<Detected> {
-    let ranked = lowest(|dialect| dialect.detect_document(map));
-    if let Some((rank, shape)) = ranked {
-        if rank.tier <= Tier::Body {
-            return sure(shape);
+/// Every shape's evidence in one document, in [`TIE_ORDER`].
+#[derive(Debug, Default)]
+struct Scores {
+    points: [u32; TIE_ORDER.len()],
+}
+
+impl Scores {
+    fn add(&mut self, at: At<'_>, value: &Value) {
+        for (points, shape) in self.points.iter_mut().zip(TIE_ORDER) {
+            *points += shape.dialect().detect_evidence(at, value);
         }
     }
-    if let Some(messages) = map.get("messages").and_then(Value::as_array) {
-        return match map.get("system") {
-            Some(system) => system_body(system, messages),
-            None => detect_messages(messages),
-        };
+
+    fn of_document(value: &Value, map: &Map<String, Value>) -> Scores {
+        let mut scores = Scores::default();
+        scores.add(At::Document, value);
+        if let Some(system) = map.get("system") {
+            scores.add(At::System, system);
+            for block in system.as_array().into_iter().flatten() {
+                scores.add(At::SystemBlock, block);
+            }
+        }
+        for key in ["systemInstruction", "system_instruction"] {
+            if let Some(parts) = map.get(key).and_then(|s| s.get("parts")) {
+                scores.blocks(None, "parts", parts);
+            }
+        }
+        let tools = map.get("tools").and_then(Value::as_array);
+        let bedrock_tools = map
+            .get("toolConfig")
+            .and_then(|c| c.get("tools"))
+            .and_then(Value::as_array);
+        for tool in tools.into_iter().chain(bedrock_tools).flatten() {
+            scores.add(At::Tool, tool);
+        }
+        for key in ["messages", "contents", "input"] {
+            if let Some(items) = map.get(key).and_then(Value::as_array) {
+                scores.messages(items);
+            }
+        }
+        scores
     }
-    ranked.and_then(|(_, shape)| sure(shape))
+
+    fn messages(&mut self, items: &[Value]) {
+        for item in items {
+            self.add(At::Message, item);
+            let role = item.get("role").and_then(Value::as_str);
+            for list in ["content", "parts"] {
+                if let Some(blocks) = item.get(list) {
+                    self.blocks(role, list, blocks);
+                }
+            }
+        }
+    }
+
+    /// The blocks of a message's `list` (a single block is weighed too:
+    /// some clients write one where a list is expected).
+    fn blocks(&mut self, role: Option<&str>, list: &str, blocks: &Value) {
+        let one = std::slice::from_ref(blocks);
+        let items = match blocks {
+            Value::Array(items) => items.as_slice(),
+            Value::Object(_) => one,
+            _ => return,
+        };
+        for block in items {
+            self.add(At::Block { role, list }, block);
+            for inner in block
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                self.add(At::Inner, inner);
+            }
+        }
+    }
+
+    /// The shapes with any evidence, most first (ties in [`TIE_ORDER`]).
+    fn ranked(&self) -> Vec<(u32, Shape)> {
+        let mut ranked: Vec<(u32, usize)> = self
+            .points
+            .iter()
+            .enumerate()
+            .filter(|(_, points)| **points > 0)
+            .map(|(at, points)| (*points, at))
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked
+            .into_iter()
+            .map(|(points, at)| (points, TIE_ORDER[at]))
+            .collect()
+    }
 }
 
-/// A body with `messages` and `system`, which Anthropic and Bedrock both
-/// have: the blocks tell them apart, the system prompt's first (as the shapes
-/// judge it, [`Dialect::detect_system_prompt`]), then the messages'.
-fn system_body(system: &Value, messages: &[Value]) -> Option<Detected> {
-    let by_messages = detect_messages(messages).filter(|d| d.note.is_none());
-    let by_system = Shape::ALL
-        .into_iter()
-        .find(|shape| shape.dialect().detect_system_prompt(system));
-    let by_messages = by_messages.map(|d| d.shape);
-    match (by_system, by_messages) {
-        (Some(a), Some(b)) if a != b => guessed(
-            b,
-            "its system prompt and its messages look like different shapes",
-        ),
-        (Some(shape), _) | (None, Some(shape)) => sure(shape),
-        (None, None) => guess(Unsure::SystemBody),
+/// Decides by the evidence, or by the fallbacks when there is none.
+fn weigh(value: &Value, mut scores: Scores) -> Option<Detected> {
+    let owner = value
+        .get("model")
+        .and_then(Value::as_str)
+        .and_then(|model| {
+            Shape::ALL
+                .into_iter()
+                .find(|shape| shape.dialect().detect_model(model))
+        });
+    if let Some(at) = owner.and_then(|owner| TIE_ORDER.iter().position(|s| *s == owner)) {
+        // A model name the shape owns tips a near tie, never more.
+        if scores.points[at] > 0 {
+            scores.points[at] += WEAK;
+        }
     }
-}
-
-/// Detects the shape of a bare list of messages (or items).
-fn detect_messages(items: &[Value]) -> Option<Detected> {
-    let votes: Vec<Shape> = items.iter().filter_map(message_shape).collect();
-    let Some(&first) = votes.first() else {
-        // Content that is a string or a list of text blocks fits Chat,
-        // Anthropic and canonical alike.
-        let text_only = |content: &Value| match content {
-            Value::String(_) => true,
-            Value::Array(blocks) => blocks.iter().all(|b| {
-                b.get("type").and_then(Value::as_str) == Some("text")
-                    && b.as_object()
-                        .is_some_and(|o| o.keys().all(|k| k == "type" || k == "text"))
-            }),
-            _ => false,
-        };
-        let plain = !items.is_empty()
-            && items.iter().all(|m| {
-                m.get("role").is_some_and(Value::is_string)
-                    && m.get("content").is_some_and(text_only)
-            });
-        return if plain {
-            guess(Unsure::PlainMessages)
-        } else {
-            None
-        };
+    let ranked = scores.ranked();
+    let Some(&(first, winner)) = ranked.first() else {
+        return fallback(value, owner);
     };
-    if votes.iter().all(|shape| *shape == first) {
-        return sure(first);
+    match ranked.get(1) {
+        Some(&(second, other)) if second >= STRONG || first - second < STRONG => guessed(
+            winner,
+            &format!("its forms are mostly {winner}'s, some {other}'s"),
+        ),
+        _ => sure(winner),
     }
-    // Mixed evidence: the most frequent wins, and says so.
-    let mut best = first;
-    let mut best_count = 0;
-    for shape in Shape::ALL {
-        let count = votes.iter().filter(|s| **s == shape).count();
-        if count > best_count {
-            best = shape;
-            best_count = count;
-        }
-    }
-    guessed(best, "its messages look like more than one shape")
 }
 
-/// What one message (or Responses item) says about its shape: its own keys,
-/// else the first of its content blocks that a shape claims.
-fn message_shape(item: &Value) -> Option<Shape> {
-    let map = item.as_object()?;
-    if let Some((_, shape)) = lowest(|dialect| dialect.detect_message(map)) {
-        return Some(shape);
+/// A document in which no shape sees anything of its own.
+fn fallback(value: &Value, owner: Option<Shape>) -> Option<Detected> {
+    let items = match value {
+        Value::Array(items) => Some(items.as_slice()),
+        Value::Object(map) => map
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice),
+        _ => None,
+    };
+    let Some(items) = items else {
+        // What is left of a transcript object with no messages.
+        let map = value.as_object()?;
+        return (map.contains_key("tools") || map.contains_key("system"))
+            .then_some(Shape::Canonical)
+            .and_then(sure);
+    };
+    // A list of content blocks is not a list of messages.
+    let message_like = |m: &Value| m.get("role").is_some_and(Value::is_string);
+    if !items.iter().any(message_like) {
+        return None;
     }
-    let role = map.get("role").and_then(Value::as_str);
-    let blocks = map.get("content")?.as_array()?;
-    blocks
-        .iter()
-        .filter_map(Value::as_object)
-        .find_map(|block| lowest(|dialect| dialect.detect_block(block, role)))
-        .map(|(_, shape)| shape)
+    if let Some(shape) = owner {
+        // Nothing in the messages tells, and the model is the provider's own.
+        return sure(shape);
+    }
+    // Content that is a string or a list of text blocks fits Chat,
+    // Anthropic and canonical alike.
+    let text_only = |content: &Value| match content {
+        Value::String(_) => true,
+        Value::Array(blocks) => blocks.iter().all(|b| {
+            b.get("type").and_then(Value::as_str) == Some("text")
+                && b.as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "type" || k == "text"))
+        }),
+        _ => false,
+    };
+    let plain = items.iter().all(|m| {
+        m.get("role").is_some_and(Value::is_string) && m.get("content").is_some_and(text_only)
+    });
+    let alike = |detected: Detected| Detected {
+        alike: true,
+        ..detected
+    };
+    if value.get("system").is_some() {
+        guess(Unsure::SystemBody).map(alike)
+    } else if plain {
+        guess(Unsure::PlainMessages).map(alike)
+    } else {
+        guess(Unsure::Messages)
+    }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,5 +475,94 @@ mod tests {
             shape(json!([{"role": "system", "content": "s"}])),
             Shape::OpenaiChat
         );
+    }
+
+    /// Anthropic's own forms anywhere in a body outweigh what it shares with
+    /// canonical (typed text in its system prompt) — the classes of bodies
+    /// that were read as canonical or skipped.
+    #[test]
+    fn anthropic_forms_anywhere_decide() {
+        let system = json!([{"type": "text", "text": "Be brief."}]);
+        let tool_use = json!({"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}});
+        let typed_system_and_calls = json!({"model": "m", "max_tokens": 5, "system": system,
+            "messages": [{"role": "user", "content": "hi"},
+                         {"role": "assistant", "content": [tool_use]}]});
+        assert_eq!(shape(typed_system_and_calls), Shape::Anthropic);
+        let thinking = json!({"model": "m", "max_tokens": 5, "system": system,
+            "thinking": {"type": "enabled", "budget_tokens": 1024},
+            "messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(shape(thinking), Shape::Anthropic);
+        let server_tool = json!({"model": "m", "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "fetch it"}]},
+            {"role": "assistant", "content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_fetch", "input": {}},
+                {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_1", "content": {}}]}]});
+        assert_eq!(shape(server_tool), Shape::Anthropic);
+        let cached = json!({"system": [{"type": "text", "text": "s", "cache_control": {"type": "ephemeral"}}],
+            "messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(shape(cached), Shape::Anthropic);
+        // Typed text alone in the system prompt is canonical's, as before.
+        let canonical = json!({"system": system, "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]});
+        assert_eq!(detect(&canonical).unwrap(), sure(Shape::Canonical).unwrap());
+    }
+
+    #[test]
+    fn a_model_name_decides_only_what_the_messages_leave_open() {
+        let plain = |model: &str| json!({"model": model, "max_tokens": 9, "messages": [{"role": "user", "content": ""}]});
+        assert_eq!(
+            detect(&plain("claude-haiku-4-5")).unwrap(),
+            sure(Shape::Anthropic).unwrap()
+        );
+        assert_eq!(
+            detect(&plain("gpt-4o")).unwrap(),
+            sure(Shape::OpenaiChat).unwrap()
+        );
+        // A gateway's name for the model is no provider's own.
+        let gateway = detect(&plain("anthropic/claude-haiku-4-5")).unwrap();
+        assert_eq!((gateway.shape, gateway.alike), (Shape::OpenaiChat, true));
+        // A system message, which Anthropic refuses, outweighs the name.
+        let chat = json!({"model": "claude-haiku-4-5", "messages": [
+            {"role": "system", "content": "s"}, {"role": "user", "content": "hi"}]});
+        assert_eq!(shape(chat), Shape::OpenaiChat);
+    }
+
+    #[test]
+    fn split_evidence_is_read_as_the_likelier_shape_with_a_note() {
+        let mixed = json!({"model": "m", "input": [{"role": "user", "content": [
+            {"type": "input_text", "text": "Transcribe."},
+            {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}}]}]});
+        let detected = detect(&mixed).unwrap();
+        assert_eq!(detected.shape, Shape::OpenaiResponses);
+        assert_eq!(
+            detected.note.as_deref(),
+            Some("read the input as openai-responses (its forms are mostly openai-responses's, some openai-chat's); pass --from to choose")
+        );
+        assert!(!detected.alike);
+    }
+
+    #[test]
+    fn a_list_of_messages_is_never_left_unread() {
+        // Nothing in it is any shape's own: read as Chat's, with a note.
+        let unknown = json!({"messages": [{"role": "user", "content": [{"type": "mystery"}]}]});
+        let detected = detect(&unknown).unwrap();
+        assert_eq!(detected.shape, Shape::OpenaiChat);
+        assert!(detected
+            .note
+            .unwrap()
+            .contains("nothing in its messages tells the shape"));
+        assert!(!detected.alike);
+        // A list of content blocks, or of strings, is not a list of messages.
+        assert!(detect(&json!([{"type": "text", "text": "x"}, {"type": "mystery"}])).is_none());
+        assert!(detect(&json!({"messages": ["a", "b"]})).is_none());
+    }
+
+    #[test]
+    fn single_values_and_snake_case_count_as_gemini_evidence() {
+        let body = json!({"system_instruction": {"parts": {"text": "s"}},
+            "contents": [{"role": "user", "parts": {"text": "hi"}}]});
+        assert_eq!(detect(&body).unwrap(), sure(Shape::Gemini).unwrap());
+        let bedrock_tools = json!({"toolConfig": {"tools": [{"toolSpec": {"name": "f"}}]},
+            "messages": [{"role": "user", "content": [{"text": "hi"}]}]});
+        assert_eq!(shape(bedrock_tools), Shape::Bedrock);
     }
 }

@@ -17,8 +17,8 @@ impl super::Dialect for Anthropic {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_block => detect::block,
-        detect_system_prompt => detect::system_prompt,
+        detect_evidence => detect::evidence,
+        detect_model => detect::model,
         detect_guess => detect::guess,
         file_reference => conversion::file_reference,
         conversion => conversion::FACTS,

@@ -16,8 +16,7 @@ impl super::Dialect for Bedrock {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_block => detect::block,
-        detect_system_prompt => detect::system_prompt,
+        detect_evidence => detect::evidence,
         file_reference => conversion::file_reference,
         conversion => conversion::FACTS,
         validate_rules => rules::check,

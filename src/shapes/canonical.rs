@@ -30,8 +30,7 @@ impl super::Dialect for Canonical {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_message => detect::message,
-        detect_block_in_role => detect::block,
+        detect_evidence => detect::evidence,
         conversion => conversion::FACTS,
         validate_facts => rules::FACTS,
         tool_object => rules::tool_object,

@@ -24,7 +24,7 @@ impl super::Dialect for Gemini {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_message => detect::message,
+        detect_evidence => detect::evidence,
         conversion => conversion::FACTS,
         validate_rules => rules::check,
         validate_facts => rules::FACTS,

@@ -15,7 +15,7 @@ impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
     super::delegate! {
         recognize_media => scan::recognize,
-        detect_document => detect::document,
+        detect_evidence => detect::evidence,
         conversion => conversion::FACTS,
         validate_facts => rules::FACTS,
     }

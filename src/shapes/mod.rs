@@ -211,18 +211,18 @@ macro_rules! delegate {
             $f(document)
         }
     };
-    (detect_message => $f:path) => {
-        fn detect_message(&self, message: &serde_json::Map<String, serde_json::Value>) -> Option<u8> {
-            $f(message)
+    (detect_evidence => $f:path) => {
+        fn detect_evidence(
+            &self,
+            at: $crate::convert::detect::At<'_>,
+            value: &serde_json::Value,
+        ) -> u32 {
+            $f(at, value)
         }
     };
-    (detect_block_in_role => $f:path) => {
-        fn detect_block(
-            &self,
-            block: &serde_json::Map<String, serde_json::Value>,
-            role: Option<&str>,
-        ) -> Option<u8> {
-            $f(block, role)
+    (detect_model => $f:path) => {
+        fn detect_model(&self, model: &str) -> bool {
+            $f(model)
         }
     };
     (conversion => $f:path) => {
@@ -242,15 +242,6 @@ macro_rules! delegate {
             key: Option<&str>,
         ) -> Option<$crate::validate::kit::ToolObject> {
             $f(object, key)
-        }
-    };
-    (detect_block => $f:path) => {
-        fn detect_block(
-            &self,
-            block: &serde_json::Map<String, serde_json::Value>,
-            _role: Option<&str>,
-        ) -> Option<u8> {
-            $f(block)
         }
     };
     (detect_guess => $f:path) => {
@@ -278,11 +269,6 @@ macro_rules! delegate {
             key: Option<&str>,
         ) -> Option<&'static str> {
             $f(object, key)
-        }
-    };
-    (detect_system_prompt => $f:path) => {
-        fn detect_system_prompt(&self, system: &serde_json::Value) -> bool {
-            $f(system)
         }
     };
     (scan_member => $f:path) => {
@@ -356,9 +342,9 @@ pub trait Dialect: Sync {
 
     // --- detection and conversion facts (convert) ---
 
-    /// The rank of the first of this shape's rules that a whole document's
-    /// keys fit, if any (`convert --from auto`; the lowest rank of all shapes
-    /// decides, see `convert::detect`).
+    /// The rank of the first of this shape's rules that tells a whole
+    /// document as a single tool result or a response by its own keys, if
+    /// any (the lowest rank of all shapes decides, see `convert::detect`).
     fn detect_document(
         &self,
         _document: &Map<String, Value>,
@@ -366,21 +352,17 @@ pub trait Dialect: Sync {
         None
     }
 
-    /// The rank of the first of this shape's rules that one message's (or
-    /// item's) own keys fit, if any; ranked among all shapes' message rules.
-    fn detect_message(&self, _message: &Map<String, Value>) -> Option<u8> {
-        None
+    /// How much `value`, standing `at` that place of a document, says the
+    /// document is this shape's: [`STRONG`](crate::convert::detect::STRONG)
+    /// for what only this shape writes, less for what leans its way, 0 for
+    /// nothing (see `convert::detect`).
+    fn detect_evidence(&self, _at: crate::convert::detect::At<'_>, _value: &Value) -> u32 {
+        0
     }
 
-    /// The rank of the first of this shape's rules that one content block of
-    /// a message with `role` fits, if any; ranked among all shapes' block rules.
-    fn detect_block(&self, _block: &Map<String, Value>, _role: Option<&str>) -> Option<u8> {
-        None
-    }
-
-    /// Whether a body's `system` field is written as this shape writes it
-    /// (what tells Anthropic and Bedrock bodies apart).
-    fn detect_system_prompt(&self, _system: &Value) -> bool {
+    /// Whether a document's `model` names one of this shape's provider's own
+    /// models (a hint that tips a near tie of evidence).
+    fn detect_model(&self, _model: &str) -> bool {
         false
     }
 

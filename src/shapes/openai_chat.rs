@@ -17,8 +17,8 @@ impl super::Dialect for OpenaiChat {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_message => detect::message,
-        detect_block => detect::block,
+        detect_evidence => detect::evidence,
+        detect_model => detect::model,
         detect_guess => detect::guess,
         file_reference => conversion::file_reference,
         conversion => conversion::FACTS,

@@ -17,8 +17,7 @@ impl super::Dialect for OpenaiResponses {
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
-        detect_message => detect::message,
-        detect_block => detect::block,
+        detect_evidence => detect::evidence,
         file_reference => conversion::file_reference,
         conversion => conversion::FACTS,
         validate_rules => rules::check,

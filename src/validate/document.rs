@@ -53,7 +53,9 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
                     pointer: String::new(),
                     message: error.to_string(),
                     patch: None,
+                    severity: None,
                 }],
+                note: None,
             }
         }
     };
@@ -88,15 +90,18 @@ fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) ->
     // needs it (to recognize, and to check).
     let value = OnceCell::new();
     let lent_value = || value.get_or_init(|| lent::value_of(doc, shared));
+    let mut note = None;
     let kind = match options.kind {
         // Checked as a rollout by the callers (`check_shared`, `check_file`).
         KindChoice::Rollout => unreachable!("checked as a rollout by the callers"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
-        KindChoice::Transcript(None) => recognize_transcript(lent_value(), shared)
+        KindChoice::Transcript(None) => recognize_transcript(lent_value(), shared, &mut note)
             .or(Some(DocKind::Transcript(crate::shapes::HUB))),
-        KindChoice::Auto => recognize(doc).or_else(|| recognize_transcript(lent_value(), shared)),
+        KindChoice::Auto => {
+            recognize(doc).or_else(|| recognize_transcript(lent_value(), shared, &mut note))
+        }
     };
     let mut checker = Checker {
         options,
@@ -141,6 +146,7 @@ fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) ->
         skipped: false,
         images: checker.images.len(),
         issues: checker.issues,
+        note,
     }
 }
 
@@ -178,15 +184,19 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
 }
 
 /// Recognizes a transcript (request, message list, response, tool result) of
-/// any shape by the keys it has.
+/// any shape by what it holds; `note` says how, when it took a guess.
 fn recognize_transcript(
     (value, payloads): &(Value, lent::Payloads),
     shared: &SharedBytes,
+    note: &mut Option<String>,
 ) -> Option<DocKind> {
-    lent::lend(shared, payloads, || crate::convert::detect::detect(value))
-        .map(|detected| detected.shape)
-        .filter(|shape| shape.dialect().validate_facts().transcript)
-        .map(DocKind::Transcript)
+    let detected = lent::lend(shared, payloads, || crate::convert::detect::detect(value))?;
+    let shape = detected.shape;
+    if !shape.dialect().validate_facts().transcript {
+        return None;
+    }
+    *note = detected.note.filter(|_| !detected.alike);
+    Some(DocKind::Transcript(shape))
 }
 
 pub(super) struct Checker<'o> {
@@ -218,6 +228,7 @@ impl Checker<'_> {
             pointer,
             message,
             patch,
+            severity: None,
         });
     }
 

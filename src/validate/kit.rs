@@ -74,6 +74,7 @@ pub fn issue(rule: &'static str, pointer: String, message: impl Into<String>) ->
         pointer,
         message: message.into(),
         patch: None,
+        severity: None,
     }
 }
 

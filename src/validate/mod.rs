@@ -114,6 +114,9 @@ pub struct InputReport {
     pub skipped: usize,
     pub images: usize,
     pub findings: Vec<Finding>,
+    /// How documents' shapes were told where it took a guess: the note, the
+    /// first document it concerns (`path:line`) and how many it concerns.
+    pub notes: Vec<(String, String, usize)>,
     /// The input could not be read (or written back by `--fix`).
     pub error: Option<Error>,
 }
@@ -426,6 +429,12 @@ fn record(
         return;
     }
     report.documents += 1;
+    if let Some(note) = doc.note {
+        match report.notes.iter_mut().find(|(seen, _, _)| *seen == note) {
+            Some((_, _, count)) => *count += 1,
+            None => report.notes.push((note, format!("{label}:{line}"), 1)),
+        }
+    }
     report.images += doc.images;
     for issue in doc.issues {
         if ignored(issue.rule, options) {
@@ -434,7 +443,7 @@ fn record(
         let status = if fixing && issue.patch.is_some() {
             Status::Fixed
         } else {
-            match rules::get(issue.rule).severity {
+            match issue.severity.unwrap_or(rules::get(issue.rule).severity) {
                 Severity::Error => Status::Error,
                 Severity::Warning => Status::Warning,
             }

@@ -2,6 +2,7 @@
 //! may apply) and what the document was checked as.
 
 use super::options::DocKind;
+use super::rules::Severity;
 
 /// A repair: replace `bytes[start..end]` of the document with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +21,9 @@ pub struct Issue {
     pub message: String,
     /// The repair, for a fixable rule whose text can be patched in place.
     pub patch: Option<Patch>,
+    /// The severity where it is not the rule's own: a finding whose weight
+    /// depends on the provider (docs/acceptance.md).
+    pub severity: Option<Severity>,
 }
 
 /// The findings for one document.
@@ -32,4 +36,6 @@ pub struct DocReport {
     pub skipped: bool,
     pub images: usize,
     pub issues: Vec<Issue>,
+    /// How the document's shape was told, when it took a guess.
+    pub note: Option<String>,
 }

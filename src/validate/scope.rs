@@ -33,6 +33,7 @@ pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
                     pointer,
                     message,
                     patch: None,
+                    severity: None,
                 }],
                 ..DocReport::default()
             };
@@ -49,6 +50,7 @@ pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
         }
         report.skipped = false;
         report.kind = report.kind.or(part.kind);
+        report.note = report.note.or(part.note);
         report.images += part.images;
         report
             .issues
@@ -76,6 +78,7 @@ pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
                 pointer: String::new(),
                 message: "not a NeMo Gym rollout: no responses_create_params object".into(),
                 patch: None,
+                severity: None,
             }],
             ..DocReport::default()
         };

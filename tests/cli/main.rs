@@ -14,6 +14,7 @@ mod convert_gemini;
 mod convert_matrix;
 mod convert_responses;
 mod convert_table;
+mod detection;
 mod encode;
 mod fetch;
 mod files;

@@ -50,7 +50,9 @@ fn rule_media_placement() {
         ),
         case(
             "openai-responses: audio in a message",
-            &[],
+            // A Chat audio block in a Responses body: named, so that detection
+            // does not weigh the mix (its note is tested in detection.rs).
+            &["--from", "openai-responses"],
             responses(json!([{"role": "user", "content": [{"type": "input_text", "text": "Transcribe."}, wav()]}])),
             &[("media-placement", "/input/0/content/1", "Responses input has no audio parts")],
         ),

@@ -1,9 +1,10 @@
-//! What tells a Bedrock Converse document apart (`convert --from auto`); the
-//! ranks keep the order of checks `convert::detect` lists.
+//! What tells a Bedrock Converse document apart (`convert --from auto`): a
+//! single `toolResult` and a response by their keys, any other document by
+//! the evidence below (weighed in `convert::detect`).
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{Rank, Tier};
+use crate::convert::detect::{At, Rank, Tier, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     let has = |key: &str| map.contains_key(key);
@@ -13,28 +14,57 @@ pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     if has("output") && has("stopReason") {
         return Some(Rank::new(Tier::Response, 4));
     }
-    if has("toolConfig") || has("inferenceConfig") || has("modelId") {
-        return Some(Rank::new(Tier::Request, 2));
-    }
     None
 }
 
-/// Bedrock's content blocks are untyped, named by their one key; they rank
-/// first, since no other shape's blocks lack a type.
-pub fn block(block: &Map<String, Value>) -> Option<u8> {
-    let untyped = block.get("type").and_then(Value::as_str).is_none();
-    let keyed = ["text", "toolUse", "toolResult", "image"]
-        .iter()
-        .any(|key| block.contains_key(*key));
-    (untyped && keyed).then_some(0)
-}
+/// Request fields only Converse has.
+const SETTINGS: &[&str] = &[
+    "modelId",
+    "inferenceConfig",
+    "additionalModelRequestFields",
+    "additionalModelResponseFieldPaths",
+    "guardrailConfig",
+    "promptVariables",
+    "performanceConfig",
+    "requestMetadata",
+];
 
-/// Bedrock's system prompt is a list of untyped blocks (`{"text": …}`).
-pub fn system_prompt(system: &Value) -> bool {
-    system.as_array().is_some_and(|blocks| {
-        !blocks.is_empty()
-            && blocks
-                .iter()
-                .all(|b| b.is_object() && b.get("type").is_none())
-    })
+/// The keys that name an untyped content block (Converse's blocks have no
+/// `type`; each is named by its one key).
+const BLOCK_KEYS: &[&str] = &[
+    "text",
+    "toolUse",
+    "toolResult",
+    "image",
+    "document",
+    "video",
+    "cachePoint",
+    "guardContent",
+    "reasoningContent",
+    "citationsContent",
+    "searchResult",
+];
+
+pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+    let Some(map) = value.as_object() else {
+        return 0;
+    };
+    let untyped = !map.contains_key("type");
+    let keyed = || BLOCK_KEYS.iter().any(|key| map.contains_key(*key));
+    let own = match at {
+        At::Document => {
+            SETTINGS.iter().any(|key| map.contains_key(*key))
+                // Bedrock's toolConfig holds `tools`; Gemini's, `functionCallingConfig`.
+                || map.get("toolConfig").is_some_and(|c| c.get("tools").is_some())
+        }
+        // Gemini's parts are untyped too, but stand in `parts`.
+        At::Block {
+            list: "content", ..
+        }
+        | At::SystemBlock
+        | At::Inner => untyped && keyed(),
+        At::Tool => map.contains_key("toolSpec") || (untyped && map.contains_key("cachePoint")),
+        _ => false,
+    };
+    u32::from(own) * STRONG
 }

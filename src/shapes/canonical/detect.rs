@@ -1,53 +1,56 @@
-//! What tells a canonical document apart (`convert --from auto`); the ranks
-//! keep the order of checks `convert::detect` lists.
+//! What tells a canonical document apart (`convert --from auto`): a single
+//! `tool_result` by its keys, any other document by the evidence below
+//! (weighed in `convert::detect`).
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{Rank, Tier};
+use crate::convert::detect::{At, Rank, Tier, HINT, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
-    let has = |key: &str| map.contains_key(key);
     // A tool_result block that is not Anthropic's (ranked before).
-    if map.get("type").and_then(Value::as_str) == Some("tool_result") {
-        return Some(Rank::new(Tier::ToolResult, 2));
-    }
-    if map.get("messages").is_some_and(Value::is_array)
-        && (has("extensions") || map.get("system").is_some_and(canonical_blocks))
-    {
-        return Some(Rank::new(Tier::Body, 0));
-    }
-    // What is left of a transcript object, when its messages told nothing.
-    if has("messages") || has("tools") || has("system") {
-        return Some(Rank::new(Tier::Loose, 0));
-    }
-    None
+    (map.get("type").and_then(Value::as_str) == Some("tool_result"))
+        .then_some(Rank::new(Tier::ToolResult, 2))
 }
 
-/// A system prompt of canonical parts, one of them text.
-fn canonical_blocks(value: &Value) -> bool {
-    value.as_array().is_some_and(|items| {
-        items.iter().all(|b| {
-            matches!(
-                b.get("type").and_then(Value::as_str),
-                Some("text" | "image" | "file" | "audio" | "opaque")
-            )
-        }) && items
-            .iter()
-            .any(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-    })
-}
-
-pub fn message(map: &Map<String, Value>) -> Option<u8> {
-    map.contains_key("extensions").then_some(3)
-}
-
-pub fn block(block: &Map<String, Value>, role: Option<&str>) -> Option<u8> {
-    let has = |key: &str| block.contains_key(key);
-    match block.get("type").and_then(Value::as_str) {
-        // A canonical tool_result carries `call_id`; Anthropic's `tool_use_id`.
-        Some("tool_result") if has("call_id") || role == Some("tool") => Some(3),
-        Some("tool_call" | "opaque") => Some(6),
-        Some("image" | "file" | "audio") if has("mimeType") => Some(7),
-        _ => None,
+pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+    let Some(map) = value.as_object() else {
+        return 0;
+    };
+    let has = |key: &str| map.contains_key(key);
+    let kind = map.get("type").and_then(Value::as_str);
+    match at {
+        At::Document | At::Message => u32::from(has("extensions")) * STRONG,
+        // A typed text block fits Anthropic too: a hint, which Anthropic's own
+        // marks (a string system, `cache_control`) outweigh.
+        At::SystemBlock => match kind {
+            Some("opaque") => STRONG,
+            Some("text" | "image" | "file" | "audio") if !has("cache_control") => HINT,
+            _ => 0,
+        },
+        At::Block {
+            role,
+            list: "content",
+        } => match kind {
+            // A canonical tool_result carries `call_id`; Anthropic's `tool_use_id`.
+            Some("tool_result") if has("call_id") || role == Some("tool") => STRONG,
+            Some("tool_call" | "opaque") => STRONG,
+            _ => media(map, kind),
+        },
+        At::Inner => media(map, kind),
+        At::Tool => {
+            // `{"name", "parameters"}` with no `type` (Responses'), no
+            // `function` (Chat's), no `input_schema` (Anthropic's).
+            let plain = has("name") && !has("type") && !has("function") && !has("input_schema");
+            u32::from(plain && has("parameters")) * STRONG
+        }
+        _ => 0,
     }
+}
+
+/// A canonical media part: `mimeType`, and no provider's `source`.
+fn media(map: &Map<String, Value>, kind: Option<&str>) -> u32 {
+    let part = matches!(kind, Some("image" | "file" | "audio"))
+        && map.contains_key("mimeType")
+        && !map.contains_key("source");
+    u32::from(part) * STRONG
 }

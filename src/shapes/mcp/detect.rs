@@ -1,13 +1,23 @@
-//! What tells an MCP `CallToolResult` apart (`convert --from auto`); the rank
-//! keeps the order of checks `convert::detect` lists.
+//! What tells an MCP `CallToolResult` apart (`convert --from auto`), weighed
+//! with the other shapes' evidence in `convert::detect`.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::convert::detect::{Rank, Tier};
+use crate::convert::detect::{At, STRONG, WEAK};
 
-/// A `content` list with no role (a message with one is someone else's);
-/// ranked after the requests, whose keys are more telling.
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
+/// `isError` or `structuredContent` are MCP's alone; a `content` list with no
+/// role (a message with one is someone else's) leans MCP's way, less than a
+/// request's own keys.
+pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+    let Some(map) = value.as_object().filter(|_| at == At::Document) else {
+        return 0;
+    };
     let content_list = map.get("content").is_some_and(Value::is_array);
-    (content_list && !map.contains_key("role")).then_some(Rank::new(Tier::Request, 3))
+    if !content_list || map.contains_key("role") {
+        0
+    } else if map.contains_key("isError") || map.contains_key("structuredContent") {
+        STRONG
+    } else {
+        WEAK + 2
+    }
 }
