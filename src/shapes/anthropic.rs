@@ -25,6 +25,7 @@ impl super::Dialect for Anthropic {
         validate_rules => rules::check,
         validate_facts => rules::FACTS,
         tool_object => rules::tool_object,
+        hosted_call => rules::hosted_call,
         required_id_field => rules::required_id_field,
     }
 
@@ -35,6 +36,7 @@ impl super::Dialect for Anthropic {
     }
 }
 
+mod acceptance;
 mod conversion;
 mod detect;
 mod read;

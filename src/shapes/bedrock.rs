@@ -26,6 +26,7 @@ impl super::Dialect for Bedrock {
     }
 }
 
+mod acceptance;
 mod conversion;
 mod detect;
 mod read;

@@ -36,6 +36,7 @@ impl super::Dialect for Gemini {
     }
 }
 
+mod acceptance;
 mod conversion;
 mod detect;
 mod read;

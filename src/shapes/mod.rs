@@ -262,6 +262,11 @@ macro_rules! delegate {
             $f(value)
         }
     };
+    (hosted_call => $f:path) => {
+        fn hosted_call(&self, block: &serde_json::Value) -> Option<$crate::validate::kit::HostedCall> {
+            $f(block)
+        }
+    };
     (required_id_field => $f:path) => {
         fn required_id_field(
             &self,
@@ -425,6 +430,11 @@ pub trait Dialect: Sync {
         _object: &Map<String, Value>,
         _key: Option<&str>,
     ) -> Option<crate::validate::kit::ToolObject> {
+        None
+    }
+
+    /// The hosted tool call an opaque block of the shape is, if it is one.
+    fn hosted_call(&self, _block: &Value) -> Option<crate::validate::kit::HostedCall> {
         None
     }
 

@@ -29,6 +29,7 @@ impl super::Dialect for OpenaiChat {
     }
 }
 
+mod acceptance;
 mod conversion;
 mod detect;
 mod read;

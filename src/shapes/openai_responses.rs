@@ -21,10 +21,13 @@ impl super::Dialect for OpenaiResponses {
         file_reference => conversion::file_reference,
         conversion => conversion::FACTS,
         validate_rules => rules::check,
+        validate_facts => rules::FACTS,
         tool_object => rules::tool_object,
+        hosted_call => rules::hosted_call,
     }
 }
 
+mod acceptance;
 mod conversion;
 mod detect;
 mod read;

@@ -13,7 +13,9 @@ use super::transcript::{hosted_type, issue};
 use crate::convert;
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, Role, Tool, ToolCall, ToolResult, Transcript};
+use crate::validate::acceptance::{self, Fact, Form};
 use crate::validate::kit::IdPattern;
+use crate::validate::rules::Severity;
 
 /// How a call is named in messages: `call c1 (get_chart)`, or `call of
 /// get_chart` when it has no id.
@@ -79,7 +81,10 @@ struct Open<'t> {
 /// saw it), and providers accept such histories, so it is a warning.
 fn caught(issues: &mut [Issue], findings: std::ops::Range<usize>) {
     for issue in &mut issues[findings] {
-        if matches!(issue.rule, "tool-undeclared" | "tool-arguments-schema") {
+        // What the provider refuses whatever the answer (Anthropic's calls
+        // without declared tools) stays an error.
+        let refused = issue.severity == Some(Severity::Error);
+        if matches!(issue.rule, "tool-undeclared" | "tool-arguments-schema") && !refused {
             issue.rule = "tool-call-caught";
             issue.message.push_str(" — answered by an error result");
         }
@@ -150,14 +155,28 @@ pub(super) fn exchanges(
         let mut open: Vec<Open<'_>> = Vec::new();
         state.turn_names.clear();
         for (b, block) in message.content.iter().enumerate() {
-            let Block::ToolCall(call) = block else {
-                continue;
+            let call = match block {
+                Block::ToolCall(call) => call,
+                Block::Opaque(kept) if kept.shape == shape => {
+                    if let Some(declared) = &declared {
+                        hosted_call(&kept.value, declared, &hosted, (shape, locate), issues);
+                    }
+                    continue;
+                }
+                _ => continue,
             };
             let at = locate.call((index, b), call);
             let id = state.call_id(call, &at, issues);
             state.turn_names.insert(call.name.as_str());
             let before = issues.len();
-            check_call(call, declared.as_ref(), &hosted, &at, issues);
+            check_call(
+                call,
+                declared.as_ref(),
+                &hosted,
+                &at,
+                facts.acceptance,
+                issues,
+            );
             open.push(Open {
                 id: id.filter(|id| !id.is_empty()).map(str::to_string),
                 name: call.name.as_str(),
@@ -430,12 +449,81 @@ impl State<'_, '_, '_> {
     }
 }
 
+/// A `tool-undeclared` finding, as severe as the provider's verdict on
+/// `form` (docs/acceptance.md): an error where it refuses the request, a
+/// warning where it accepts it.
+fn undeclared(at: String, message: String, acceptance: &[Fact], form: Form) -> Issue {
+    let mut found = issue("tool-undeclared", at, message);
+    found.severity = acceptance::severity(acceptance, form);
+    if found.severity == Some(Severity::Warning) {
+        found.message.push_str(" (the provider accepts this)");
+    }
+    found
+}
+
+/// A hosted tool's call kept whole by the reader (a Responses
+/// `web_search_call`, an Anthropic `server_tool_use`): the request must
+/// declare that hosted tool, by name or by type.
+fn hosted_call(
+    value: &Value,
+    declared: &HashMap<&str, &Tool>,
+    hosted: &HashSet<&str>,
+    (shape, locate): (Shape, &Locator<'_>),
+    issues: &mut Vec<Issue>,
+) {
+    let Some(call) = shape.dialect().hosted_call(value) else {
+        return;
+    };
+    let known = call.tools.iter().any(|tool| {
+        hosted
+            .iter()
+            .any(|name| name == tool || name.starts_with(&format!("{tool}_")))
+    });
+    if known {
+        return;
+    }
+    let mut names: Vec<&str> = declared
+        .keys()
+        .chain(hosted.iter())
+        .copied()
+        .filter(|n| !n.is_empty())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let (form, message) = if names.is_empty() {
+        (
+            Form::CallsWithoutTools,
+            format!(
+                "{} calls a hosted tool, and the request declares no tools",
+                call.what
+            ),
+        )
+    } else {
+        (
+            Form::HostedCallUndeclared,
+            format!(
+                "{} calls a hosted tool the request does not declare (declared: {})",
+                call.what,
+                names.join(", ")
+            ),
+        )
+    };
+    let at = locate.block(value);
+    issues.push(undeclared(
+        at,
+        message,
+        shape.dialect().validate_facts().acceptance,
+        form,
+    ));
+}
+
 /// A call's arguments against its declared tool.
 fn check_call(
     call: &ToolCall,
     declared: Option<&HashMap<&str, &Tool>>,
     hosted: &HashSet<&str>,
     at: &str,
+    acceptance: &[Fact],
     issues: &mut Vec<Issue>,
 ) {
     let id = call.id.as_deref().filter(|id| !id.is_empty());
@@ -493,15 +581,20 @@ fn check_call(
         names.extend(hosted.iter().copied());
         names.sort_unstable();
         names.dedup();
-        let message = if names.is_empty() {
-            format!("{who} calls a tool, and the request declares no tools")
+        // With no tools declared the severity is the provider's (some take
+        // such a history); a call of a tool missing from a declared list is
+        // broken data whatever the provider takes (docs/acceptance.md).
+        let found = if names.is_empty() {
+            let message = format!("{who} calls a tool, and the request declares no tools");
+            undeclared(at.to_string(), message, acceptance, Form::CallsWithoutTools)
         } else {
-            format!(
+            let message = format!(
                 "{who} calls a tool the document does not declare (declared: {})",
                 names.join(", ")
-            )
+            );
+            issue("tool-undeclared", at.to_string(), message)
         };
-        issues.push(issue("tool-undeclared", at.to_string(), message));
+        issues.push(found);
         return;
     };
     for problem in arguments::check_arguments(&call.name, id, tool.parameters.as_ref(), arguments) {

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+pub use super::acceptance::{Fact, Form};
 pub use super::report::Issue;
 
 /// What the transcript checks need to know of a shape.
@@ -24,6 +25,9 @@ pub struct ValidateFacts {
     pub request_declares_tools: bool,
     /// What the shape says of tool-call ids.
     pub ids: CallIds,
+    /// What the provider accepts and refuses of the forms whose fate differs
+    /// between providers (`shapes/<shape>/acceptance.rs`).
+    pub acceptance: &'static [Fact],
 }
 
 /// A shape's rules for tool-call ids.
@@ -57,7 +61,18 @@ impl ValidateFacts {
             in_results: true,
             pattern: None,
         },
+        acceptance: &[],
     };
+}
+
+/// A hosted tool's call, as the shape keeps it (an opaque block): what to
+/// call it in messages, and the names or types of the tools that allow it
+/// (a declared hosted tool whose name is one, or whose type is one or starts
+/// with one and `_`, a version).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedCall {
+    pub what: String,
+    pub tools: Vec<String>,
 }
 
 /// What a document object is to the tool-exchange checks.

@@ -139,6 +139,15 @@ impl<'v> Locator<'v> {
         }
     }
 
+    /// Where a block kept whole by the reader (an opaque block) stands: the
+    /// first object of the document equal to it.
+    pub(super) fn block(&self, value: &Value) -> String {
+        match value.as_object() {
+            Some(kept) => self.find(&|map| map == kept),
+            None => String::new(),
+        }
+    }
+
     /// The call that is block `at` (message, block) of the transcript.
     pub(super) fn call(&self, at: (usize, usize), call: &ToolCall) -> String {
         if let (Some(calls), Some(n)) = (&self.calls, self.call_numbers.get(&at)) {

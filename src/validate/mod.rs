@@ -7,6 +7,7 @@
 //! Each input is read document by document (JSON Lines one line at a time);
 //! files are checked in parallel, and findings come back in input order.
 
+pub mod acceptance;
 mod arguments;
 mod document;
 mod exchanges;

@@ -81,7 +81,7 @@ pub const RULES: &[Rule] = &[
     rule("tool-result-orphan", Error, false, "a tool result whose id matches no call"),
     rule("tool-result-duplicate", Error, false, "a tool call answered more than once"),
     rule("tool-result-position", Error, false, "a tool result that is not right after its call's turn (Anthropic: the next message; OpenAI: the following tool messages)"),
-    rule("tool-undeclared", Error, false, "a call of a tool the document does not declare"),
+    rule("tool-undeclared", Error, false, "a call of a tool the request does not declare (a hosted tool's call too, such as a Responses web_search_call): an error where the provider refuses such a request (Anthropic, Bedrock), a warning where it accepts it (OpenAI, Gemini)"),
     rule("tool-call-caught", Warning, false, "a call of an undeclared tool, or with arguments that break its schema, answered by an error result (the mistake was caught)"),
     rule("tool-duplicate-name", Error, false, "two tools declared with the same name"),
     rule("tool-schema-invalid", Error, false, "a declared tool schema that is not valid JSON Schema"),

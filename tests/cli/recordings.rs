@@ -360,12 +360,26 @@ fn a_request_that_declares_no_tools_cannot_call_one_but_a_bare_list_can() {
         {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function",
             "function": {"name": "get_chart", "arguments": "{}"}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": "rising"}]);
+    // OpenAI takes such a request (realworld2/openai-chat/otel-contrib-01.json):
+    // a warning.
     let body = json!({"model": "gpt-4o", "messages": messages});
     let run = validate(&[], &body);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        findings(&run),
+        ["warning[tool-undeclared] /messages/1/tool_calls/0: call call_1 (get_chart) calls a tool, and the request declares no tools (the provider accepts this)"]
+    );
+    // Anthropic refuses it ("Requests which include tool_use or tool_result
+    // blocks must define tools"): an error, even answered by an error result.
+    let anthropic = json!({"model": "claude-x", "max_tokens": 5, "messages": [
+        {"role": "user", "content": "Chart Paris."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_chart", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "no such tool", "is_error": true}]}]});
+    let run = validate(&[], &anthropic);
     assert_eq!(run.code, 1);
     assert_eq!(
         findings(&run),
-        ["error[tool-undeclared] /messages/1/tool_calls/0: call call_1 (get_chart) calls a tool, and the request declares no tools"]
+        ["error[tool-undeclared] /messages/1/content/0: call toolu_1 (get_chart) calls a tool, and the request declares no tools"]
     );
     let run = validate(&["--from", "openai-chat"], &messages);
     assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);

@@ -39,16 +39,21 @@ fn rule_tool_undeclared() {
                 Calls(vec![call("call_1", "delete_everything", json!({}))]),
             ],
         );
-        let want: &[(&str, &str, &str)] = if shape == "canonical" {
-            &[]
-        } else {
-            &[(
-                "tool-undeclared",
-                b.call(0),
-                "call call_1 (delete_everything) calls a tool, and the request declares no tools",
-            )]
-        };
-        cases.push(built("a request body with no tools declared", &b, want));
+        // Anthropic and Bedrock refuse such a request: an error. OpenAI and
+        // Gemini accept it: a warning (a_request_without_tools_may_call_one_…).
+        match shape {
+            "canonical" => cases.push(built("a request body with no tools declared", &b, &[])),
+            "anthropic" | "bedrock" => cases.push(built(
+                "a request body with no tools declared",
+                &b,
+                &[(
+                    "tool-undeclared",
+                    b.call(0),
+                    "call call_1 (delete_everything) calls a tool, and the request declares no tools",
+                )],
+            )),
+            _ => {}
+        }
         // A bare message list cannot declare tools: any tool may be called.
         let list = match &b.doc {
             Value::Object(body) if shape != "canonical" => body
@@ -67,6 +72,40 @@ fn rule_tool_undeclared() {
         cases.push(bare);
     }
     check(cases);
+}
+
+#[test]
+fn a_request_without_tools_may_call_one_where_the_provider_accepts_it() {
+    for shape in ["openai-chat", "openai-responses", "gemini"] {
+        let b = build(
+            shape,
+            None,
+            &[
+                User("Clean up."),
+                Calls(vec![call("call_1", "delete_everything", json!({}))]),
+            ],
+        );
+        let run = crate::run_with_stdin(&["validate"], b.doc.to_string().as_bytes());
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (
+                0,
+                format!(
+                    "<stdin>:1: warning[tool-undeclared] {}: call call_1 (delete_everything) calls a tool, and the request declares no tools (the provider accepts this)\n",
+                    b.call(0)
+                )
+                .as_str()
+            ),
+            "{shape}: {}",
+            run.stderr
+        );
+        // --deny-warnings makes it fail, as every warning.
+        let run = crate::run_with_stdin(
+            &["validate", "--deny-warnings"],
+            b.doc.to_string().as_bytes(),
+        );
+        assert_eq!(run.code, 1, "{shape}");
+    }
 }
 
 #[test]
@@ -387,4 +426,42 @@ fn rule_target_unsupported() {
             &[],
         ),
     ]);
+}
+
+#[test]
+fn hosted_calls_need_their_hosted_tool_declared() {
+    let responses = |tools: Value| {
+        json!({"model": "gpt-5", "tools": tools, "input": [
+            {"role": "user", "content": "When?"},
+            {"type": "web_search_call", "id": "ws_1", "status": "completed",
+             "action": {"type": "search", "query": "when"}},
+            {"role": "assistant", "content": "Then."}]})
+    };
+    let function = json!([{"type": "function", "name": "f", "parameters": {"type": "object"}}]);
+    let run = crate::run_with_stdin(&["validate"], responses(function).to_string().as_bytes());
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "<stdin>:1: warning[tool-undeclared] /input/1: the web_search_call item calls a hosted tool the request does not declare (declared: f) (the provider accepts this)\n"),
+    );
+    // A versioned type of the tool allows it.
+    let preview = json!([{"type": "web_search_preview_2025_03_11"}]);
+    let run = crate::run_with_stdin(&["validate"], responses(preview).to_string().as_bytes());
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+
+    let anthropic = |tools: Value| {
+        json!({"model": "claude-x", "max_tokens": 5, "tools": tools, "messages": [
+            {"role": "user", "content": "Fetch it."},
+            {"role": "assistant", "content": [
+                {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_fetch", "input": {"url": "https://x"}},
+                {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_1", "content": {}}]}]})
+    };
+    let function = json!([{"name": "f", "input_schema": {"type": "object"}}]);
+    let run = crate::run_with_stdin(&["validate"], anthropic(function).to_string().as_bytes());
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (1, "<stdin>:1: error[tool-undeclared] /messages/1/content/0: server_tool_use of \"web_fetch\" calls a hosted tool the request does not declare (declared: f)\n"),
+    );
+    let server = json!([{"type": "web_fetch_20250910", "name": "web_fetch"}]);
+    let run = crate::run_with_stdin(&["validate"], anthropic(server).to_string().as_bytes());
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
 }

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::validate::kit::{article, blank_text, blocks, empty_content, issue, kind, messages};
-use crate::validate::kit::{CallIds, Issue, ToolObject, ValidateFacts};
+use crate::validate::kit::{CallIds, HostedCall, Issue, ToolObject, ValidateFacts};
 
 /// A request needs `messages`; call ids match `[a-zA-Z0-9_-]+`.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -20,6 +20,7 @@ pub const FACTS: ValidateFacts = ValidateFacts {
         })),
         ..ValidateFacts::DEFAULT.ids
     },
+    acceptance: super::acceptance::ACCEPTANCE,
     ..ValidateFacts::DEFAULT
 };
 
@@ -40,6 +41,24 @@ pub fn required_id_field(object: &Map<String, Value>, _key: Option<&str>) -> Opt
         Some("tool_result") => Some("tool_use_id"),
         _ => None,
     }
+}
+
+/// A `server_tool_use` block: allowed by the declared server tool of its
+/// name (`web_search`, `web_fetch`; `bash_code_execution` and
+/// `text_editor_code_execution` belong to `code_execution`).
+pub fn hosted_call(block: &Value) -> Option<HostedCall> {
+    if block.get("type").and_then(Value::as_str) != Some("server_tool_use") {
+        return None;
+    }
+    let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut tools = vec![name.to_string()];
+    if name.ends_with("_code_execution") {
+        tools.push("code_execution".to_string());
+    }
+    Some(HostedCall {
+        what: format!("server_tool_use of {}", crate::echo::quoted(name)),
+        tools,
+    })
 }
 
 const ANTHROPIC_BLANK: &str = "Anthropic refuses text blocks without non-whitespace text";

@@ -19,6 +19,7 @@ pub const FACTS: ValidateFacts = ValidateFacts {
         })),
         ..ValidateFacts::DEFAULT.ids
     },
+    acceptance: super::acceptance::ACCEPTANCE,
     ..ValidateFacts::DEFAULT
 };
 

@@ -17,6 +17,7 @@ pub const FACTS: ValidateFacts = ValidateFacts {
         empty_is_absent: true,
         ..ValidateFacts::DEFAULT.ids
     },
+    acceptance: super::acceptance::ACCEPTANCE,
     ..ValidateFacts::DEFAULT
 };
 

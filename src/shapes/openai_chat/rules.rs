@@ -9,6 +9,7 @@ use crate::validate::kit::{Issue, ToolObject, ValidateFacts};
 /// A request needs `messages`.
 pub const FACTS: ValidateFacts = ValidateFacts {
     request_list: Some("messages"),
+    acceptance: super::acceptance::ACCEPTANCE,
     ..ValidateFacts::DEFAULT
 };
 

@@ -3,7 +3,15 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{blocks, issue, kind, messages, Issue, ToolObject};
+use crate::validate::kit::ValidateFacts;
+use crate::validate::kit::{blocks, issue, kind, messages, HostedCall, Issue, ToolObject};
+
+/// What the provider accepts of the forms whose fate differs between
+/// providers; otherwise a provider's defaults.
+pub const FACTS: ValidateFacts = ValidateFacts {
+    acceptance: super::acceptance::ACCEPTANCE,
+    ..ValidateFacts::DEFAULT
+};
 
 /// `function_call` and `function_call_output` items.
 pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
@@ -12,6 +20,21 @@ pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<To
         Some("function_call_output") => Some(ToolObject::Result),
         _ => None,
     }
+}
+
+/// A hosted tool's call item (`web_search_call`, `file_search_call`,
+/// `computer_call`, `mcp_call`, …): allowed by a declared tool whose type
+/// starts with its own (`web_search` allows `web_search_preview`).
+pub fn hosted_call(block: &Value) -> Option<HostedCall> {
+    let kind = block.get("type").and_then(Value::as_str)?;
+    let tool = kind.strip_suffix("_call")?;
+    if matches!(tool, "function" | "custom_tool") {
+        return None;
+    }
+    Some(HostedCall {
+        what: format!("the {kind} item"),
+        tools: vec![tool.to_string()],
+    })
 }
 
 /// The raw rules: no audio parts; an image in a message needs `detail`.
