@@ -6,6 +6,7 @@ use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{add_hint, camel, camelize, field, get, SHAPE};
 use crate::shapes::kit::invalid;
 use crate::shapes::Place as ShapePlace;
@@ -14,20 +15,19 @@ use crate::transcript::{
 };
 use serde_json::{Map, Value};
 
-/// Reads a list of contents. A user Content that holds function responses and
+/// Reads a list of contents (each with its pointer). A user Content that holds function responses and
 /// other parts becomes a tool message and a user message (in its order); a
 /// `$join` hint on a message records whether it shares the Content of the
 /// message before it, where that differs from what a writer does by default
 /// ([`joins_by_default`]).
 pub(super) fn read_contents(
-    contents: &[Value],
-    base: &str,
+    contents: &[(String, &Value)],
     transcript: &mut Transcript,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
     let mut previous: Option<Role> = transcript.messages.last().map(|m| m.role);
-    for (index, content) in contents.iter().enumerate() {
-        let messages = read_content(content, &format!("{base}/{index}"), context)?;
+    for (at, content) in contents {
+        let messages = read_content(content, at, context)?;
         for (i, mut message) in messages.into_iter().enumerate() {
             let joined = i > 0;
             if joined != joins_by_default(previous, message.role) {
@@ -61,6 +61,12 @@ pub(super) fn read_content(
                 own.hint("role", "function");
                 Role::User
             }
+            // "Can be left blank or unset" (the API reference of `role`):
+            // blank is unset, read as the user's, written back blank.
+            Some("") => {
+                own.hint("role", "");
+                Role::User
+            }
             _ => {
                 return Err(invalid(
                     &format!("{at}/{key}"),
@@ -82,15 +88,15 @@ pub(super) fn read_content(
     match field(map, "parts") {
         None => own.hint("parts", "absent"),
         Some((key, parts)) => {
-            let parts = parts
-                .as_array()
-                .ok_or_else(|| invalid(&format!("{at}/{key}"), "parts must be a list"))?;
-            for (i, part) in parts.iter().enumerate() {
-                let (role, block) =
-                    match read_part(part, &format!("{at}/{key}/{i}"), place, context)? {
-                        Read::Block(block) => (role, block),
-                        Read::Result(result) => (Role::Tool, Block::ToolResult(result)),
-                    };
+            let (parts, single) = repeated::items(parts, &format!("{at}/{key}"));
+            let mut singles = Singles::default();
+            singles.note("parts", single);
+            singles.store(&mut own);
+            for (here, part) in parts {
+                let (role, block) = match read_part(part, &here, place, context)? {
+                    Read::Block(block) => (role, block),
+                    Read::Result(result) => (Role::Tool, Block::ToolResult(result)),
+                };
                 match messages.last_mut() {
                     Some(last) if last.role == role => last.content.push(block),
                     _ => messages.push(Message::new(role, vec![block])),
