@@ -131,6 +131,15 @@ fn read_single_content(value: &Value, context: &mut Context) -> Result<Transcrip
     };
     fields.shift_remove("parts");
     add_hint(&mut result.extensions, "content", Value::Object(fields));
+    // Its one part written in place of the list: a single tool result is
+    // all the canonical form keeps, so the result holds that too.
+    if super::repeated::paths(&messages[0].extensions).contains(&"parts".to_string()) {
+        add_hint(
+            &mut result.extensions,
+            "contentParts",
+            Value::from("single"),
+        );
+    }
     Ok(single_result(result))
 }
 

@@ -304,14 +304,18 @@ impl<'c> Writer<'c> {
             .iter()
             .position(|m| m.content.iter().any(|b| matches!(b, Block::ToolResult(_))))
             .ok_or_else(|| invalid("", "no tool result to write"))?;
-        let wrapper = transcript.messages[start]
+        let result = transcript.messages[start]
             .content
             .iter()
             .find_map(|block| match block {
-                Block::ToolResult(result) => hint(&result.extensions, "content"),
+                Block::ToolResult(result) => Some(result),
                 _ => None,
-            })
+            });
+        let wrapper = result
+            .and_then(|result| hint(&result.extensions, "content"))
             .and_then(Value::as_object);
+        let single = result
+            .is_some_and(|result| hint_str(&result.extensions, "contentParts") == Some("single"));
         let (contents, _) = self.contents(&transcript.messages[start..], start, false)?;
         let Some(Value::Object(mut content)) = contents.into_iter().next() else {
             return Err(invalid("", "no tool result to write"));
@@ -322,6 +326,9 @@ impl<'c> Writer<'c> {
                 .unwrap_or(Value::Array(Vec::new()));
             let mut wrapped = fields.clone();
             put(&mut wrapped, "parts", parts);
+            if single {
+                repeated::restore(&mut wrapped, &["parts".to_string()]);
+            }
             return Ok(Value::Object(wrapped));
         }
         match content.get("parts") {
@@ -407,6 +414,9 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
     match hint(extensions, "mimeType") {
         Some(Value::Null) => {
             inner.shift_remove("mimeType");
+        }
+        Some(Value::String(blank)) if blank.is_empty() => {
+            put(inner, "mimeType", Value::String(String::new()));
         }
         Some(Value::String(declared))
             if crate::media::normalize(declared).as_deref() == Some(&media.mime_type) =>

@@ -220,6 +220,13 @@ pub(super) fn read_media(
         ("fileUri", Source::Url(uri.to_string()))
     };
     let mime_type = match field(blob, "mimeType") {
+        // Proto3 reads an empty string as an unset field, and a fileData's
+        // mimeType is optional: the type is found as for none, and the empty
+        // string comes back. (An inlineData's is required.)
+        Some((_, Value::String(blank))) if blank.is_empty() && kind == "fileData" => {
+            own.hint("mimeType", "");
+            undeclared_type(&source, at)?
+        }
         Some((key, declared)) => {
             let declared = declared.as_str().unwrap_or("");
             let normalized = media::normalize(declared).ok_or_else(|| {
@@ -238,22 +245,7 @@ pub(super) fn read_media(
         }
         None => {
             own.hint("mimeType", Value::Null);
-            match &source {
-                Source::Data(data) => crate::b64::decode_strict(data)
-                    .ok()
-                    .and_then(|bytes| media::sniff(&bytes))
-                    .ok_or_else(|| {
-                        invalid(
-                            at,
-                            "inlineData needs a mimeType (the content does not tell)",
-                        )
-                    })?,
-                Source::Url(url) => media::extension_of_url(url)
-                    .as_deref()
-                    .and_then(media::from_extension)
-                    .unwrap_or("application/octet-stream")
-                    .to_string(),
-            }
+            undeclared_type(&source, at)?
         }
     };
     let mut name = None;
@@ -281,6 +273,27 @@ pub(super) fn read_media(
         own.hint("unchecked", true);
     }
     Ok(part)
+}
+
+/// The media type of a blob that declares none: its content's, or its URL's
+/// extension's (`application/octet-stream` for a URL that tells nothing).
+fn undeclared_type(source: &Source, at: &str) -> Result<String, ConvertError> {
+    Ok(match source {
+        Source::Data(data) => crate::b64::decode_strict(data)
+            .ok()
+            .and_then(|bytes| media::sniff(&bytes))
+            .ok_or_else(|| {
+                invalid(
+                    at,
+                    "inlineData needs a mimeType (the content does not tell)",
+                )
+            })?,
+        Source::Url(url) => media::extension_of_url(url)
+            .as_deref()
+            .and_then(media::from_extension)
+            .unwrap_or("application/octet-stream")
+            .to_string(),
+    })
 }
 
 pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, ConvertError> {
