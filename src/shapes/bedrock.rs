@@ -33,6 +33,7 @@ mod read;
 mod scan;
 
 mod rules;
+mod wrapped;
 mod write;
 
 pub use read::read;

@@ -39,7 +39,9 @@ impl super::Dialect for Gemini {
 mod acceptance;
 mod conversion;
 mod detect;
+mod enums;
 mod read;
+mod repeated;
 mod scan;
 
 mod rules;
@@ -414,9 +416,13 @@ const SCHEMA_COUNTS: &[&str] = &[
     "maxProperties",
 ];
 
+/// The repeated fields of Gemini's `Schema` that hold strings or schemas.
+const SCHEMA_LISTS: &[&str] = &["required", "enum", "propertyOrdering", "anyOf"];
+
 /// A Gemini `Schema` (the OpenAPI subset of `parameters`) as JSON Schema: type
-/// names in lower case, `nullable: true` as a `"null"` type, counts as numbers,
-/// field names in camelCase. Everything else is kept as written.
+/// names (or their enum numbers) in lower case, `nullable: true` as a `"null"`
+/// type, counts as numbers, a repeated field written as one value as a list
+/// of it, field names in camelCase. Everything else is kept as written.
 fn schema_to_json(schema: &Value) -> Value {
     let Value::Object(map) = schema else {
         return schema.clone();
@@ -426,9 +432,9 @@ fn schema_to_json(schema: &Value) -> Value {
     for (key, value) in map {
         let key = camel(key).into_owned();
         let value = match key.as_str() {
-            "type" => match value.as_str() {
-                Some("TYPE_UNSPECIFIED") => continue,
-                Some(name) => Value::String(name.to_ascii_lowercase()),
+            "type" => match enums::name(value, enums::SCHEMA_TYPES) {
+                Some(("TYPE_UNSPECIFIED", _)) => continue,
+                Some((name, _)) => Value::String(name.to_ascii_lowercase()),
                 None => value.clone(),
             },
             "nullable" => {
@@ -453,8 +459,11 @@ fn schema_to_json(schema: &Value) -> Value {
             "items" => schema_to_json(value),
             "anyOf" => match value {
                 Value::Array(items) => Value::Array(items.iter().map(schema_to_json).collect()),
-                other => other.clone(),
+                single => Value::Array(vec![schema_to_json(single)]),
             },
+            list if SCHEMA_LISTS.contains(&list) && !value.is_array() => {
+                Value::Array(vec![value.clone()])
+            }
             count if SCHEMA_COUNTS.contains(&count) => {
                 match value.as_str().and_then(|text| text.parse::<u64>().ok()) {
                     Some(number) => Value::from(number),
@@ -516,6 +525,28 @@ mod tests {
                                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3}},
                 "required": ["user_id"], "propertyOrdering": ["user_id", "tags"]})
         );
+    }
+
+    #[test]
+    fn enum_numbers_and_single_values_become_json_schema() {
+        // Vertex AI's `enum-encoding=int`: OBJECT is 6, STRING 1, NULL 7,
+        // TYPE_UNSPECIFIED (0) says nothing.
+        assert_eq!(
+            schema_to_json(&json!({
+                "type": 6,
+                "properties": {"city": {"type": 1, "enum": "Paris"},
+                               "note": {"anyOf": {"type": 7}},
+                               "any": {"type": 0}},
+                "required": "city"})),
+            json!({
+                "type": "object",
+                "properties": {"city": {"type": "string", "enum": ["Paris"]},
+                               "note": {"anyOf": [{"type": "null"}]},
+                               "any": {}},
+                "required": ["city"]})
+        );
+        // A number no Type has is left for the schema check to report.
+        assert_eq!(schema_to_json(&json!({"type": 42})), json!({"type": 42}));
     }
 
     #[test]

@@ -1071,9 +1071,11 @@ fn invalid_gemini_input_is_exit_1_with_a_pointer() {
             json!({"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "png", "data": "AAAA"}}]}]}),
             "/contents/0/parts/0/inlineData/mimeType: mimeType \"png\" is not a media type",
         ),
+        // One Content in place of the list is legal (protobuf's JSON
+        // mapping); a string is no Content either way.
         (
-            json!({"contents": {"role": "user"}}),
-            "/contents: contents must be a list",
+            json!({"contents": "hi"}),
+            "/contents: a Content must be an object",
         ),
     ];
     for (document, message) in cases {

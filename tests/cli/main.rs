@@ -5,6 +5,7 @@
 
 mod support;
 
+mod accepted_gemini_bedrock;
 mod config;
 mod convert_anchors;
 mod convert_anthropic;

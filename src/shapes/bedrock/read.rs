@@ -374,7 +374,7 @@ pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
 /// Reads one content block (a union: one key per block).
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
-fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
+pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
     let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
     let opaque = || {
         Block::Opaque(Opaque {
@@ -479,6 +479,13 @@ fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
                 source: Source::Data(data),
                 name: name.map(str::to_string),
             })
+        }
+        // Content the model reads inside a wrapper only Converse has.
+        ("guardContent", guard) => {
+            return Ok(super::wrapped::read_guard(guard, at)?.unwrap_or_else(opaque))
+        }
+        ("searchResult", result) => {
+            return Ok(super::wrapped::read_search_result(result).unwrap_or_else(opaque))
         }
         // A server tool's call (Nova's `systemTool`s): the provider runs it
         // and answers it in the same assistant turn, so, like Anthropic's

@@ -435,6 +435,9 @@ impl Writer<'_> {
         drop_foreign(extensions, self.context)?;
         let mine = Mine::of(extensions, SHAPE);
         if let Part::Text(text) = part {
+            if let Some(block) = super::wrapped::write_text(text, mine) {
+                return Ok(Some(block));
+            }
             if let Some(Value::Array(lengths)) = mine.hint("citationsContent") {
                 let mut cited = Map::new();
                 put(&mut cited, "content", text_blocks(text, lengths, ""));
@@ -492,7 +495,7 @@ impl Writer<'_> {
                 }
             }
         }
-        Ok(Some(value))
+        Ok(Some(super::wrapped::wrap_image(value, mine)))
     }
 }
 

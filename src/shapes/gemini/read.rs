@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use super::repeated::{self, Singles};
 use super::{add_hint, camel, camelize, field, get, snake_names, SHAPE};
 use crate::convert::ext::{says_nothing, Own};
 use crate::convert::{Context, ConvertError, Form};
@@ -73,9 +74,9 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
 
 fn read_any(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     match value {
-        Value::Array(contents) => {
+        Value::Array(_) => {
             let mut transcript = Transcript::default();
-            read_contents(contents, "", &mut transcript, context)?;
+            read_contents(&repeated::items(value, "").0, &mut transcript, context)?;
             Ok((Form::Messages, transcript))
         }
         Value::Object(map) if field(map, "functionResponse").is_some() => {
@@ -130,6 +131,15 @@ fn read_single_content(value: &Value, context: &mut Context) -> Result<Transcrip
     };
     fields.shift_remove("parts");
     add_hint(&mut result.extensions, "content", Value::Object(fields));
+    // Its one part written in place of the list: a single tool result is
+    // all the canonical form keeps, so the result holds that too.
+    if super::repeated::paths(&messages[0].extensions).contains(&"parts".to_string()) {
+        add_hint(
+            &mut result.extensions,
+            "contentParts",
+            Value::from("single"),
+        );
+    }
     Ok(single_result(result))
 }
 
@@ -147,6 +157,7 @@ fn read_request(
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     let mut empty: Vec<Value> = Vec::new();
+    let mut singles = Singles::default();
     for (key, value) in map {
         let name = camel(key);
         let at = format!("/{key}");
@@ -160,16 +171,19 @@ fn read_request(
                 None => own.keep("model", value),
             },
             "contents" => {
-                let contents = value
-                    .as_array()
-                    .ok_or_else(|| invalid(&at, "contents must be a list"))?;
-                read_contents(contents, &at, &mut transcript, context)?;
+                let (contents, single) = repeated::items(value, &at);
+                singles.note("contents", single);
+                read_contents(&contents, &mut transcript, context)?;
             }
-            "systemInstruction" => read_system(value, &at, &mut transcript, &mut own, context)?,
-            "tools" => read_tools(value, &at, &mut transcript, &mut own)?,
-            "toolConfig" => read_tool_config(value, &mut transcript, &mut own, &mut empty),
+            "systemInstruction" => {
+                read_system(value, &at, &mut transcript, &mut own, &mut singles, context)?
+            }
+            "tools" => read_tools(value, &at, &mut transcript, &mut own, &mut singles)?,
+            "toolConfig" => {
+                read_tool_config(value, &mut transcript, &mut own, &mut empty, &mut singles)
+            }
             "generationConfig" => {
-                read_generation_config(value, &mut transcript, &mut own, &mut empty)
+                read_generation_config(value, &mut transcript, &mut own, &mut empty, &mut singles)
             }
             _ => {}
         }
@@ -181,6 +195,7 @@ fn read_request(
     if !empty.is_empty() {
         own.hint("empty", Value::Array(empty));
     }
+    singles.store(&mut own);
     own.store(&mut transcript.extensions, SHAPE);
     Ok(transcript)
 }
@@ -201,12 +216,15 @@ fn read_system(
     at: &str,
     transcript: &mut Transcript,
     own: &mut Own,
+    singles: &mut Singles,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
-    // An empty system instruction is no system prompt (kept for this shape only).
+    // An empty system instruction (no parts, or only empty texts: the R
+    // client ellmer sends `{"parts": {"text": ""}}`) is no system prompt:
+    // other shapes get none and lose nothing, this one gets it back.
     let parts = value.as_object().and_then(|map| field(map, "parts"));
-    if says_nothing(value) || parts.is_some_and(|(_, parts)| says_nothing(parts)) {
-        own.keep("systemInstruction", value);
+    if says_nothing(value) || parts.is_some_and(|(_, parts)| blank_parts(parts)) {
+        own.hint("blankSystem", value.clone());
         return Ok(());
     }
     match value {
@@ -221,11 +239,10 @@ fn read_system(
             keep_rest(own, map, &["role", "parts"], "systemInstruction.");
             let mut blocks = Vec::new();
             if let Some((key, parts)) = field(map, "parts") {
-                let parts = parts
-                    .as_array()
-                    .ok_or_else(|| invalid(&format!("{at}/{key}"), "parts must be a list"))?;
-                for (i, part) in parts.iter().enumerate() {
-                    match read_part(part, &format!("{at}/{key}/{i}"), Place::System, context)? {
+                let (parts, single) = repeated::items(parts, &format!("{at}/{key}"));
+                singles.note("systemInstruction.parts", single);
+                for (here, part) in parts {
+                    match read_part(part, &here, Place::System, context)? {
                         Read::Block(block) => blocks.push(block),
                         Read::Result(_) => unreachable!("results are read only in user content"),
                     }
@@ -245,6 +262,20 @@ fn read_system(
     Ok(())
 }
 
+/// Whether some parts (a list, or one part written in its place) say
+/// nothing: none, or only empty texts.
+fn blank_parts(parts: &Value) -> bool {
+    let blank = |part: &Value| {
+        part.as_object().is_some_and(|map| {
+            map.len() == 1 && get(map, "text").and_then(Value::as_str) == Some("")
+        })
+    };
+    match parts {
+        Value::Array(list) => list.iter().all(blank),
+        other => says_nothing(other) || blank(other),
+    }
+}
+
 /// Whether a writer puts a message into the Content of the message before it
 /// when no hint says otherwise: results and user parts that follow results go
 /// into the same user Content (all results of one turn in one Content).
@@ -261,10 +292,10 @@ fn read_response(
     context: &mut Context,
 ) -> Result<(Form, Transcript), ConvertError> {
     let (key, candidates) = field(map, "candidates").expect("checked by the caller");
-    let first = candidates
-        .as_array()
-        .and_then(|c| c.first())
-        .and_then(Value::as_object)
+    let (candidates, single) = repeated::items(candidates, &format!("/{key}"));
+    let (first_at, first) = candidates
+        .first()
+        .and_then(|(at, first)| Some((at, first.as_object()?)))
         .ok_or_else(|| {
             invalid(
                 &format!("/{key}"),
@@ -274,7 +305,7 @@ fn read_response(
     let mut transcript = Transcript::default();
     match field(first, "content") {
         Some((content_key, content)) => {
-            let at = format!("/{key}/0/{content_key}");
+            let at = format!("{first_at}/{content_key}");
             for message in read_content(content, &at, context)? {
                 transcript.messages.push(message);
             }
@@ -296,6 +327,16 @@ fn read_response(
         Value::Object(envelope) => envelope,
         _ => unreachable!("an object stays an object"),
     };
+    if single {
+        // One candidate written in place of the list: the envelope holds the
+        // list the writer fills, and the hint gives the one value back.
+        if let Some(candidate) = envelope.get_mut("candidates") {
+            *candidate = Value::Array(vec![candidate.take()]);
+        }
+        let mut singles = Singles::default();
+        singles.note("candidates", true);
+        singles.add_to(&mut transcript.extensions);
+    }
     if let Some(Value::Array(candidates)) = envelope.get_mut("candidates") {
         if let Some(Value::Object(candidate)) = candidates.first_mut() {
             candidate.shift_remove("content");

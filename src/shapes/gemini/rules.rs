@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{blocks, issue, messages};
+use crate::validate::kit::issue;
 use crate::validate::kit::{CallIds, Issue, ToolObject, ValidateFacts};
 
 /// A request needs `contents`; ids are optional, and (proto3) an empty id is
@@ -31,28 +31,51 @@ pub fn tool_object(_object: &Map<String, Value>, key: Option<&str>) -> Option<To
     }
 }
 
+/// The objects of a repeated field of `map` (a list, or one value written in
+/// its place: Google's JSON parser takes either), with their pointers.
+fn objects<'v>(
+    map: &'v Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Vec<(String, &'v Map<String, Value>)> {
+    map.get(key)
+        .map(|field| super::repeated::items(field, &format!("{at}/{key}")).0)
+        .into_iter()
+        .flatten()
+        .filter_map(|(at, item)| Some((at, item.as_object()?)))
+        .collect()
+}
+
 fn gemini(value: &Value, issues: &mut Vec<Issue>) {
     // Contents of a request or list, a lone Content, a response's candidates.
-    let mut contents = messages(value, &["contents"]);
+    let mut contents = match value {
+        Value::Array(_) => super::repeated::items(value, "")
+            .0
+            .into_iter()
+            .filter_map(|(at, item)| Some((at, item.as_object()?)))
+            .collect(),
+        Value::Object(map) => objects(map, "contents", ""),
+        _ => Vec::new(),
+    };
     if let Some(map) = value.as_object().filter(|m| m.contains_key("parts")) {
         contents.push((String::new(), map));
     }
-    if let Some(Value::Array(candidates)) = value.get("candidates") {
-        for (k, candidate) in candidates.iter().enumerate() {
+    if let Some(map) = value.as_object() {
+        for (at, candidate) in objects(map, "candidates", "") {
             if let Some(content) = candidate.get("content").and_then(Value::as_object) {
-                contents.push((format!("/candidates/{k}/content"), content));
+                contents.push((format!("{at}/content"), content));
             }
         }
     }
     for (at, content) in contents {
-        for (i, part) in blocks(content, "parts") {
+        for (at, part) in objects(content, "parts", &at) {
             let Some((key, response)) = ["functionResponse", "function_response"]
                 .iter()
                 .find_map(|key| part.get(*key).and_then(Value::as_object).map(|r| (*key, r)))
             else {
                 continue;
             };
-            let here = format!("{at}/parts/{i}/{key}");
+            let here = format!("{at}/{key}");
             if !response.contains_key("name") {
                 issues.push(issue(
                     "shape-field",
@@ -76,8 +99,8 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
                     "a functionResponse needs a response object",
                 )),
             }
-            if let Some(Value::Array(parts)) = response.get("parts") {
-                for (j, inner) in parts.iter().enumerate() {
+            if let Some(parts) = response.get("parts") {
+                for (there, inner) in super::repeated::items(parts, &format!("{here}/parts")).0 {
                     let blob = inner.as_object().is_some_and(|inner| {
                         ["inlineData", "inline_data", "fileData", "file_data"]
                             .iter()
@@ -86,7 +109,7 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
                     if !blob {
                         issues.push(issue(
                             "shape-field",
-                            format!("{here}/parts/{j}"),
+                            there,
                             "a functionResponse part carries inlineData or fileData only (text belongs in response)",
                         ));
                     }

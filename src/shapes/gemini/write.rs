@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::{enums, repeated};
 use super::{hint, hint_str, mine, restore_at, spell_base64, spell_snake, SHAPE};
 use crate::convert::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
@@ -51,6 +52,8 @@ struct Content {
     /// A user Content (holding user parts and function responses), not a model one.
     user: bool,
     map: Map<String, Value>,
+    /// Its repeated fields a Gemini input wrote as one value.
+    singles: Vec<String>,
 }
 
 struct Writer<'c> {
@@ -122,9 +125,13 @@ impl<'c> Writer<'c> {
         if !moved.is_empty() {
             system.get_or_insert_with(Vec::new).extend(moved);
         }
-        if let Some(system) = &system {
-            let value = self.system_instruction(system, extensions)?;
-            put(&mut map, "systemInstruction", value);
+        match (&system, hint(extensions, "blankSystem")) {
+            (Some(system), _) => {
+                let value = self.system_instruction(system, extensions)?;
+                put(&mut map, "systemInstruction", value);
+            }
+            (None, Some(blank)) => put(&mut map, "systemInstruction", blank.clone()),
+            (None, None) => {}
         }
         if !(contents.is_empty() && hint_str(extensions, "contents") == Some("absent")) {
             put(&mut map, "contents", Value::Array(contents));
@@ -133,15 +140,23 @@ impl<'c> Writer<'c> {
             put(&mut map, "tools", tools);
         }
         if let Some(choice) = &transcript.tool_choice {
-            let calling = match choice {
-                ToolChoice::Auto => object([("mode", string("AUTO"))]),
-                ToolChoice::None => object([("mode", string("NONE"))]),
-                ToolChoice::Required => object([("mode", string("ANY"))]),
-                ToolChoice::Tool(name) => object([
-                    ("mode", string("ANY")),
-                    ("allowedFunctionNames", Value::from(vec![name.clone()])),
-                ]),
+            let (mode, names) = match choice {
+                ToolChoice::Auto => ("AUTO", None),
+                ToolChoice::None => ("NONE", None),
+                ToolChoice::Required => ("ANY", None),
+                ToolChoice::Tool(name) => ("ANY", Some(Value::from(vec![name.clone()]))),
             };
+            // The mode's enum number where the Gemini input wrote one.
+            let mode = match hint_str(extensions, "mode") {
+                Some("number") => {
+                    enums::number(mode, enums::CALLING_MODES).unwrap_or_else(|| string(mode))
+                }
+                _ => string(mode),
+            };
+            let mut calling = object([("mode", mode)]);
+            if let (Some(names), Value::Object(calling)) = (names, &mut calling) {
+                put(calling, "allowedFunctionNames", names);
+            }
             put(
                 &mut map,
                 "toolConfig",
@@ -179,6 +194,7 @@ impl<'c> Writer<'c> {
                 restore_at(&mut map, path, &Value::Object(Map::new()));
             }
         }
+        repeated::restore(&mut map, &repeated::paths(extensions));
         Ok(Value::Object(map))
     }
 
@@ -276,6 +292,7 @@ impl<'c> Writer<'c> {
                 envelope.shift_remove("modelVersion");
             }
         }
+        repeated::restore(&mut envelope, &repeated::paths(&transcript.extensions));
         Ok(Value::Object(envelope))
     }
 
@@ -287,14 +304,18 @@ impl<'c> Writer<'c> {
             .iter()
             .position(|m| m.content.iter().any(|b| matches!(b, Block::ToolResult(_))))
             .ok_or_else(|| invalid("", "no tool result to write"))?;
-        let wrapper = transcript.messages[start]
+        let result = transcript.messages[start]
             .content
             .iter()
             .find_map(|block| match block {
-                Block::ToolResult(result) => hint(&result.extensions, "content"),
+                Block::ToolResult(result) => Some(result),
                 _ => None,
-            })
+            });
+        let wrapper = result
+            .and_then(|result| hint(&result.extensions, "content"))
             .and_then(Value::as_object);
+        let single = result
+            .is_some_and(|result| hint_str(&result.extensions, "contentParts") == Some("single"));
         let (contents, _) = self.contents(&transcript.messages[start..], start, false)?;
         let Some(Value::Object(mut content)) = contents.into_iter().next() else {
             return Err(invalid("", "no tool result to write"));
@@ -305,10 +326,15 @@ impl<'c> Writer<'c> {
                 .unwrap_or(Value::Array(Vec::new()));
             let mut wrapped = fields.clone();
             put(&mut wrapped, "parts", parts);
+            if single {
+                repeated::restore(&mut wrapped, &["parts".to_string()]);
+            }
             return Ok(Value::Object(wrapped));
         }
         match content.get("parts") {
             Some(Value::Array(parts)) if parts.len() == 1 => Ok(parts[0].clone()),
+            // The one part of a Content whose parts were written as one value.
+            Some(part @ Value::Object(_)) => Ok(part.clone()),
             _ => Ok(Value::Object(content)),
         }
     }
@@ -388,6 +414,9 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
     match hint(extensions, "mimeType") {
         Some(Value::Null) => {
             inner.shift_remove("mimeType");
+        }
+        Some(Value::String(blank)) if blank.is_empty() => {
+            put(inner, "mimeType", Value::String(String::new()));
         }
         Some(Value::String(declared))
             if crate::media::normalize(declared).as_deref() == Some(&media.mime_type) =>

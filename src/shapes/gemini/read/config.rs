@@ -5,6 +5,8 @@ use super::keep_rest;
 use super::parts::extensions;
 use crate::convert::ext::Own;
 use crate::convert::ConvertError;
+use crate::shapes::gemini::enums::{self, CALLING_MODES};
+use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, camelize, get, schema_to_json};
 use crate::shapes::kit::invalid;
 use crate::transcript::{Tool, ToolChoice, Transcript};
@@ -19,27 +21,25 @@ pub(super) fn read_tools(
     at: &str,
     transcript: &mut Transcript,
     own: &mut Own,
+    singles: &mut Singles,
 ) -> Result<(), ConvertError> {
-    let items = value
-        .as_array()
-        .ok_or_else(|| invalid(at, "tools must be a list"))?;
+    let (items, single) = repeated::items(value, at);
+    singles.note("tools", single);
     let mut tools = Vec::new();
     let mut layout = Vec::new();
     let mut kinds = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, (here, item)) in items.iter().enumerate() {
         let map = item
             .as_object()
-            .ok_or_else(|| invalid(&format!("{at}/{i}"), "a tool must be an object"))?;
+            .ok_or_else(|| invalid(here, "a tool must be an object"))?;
         let mut entry = Map::new();
         for (key, value) in map {
             let name = camel(key).into_owned();
             if name == "functionDeclarations" {
-                let here = format!("{at}/{i}/{key}");
-                let declarations = value
-                    .as_array()
-                    .ok_or_else(|| invalid(&here, "functionDeclarations must be a list"))?;
-                for (j, declaration) in declarations.iter().enumerate() {
-                    tools.push(read_declaration(declaration, &format!("{here}/{j}"))?);
+                let (declarations, single) = repeated::items(value, &format!("{here}/{key}"));
+                singles.note(&format!("tools.{i}.functionDeclarations"), single);
+                for (there, declaration) in &declarations {
+                    tools.push(read_declaration(declaration, there)?);
                 }
                 entry.insert(name, Value::from(declarations.len()));
             } else {
@@ -114,12 +114,15 @@ pub(super) fn read_declaration(value: &Value, at: &str) -> Result<Tool, ConvertE
 
 /// Reads `toolConfig.functionCallingConfig` as the tool choice: AUTO → auto,
 /// NONE → none, ANY → required, ANY with exactly one allowed name → that tool.
-/// Everything else (VALIDATED, several allowed names, other configs) is kept.
+/// The mode may be its enum number (a `$mode` hint writes it back so), the
+/// names one name. Everything else (VALIDATED, several allowed names, other
+/// configs) is kept.
 pub(super) fn read_tool_config(
     value: &Value,
     transcript: &mut Transcript,
     own: &mut Own,
     empty: &mut Vec<Value>,
+    singles: &mut Singles,
 ) {
     let Value::Object(config) = value else {
         own.keep("toolConfig", value);
@@ -140,10 +143,16 @@ pub(super) fn read_tool_config(
         empty.push(Value::String("toolConfig.functionCallingConfig".into()));
     }
     let prefix = "toolConfig.functionCallingConfig.";
-    let mode = get(calling, "mode").and_then(Value::as_str);
+    let mode = get(calling, "mode").and_then(|mode| enums::name(mode, CALLING_MODES));
+    let numbered = mode.is_some_and(|(_, number)| number);
+    let mode = mode.map(|(name, _)| name);
     let names: Option<Vec<&str>> = match get(calling, "allowedFunctionNames") {
         None => None,
         Some(Value::Array(names)) => names.iter().map(Value::as_str).collect(),
+        Some(Value::String(name)) => {
+            singles.note(&format!("{prefix}allowedFunctionNames"), true);
+            Some(vec![name.as_str()])
+        }
         Some(_) => None,
     };
     let has_names = get(calling, "allowedFunctionNames").is_some();
@@ -159,6 +168,9 @@ pub(super) fn read_tool_config(
         (Some("ANY"), true, _) => (Some(ToolChoice::Required), &["mode"]),
         _ => (None, &[]),
     };
+    if choice.is_some() && numbered {
+        own.hint("mode", "number");
+    }
     transcript.tool_choice = choice;
     keep_rest(own, calling, known, prefix);
 }
@@ -170,6 +182,7 @@ pub(super) fn read_generation_config(
     transcript: &mut Transcript,
     own: &mut Own,
     empty: &mut Vec<Value>,
+    singles: &mut Singles,
 ) {
     let Value::Object(config) = value else {
         own.keep("generationConfig", value);
@@ -189,12 +202,14 @@ pub(super) fn read_generation_config(
             known.push(name);
         }
     }
-    if let Some(Value::Array(stops)) = get(config, "stopSequences") {
+    if let Some(stops) = get(config, "stopSequences") {
+        let (stops, single) = repeated::items(stops, "");
         if let Some(stops) = stops
             .iter()
-            .map(|s| s.as_str().map(str::to_string))
+            .map(|(_, s)| s.as_str().map(str::to_string))
             .collect::<Option<Vec<String>>>()
         {
+            singles.note("generationConfig.stopSequences", single);
             transcript.stop = Some(stops);
             known.push("stopSequences");
         }

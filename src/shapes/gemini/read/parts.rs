@@ -6,6 +6,7 @@ use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{add_hint, camel, camelize, field, get, SHAPE};
 use crate::shapes::kit::invalid;
 use crate::shapes::Place as ShapePlace;
@@ -14,20 +15,19 @@ use crate::transcript::{
 };
 use serde_json::{Map, Value};
 
-/// Reads a list of contents. A user Content that holds function responses and
+/// Reads a list of contents (each with its pointer). A user Content that holds function responses and
 /// other parts becomes a tool message and a user message (in its order); a
 /// `$join` hint on a message records whether it shares the Content of the
 /// message before it, where that differs from what a writer does by default
 /// ([`joins_by_default`]).
 pub(super) fn read_contents(
-    contents: &[Value],
-    base: &str,
+    contents: &[(String, &Value)],
     transcript: &mut Transcript,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
     let mut previous: Option<Role> = transcript.messages.last().map(|m| m.role);
-    for (index, content) in contents.iter().enumerate() {
-        let messages = read_content(content, &format!("{base}/{index}"), context)?;
+    for (at, content) in contents {
+        let messages = read_content(content, at, context)?;
         for (i, mut message) in messages.into_iter().enumerate() {
             let joined = i > 0;
             if joined != joins_by_default(previous, message.role) {
@@ -61,6 +61,12 @@ pub(super) fn read_content(
                 own.hint("role", "function");
                 Role::User
             }
+            // "Can be left blank or unset" (the API reference of `role`):
+            // blank is unset, read as the user's, written back blank.
+            Some("") => {
+                own.hint("role", "");
+                Role::User
+            }
             _ => {
                 return Err(invalid(
                     &format!("{at}/{key}"),
@@ -82,15 +88,15 @@ pub(super) fn read_content(
     match field(map, "parts") {
         None => own.hint("parts", "absent"),
         Some((key, parts)) => {
-            let parts = parts
-                .as_array()
-                .ok_or_else(|| invalid(&format!("{at}/{key}"), "parts must be a list"))?;
-            for (i, part) in parts.iter().enumerate() {
-                let (role, block) =
-                    match read_part(part, &format!("{at}/{key}/{i}"), place, context)? {
-                        Read::Block(block) => (role, block),
-                        Read::Result(result) => (Role::Tool, Block::ToolResult(result)),
-                    };
+            let (parts, single) = repeated::items(parts, &format!("{at}/{key}"));
+            let mut singles = Singles::default();
+            singles.note("parts", single);
+            singles.store(&mut own);
+            for (here, part) in parts {
+                let (role, block) = match read_part(part, &here, place, context)? {
+                    Read::Block(block) => (role, block),
+                    Read::Result(result) => (Role::Tool, Block::ToolResult(result)),
+                };
                 match messages.last_mut() {
                     Some(last) if last.role == role => last.content.push(block),
                     _ => messages.push(Message::new(role, vec![block])),
@@ -214,6 +220,13 @@ pub(super) fn read_media(
         ("fileUri", Source::Url(uri.to_string()))
     };
     let mime_type = match field(blob, "mimeType") {
+        // Proto3 reads an empty string as an unset field, and a fileData's
+        // mimeType is optional: the type is found as for none, and the empty
+        // string comes back. (An inlineData's is required.)
+        Some((_, Value::String(blank))) if blank.is_empty() && kind == "fileData" => {
+            own.hint("mimeType", "");
+            undeclared_type(&source, at)?
+        }
         Some((key, declared)) => {
             let declared = declared.as_str().unwrap_or("");
             let normalized = media::normalize(declared).ok_or_else(|| {
@@ -232,22 +245,7 @@ pub(super) fn read_media(
         }
         None => {
             own.hint("mimeType", Value::Null);
-            match &source {
-                Source::Data(data) => crate::b64::decode_strict(data)
-                    .ok()
-                    .and_then(|bytes| media::sniff(&bytes))
-                    .ok_or_else(|| {
-                        invalid(
-                            at,
-                            "inlineData needs a mimeType (the content does not tell)",
-                        )
-                    })?,
-                Source::Url(url) => media::extension_of_url(url)
-                    .as_deref()
-                    .and_then(media::from_extension)
-                    .unwrap_or("application/octet-stream")
-                    .to_string(),
-            }
+            undeclared_type(&source, at)?
         }
     };
     let mut name = None;
@@ -275,6 +273,27 @@ pub(super) fn read_media(
         own.hint("unchecked", true);
     }
     Ok(part)
+}
+
+/// The media type of a blob that declares none: its content's, or its URL's
+/// extension's (`application/octet-stream` for a URL that tells nothing).
+fn undeclared_type(source: &Source, at: &str) -> Result<String, ConvertError> {
+    Ok(match source {
+        Source::Data(data) => crate::b64::decode_strict(data)
+            .ok()
+            .and_then(|bytes| media::sniff(&bytes))
+            .ok_or_else(|| {
+                invalid(
+                    at,
+                    "inlineData needs a mimeType (the content does not tell)",
+                )
+            })?,
+        Source::Url(url) => media::extension_of_url(url)
+            .as_deref()
+            .and_then(media::from_extension)
+            .unwrap_or("application/octet-stream")
+            .to_string(),
+    })
 }
 
 pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, ConvertError> {

@@ -5,8 +5,8 @@ use super::parts::{extensions, opaque, read_media};
 use super::{keep_rest, DATA_KEYS};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError};
+use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, field, get, SHAPE};
-use crate::shapes::kit::invalid;
 use crate::transcript::{Block, ToolResult};
 use serde_json::Value;
 
@@ -80,11 +80,12 @@ pub(super) fn read_response_part(
         }
     };
     if let Some((key, parts)) = field(response, "parts") {
-        let parts = parts
-            .as_array()
-            .ok_or_else(|| invalid(&format!("{at}/{key}"), "parts must be a list"))?;
-        for (i, part) in parts.iter().enumerate() {
-            content.push(read_response_media(part, &format!("{at}/{key}/{i}"))?);
+        let (parts, single) = repeated::items(parts, &format!("{at}/{key}"));
+        let mut singles = Singles::default();
+        singles.note("functionResponse.parts", single);
+        singles.store(&mut own);
+        for (here, part) in parts {
+            content.push(read_response_media(part, &here)?);
         }
     }
     keep_rest(&mut own, response, &known, "functionResponse.");

@@ -8,7 +8,7 @@ use crate::convert::prepare::is_lifted;
 use crate::convert::ConvertError;
 use crate::part::Part;
 use crate::shapes::gemini::read::joins_by_default;
-use crate::shapes::gemini::{hint, hint_str, mine, restore_at, SHAPE};
+use crate::shapes::gemini::{hint, hint_str, mine, repeated, restore_at, SHAPE};
 use crate::shapes::kit::{drop_foreign, invalid, lose_block, put};
 use crate::shapes::{string, Place};
 use crate::transcript::{Arguments, Block, Extensions, Message, Role, ToolCall};
@@ -81,12 +81,21 @@ impl Writer<'_> {
                     }
                 }
             }
-            out.push(Content { user, map });
+            out.push(Content {
+                user,
+                map,
+                singles: repeated::paths(&message.extensions),
+            });
         }
-        Ok((
-            out.into_iter().map(|c| Value::Object(c.map)).collect(),
-            moved,
-        ))
+        // Single values only once every message has joined its Content.
+        let contents = out
+            .into_iter()
+            .map(|mut content| {
+                repeated::restore(&mut content.map, &content.singles);
+                Value::Object(content.map)
+            })
+            .collect();
+        Ok((contents, moved))
     }
 
     pub(super) fn message_parts(

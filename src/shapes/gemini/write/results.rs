@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::{restore_kept, restore_part, Writer, TEXT_SEPARATOR};
 use crate::convert::ConvertError;
 use crate::part::Part;
-use crate::shapes::gemini::{hint, hint_str, SHAPE};
+use crate::shapes::gemini::{hint, hint_str, repeated, SHAPE};
 use crate::shapes::kit::{drop_foreign, invalid, lose_block, put};
 use crate::shapes::{object, string, Place};
 use crate::transcript::{unsupported_placeholder, Block, Extensions, ToolResult};
@@ -93,6 +93,7 @@ impl Writer<'_> {
         let mut part = Map::new();
         put(&mut part, "functionResponse", Value::Object(inner));
         restore_kept(&mut part, extensions);
+        repeated::restore(&mut part, &repeated::paths(extensions));
         Ok(Value::Object(part))
     }
 
