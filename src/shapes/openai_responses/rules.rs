@@ -1,5 +1,6 @@
-//! What `validate` asks of OpenAI Responses documents: no audio parts,
-//! message images with `detail`, and where its calls and results stand.
+//! What `validate` asks of OpenAI Responses documents: no audio parts, and
+//! where its calls and results stand. (A message image needs no `detail`:
+//! the SDK types require one, but the API defaults it to `auto`.)
 
 use serde_json::{Map, Value};
 
@@ -14,7 +15,7 @@ pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<To
     }
 }
 
-/// The raw rules: no audio parts; an image in a message needs `detail`.
+/// The raw rules: no audio parts.
 pub fn check(value: &Value) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (at, item) in messages(value, &["input", "output"]) {
@@ -31,15 +32,6 @@ pub fn check(value: &Value) -> Vec<Issue> {
                     "media-placement",
                     here,
                     "Responses input has no audio parts",
-                ));
-            } else if kind(block) == "input_image"
-                && content_key == "content"
-                && !block.contains_key("detail")
-            {
-                issues.push(issue(
-                    "shape-field",
-                    here,
-                    "an input_image in a message needs detail",
                 ));
             }
         }
