@@ -147,7 +147,7 @@ pub fn deliver_earlier_results(
     }
     if !delivered.is_empty() {
         context.note(format!(
-            "{n} tool result{s} answer{v} calls the input does not hold (they are in the earlier turns of {described}): {target} has no place for a result without its call, so each is delivered as text in a user message, introduced by its call id ({ids})",
+            "{target} has no place for a tool result without its call: {n} result{s} answer{v} call{s} made in the earlier turns of {described}, which the input does not hold ({ids}); delivered as text in a user message, each introduced by its call id",
             n = delivered.len(),
             s = if delivered.len() == 1 { "" } else { "s" },
             v = if delivered.len() == 1 { "s" } else { "" },
