@@ -73,8 +73,15 @@ fn leave_out_empties(
     let mut left_out = 0usize;
     let mut lost: Vec<Block> = Vec::new();
     transcript.messages.retain_mut(|message| {
-        if message.role == Role::Tool || message.extensions.contains_key(target.name()) {
+        if message.extensions.contains_key(target.name()) {
             return true;
+        }
+        if message.role == Role::Tool {
+            // A tool message of only such blocks (a Responses
+            // `custom_tool_call_output`) is left out too; other empties stay.
+            if message.content.is_empty() || !message.content.iter().all(foreign) {
+                return true;
+            }
         }
         message.content.retain(|block| {
             !matches!(block, Block::Part { part: Part::Text(text), extensions }

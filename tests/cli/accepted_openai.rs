@@ -496,3 +496,31 @@ fn every_accepted_openai_recording_reads_validates_and_converts() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_custom_tool_exchange_is_left_out_whole_where_it_has_no_place() {
+    let body = json!({"model": "gpt-5", "input": [
+        {"role": "user", "content": "Run it."},
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "call_c", "name": "code", "input": "print(1)"},
+        {"type": "custom_tool_call_output", "call_id": "call_c", "output": "1"},
+        {"role": "user", "content": "And now?"}],
+        "tools": [{"type": "custom", "name": "code", "description": "Runs code."}]});
+    assert_clean(&[], &body);
+    assert_round_trip("openai-responses", &body);
+    for (target, out) in assert_converts_clean("openai-responses", &body) {
+        assert!(
+            out.stderr.contains(&format!(
+                "left out 2 empty messages: {target} refuses messages with no content"
+            )),
+            "{target}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stderr.contains(
+                "openai-responses custom_tool_call blocks, openai-responses custom_tool_call_output blocks"
+            ),
+            "{target}: {}",
+            out.stderr
+        );
+    }
+}
