@@ -173,3 +173,39 @@ fn refusal(target: Shape, id: &str, described: &str) -> ConvertError {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn with(fields: Value) -> Transcript {
+        let mut transcript = Transcript::default();
+        transcript
+            .extensions
+            .insert(Shape::OpenaiResponses.name().to_string(), fields);
+        transcript
+    }
+
+    #[test]
+    fn the_settings_that_chain_a_request() {
+        let chained = with(json!({"previous_response_id": "resp_1"}));
+        let found = server_history(&chained).unwrap();
+        assert_eq!(
+            found.describe(),
+            "openai-responses previous_response_id \"resp_1\""
+        );
+        let held = with(json!({"conversation": {"id": "conv_1"}}));
+        assert_eq!(
+            server_history(&held).unwrap().describe(),
+            "openai-responses conversation \"conv_1\""
+        );
+        // Null (an unset field), a setting no shape chains by, no extensions.
+        assert_eq!(
+            server_history(&with(json!({"previous_response_id": null}))),
+            None
+        );
+        assert_eq!(server_history(&with(json!({"store": true}))), None);
+        assert_eq!(server_history(&Transcript::default()), None);
+    }
+}

@@ -405,10 +405,9 @@ fn accepted_openai(root: &Path) -> Vec<(String, PathBuf)> {
             .split('|')
             .map(str::trim)
             .collect();
-        if shape.starts_with("openai-") && cells.len() > 5 && cells[0].ends_with(".json") {
-            if cells[5] == "200" {
-                found.push((shape.clone(), root.join(&shape).join(cells[0])));
-            }
+        let accepted = cells.len() > 5 && cells[0].ends_with(".json") && cells[5] == "200";
+        if shape.starts_with("openai-") && accepted {
+            found.push((shape.clone(), root.join(&shape).join(cells[0])));
         }
     }
     found
