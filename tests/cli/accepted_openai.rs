@@ -278,6 +278,21 @@ fn chat_fields_sent_as_null_are_read_as_unset() {
 }
 
 #[test]
+fn an_empty_tool_calls_list_is_refused_where_null_is_not() {
+    // The API's answer to `[]`: "Invalid 'messages[1].tool_calls': empty array".
+    let mut body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "Hello.", "tool_calls": []}, {"role": "user", "content": "bye"}]});
+    let run = validate(&[], &body);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        "<stdin>:1: error[shape-field] /messages/1/tool_calls: OpenAI Chat refuses an empty tool_calls list (leave it out, or null)\n"
+    );
+    body["messages"][1]["tool_calls"] = Value::Null;
+    assert_clean(&[], &body);
+}
+
+#[test]
 fn tools_sent_as_null_are_no_tools() {
     let chat =
         json!({"model": "m", "tools": null, "messages": [{"role": "user", "content": "hi"}]});
