@@ -7,6 +7,7 @@
 pub mod detect;
 pub mod document;
 pub mod ext;
+pub mod history;
 pub mod locate;
 pub mod prepare;
 pub mod references;
@@ -293,6 +294,14 @@ pub struct ConvertFacts {
     /// Field values (`(field, value)`) the shape writes where it has nothing
     /// to say: kept by it, dropping them loses nothing.
     pub placeholders: &'static [(&'static str, &'static str)],
+    /// Request settings that put a body's earlier turns on the provider's
+    /// server (Responses `previous_response_id`, `conversation`): a body that
+    /// has one may answer calls it does not hold (see [`history`]).
+    pub server_history: &'static [&'static str],
+    /// It holds a tool result whose call is not in the document as it is
+    /// (the model itself, and the shapes that are one tool result); a
+    /// provider's request refuses one.
+    pub holds_lone_results: bool,
 }
 
 impl ConvertFacts {
@@ -312,6 +321,8 @@ impl ConvertFacts {
         streams_by_endpoint: false,
         carried_inner_fields: &[],
         placeholders: &[],
+        server_history: &[],
+        holds_lone_results: false,
     };
 
     /// A shape that carries whatever it is given as it is (the canonical
@@ -322,6 +333,7 @@ impl ConvertFacts {
         refuses_empty_messages: false,
         lifts_tool_media_on_request: false,
         url_schemes: None,
+        holds_lone_results: true,
         ..ConvertFacts::PROVIDER
     };
 }

@@ -1,6 +1,7 @@
-//! The shape-independent steps between reading and writing: ids for calls that
-//! have none, and media lifted out of tool results for targets (or gateways)
-//! that cannot carry it there.
+//! The shape-independent steps between reading and writing: results of
+//! server-held turns delivered as text (`history`), ids for calls that have
+//! none, and media lifted out of tool results for targets (or gateways) that
+//! cannot carry it there.
 
 use std::collections::HashSet;
 
@@ -16,11 +17,12 @@ pub fn for_target(
     context: &mut Context,
 ) -> Result<Transcript, ConvertError> {
     let facts = context.target.dialect().conversion();
+    super::history::deliver_earlier_results(&mut transcript, context)?;
     if facts.needs_call_ids {
         assign_ids(&mut transcript, context);
     }
     if facts.refuses_empty_messages {
-        leave_out_empties(&mut transcript, context);
+        leave_out_empties(&mut transcript, context)?;
     }
     if facts.text_files_as_text {
         text_files_as_text(&mut transcript, context);
@@ -56,22 +58,45 @@ pub fn mark_empties(transcript: &mut Transcript, source: Shape) {
 /// and most shapes refuse them (Anthropic and Bedrock an empty content list,
 /// Gemini a Content without parts, Responses an empty assistant message): they
 /// are left out, said in one note — unless the target wrote them itself (its
-/// own extensions are on them), so that A -> canonical -> A stays exact.
-fn leave_out_empties(transcript: &mut Transcript, context: &mut Context) {
-    let target = context.target.name();
+/// own extensions are on them), so that A -> canonical -> A stays exact. A
+/// message that holds only blocks of another shape the target has no place
+/// for (a Responses turn that is one `reasoning` or `item_reference` item)
+/// would be written empty: it is left out too, its blocks named in the
+/// dropped-content warning as the writer names them.
+fn leave_out_empties(
+    transcript: &mut Transcript,
+    context: &mut Context,
+) -> Result<(), ConvertError> {
+    let target = context.target;
+    let carries_opaque = target.dialect().conversion().carries_opaque_blocks;
+    let foreign = |block: &Block| matches!(block, Block::Opaque(opaque) if !carries_opaque && opaque.shape != target);
     let mut left_out = 0usize;
+    let mut lost: Vec<Block> = Vec::new();
     transcript.messages.retain_mut(|message| {
-        if message.role == Role::Tool || message.extensions.contains_key(target) {
+        if message.extensions.contains_key(target.name()) {
             return true;
+        }
+        if message.role == Role::Tool {
+            // A tool message of only such blocks (a Responses
+            // `custom_tool_call_output`) is left out too; other empties stay.
+            if message.content.is_empty() || !message.content.iter().all(foreign) {
+                return true;
+            }
         }
         message.content.retain(|block| {
             !matches!(block, Block::Part { part: Part::Text(text), extensions }
-                if text.is_empty() && !extensions.contains_key(target))
+                if text.is_empty() && !extensions.contains_key(target.name()))
         });
-        let keep = !message.content.is_empty();
+        let keep = !message.content.iter().all(foreign);
+        if !keep {
+            lost.append(&mut message.content);
+        }
         left_out += usize::from(!keep);
         keep
     });
+    for block in &lost {
+        crate::shapes::kit::lose_block(block, context)?;
+    }
     if left_out > 0 {
         context.note(format!(
             "left out {left_out} empty message{}: {} refuses messages with no content",
@@ -79,6 +104,7 @@ fn leave_out_empties(transcript: &mut Transcript, context: &mut Context) {
             context.target
         ));
     }
+    Ok(())
 }
 
 /// A target whose file parts take only PDF (Chat Completions'): a text file
@@ -273,11 +299,7 @@ pub fn lift_tool_media(transcript: &mut Transcript) {
         let moved: Vec<Block> = groups.into_iter().flat_map(|(_, group)| group).collect();
         if !moved.is_empty() {
             let mut message = Message::new(Role::User, moved);
-            // The parts still came from tools: the unsupported-part rule goes by that.
-            message.extensions.insert(
-                crate::shapes::HUB.name().to_string(),
-                serde_json::json!({ "$lifted": true }),
-            );
+            mark_lifted(&mut message);
             transcript.messages.insert(end, message);
             end += 1;
         }
@@ -300,6 +322,15 @@ pub fn identify_result(transcript: &mut Transcript, options: &ConvertOptions) {
             }
         }
     }
+}
+
+/// Marks a user message as holding what came out of tool results: the
+/// unsupported-part rule goes by that provenance.
+pub fn mark_lifted(message: &mut Message) {
+    message.extensions.insert(
+        crate::shapes::HUB.name().to_string(),
+        serde_json::json!({ "$lifted": true }),
+    );
 }
 
 /// Whether a user message holds media lifted out of tool results (its parts

@@ -11,8 +11,8 @@ mod write;
 
 pub(crate) use read::{
     bool_or_keep, function_choice, keep_response_envelope, message_and_role, number_or_keep,
-    object_at, opaque, read_list, read_tools, required_str, string_list, string_or_keep, tool,
-    tool_choice_or_keep, tool_kept_whole,
+    object_at, opaque, read_list, read_tools, read_tools_or_keep, required_str, string_list,
+    string_or_keep, tool, tool_choice_or_keep, tool_kept_whole,
 };
 pub(crate) use write::{
     calls_tools, first_tool_result, kept_for, lose_error_flag, only_tool_result,

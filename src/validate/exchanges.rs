@@ -129,6 +129,7 @@ pub(super) fn exchanges(
         turn_names: HashSet::new(),
         misplaced: HashSet::new(),
         unanswered: Vec::new(),
+        earlier_on_server: convert::history::server_history(transcript).is_some(),
     };
     let messages = &transcript.messages;
     let mut index = 0;
@@ -251,6 +252,10 @@ struct State<'l, 'v, 't> {
     misplaced: HashSet<String>,
     /// `tool-call-unanswered` findings (their index in the findings), by call id.
     unanswered: Vec<(usize, Option<String>)>,
+    /// The document's earlier turns are on the provider's server (a
+    /// Responses `previous_response_id` or `conversation`): a result whose
+    /// call it does not hold answers a call made there.
+    earlier_on_server: bool,
 }
 
 impl State<'_, '_, '_> {
@@ -439,6 +444,11 @@ impl State<'_, '_, '_> {
                 "tool-result-position",
                 format!("the result of call {id} is not in the tool results right after its call (at {call_at})"),
             )
+        } else if self.earlier_on_server {
+            // The provider holds the call; a second result for it is still
+            // a duplicate.
+            self.answered.insert(id.to_string());
+            return;
         } else {
             (
                 "tool-result-orphan",

@@ -5,7 +5,6 @@ use serde_json::json;
 
 use super::support::exchange::*;
 use super::support::findings::*;
-use super::support::media::*;
 use super::support::recipes::*;
 use super::support::shapes::*;
 use super::support::validating::*;
@@ -183,10 +182,10 @@ fn shapes_are_detected_by_their_keys() {
             &[("media-placement", "/messages/2/content/0",
                "an image_url part in a tool message: Chat Completions carries media only in user messages (deliver tool media in a following user message)")])
             .images(1),
-        case("openai-responses, detected: an image without detail", &[],
-            json!([{"type": "message", "role": "user", "content": [{"type": "input_image", "image_url": data_url("image/png", "tiny.png")}]}]),
-            &[("shape-field", "/0/content/0", "an input_image in a message needs detail")])
-            .images(1),
+        case("openai-responses, detected: an audio part", &[],
+            json!([{"type": "message", "role": "user", "content": [{"type": "input_audio", "input_audio":
+                {"data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=", "format": "wav"}}]}]),
+            &[("media-placement", "/0/content/0", "Responses input has no audio parts")]),
         case("anthropic, detected by its blocks: a call id with a dot", &[],
             json!([anthropic_user("Go."), anthropic_blocks("assistant", vec![anthropic_call("toolu.1", "shot", json!({}))])]),
             &[("tool-id-pattern", "/1/content/0", "call id \"toolu.1\" is outside anthropic's pattern [a-zA-Z0-9_-]+")]),

@@ -113,14 +113,6 @@ fn rule_transcript_invalid() {
 fn rule_shape_field() {
     check(vec![
         case(
-            "openai-responses: a message image without detail",
-            &[],
-            responses(json!([{"role": "user", "content": [{"type": "input_text", "text": "Look."},
-                {"type": "input_image", "image_url": data_url("image/png", "tiny.png")}]}])),
-            &[("shape-field", "/input/0/content/1", "an input_image in a message needs detail")],
-        )
-        .images(1),
-        case(
             "gemini: functionResponse.response is a list",
             &[],
             gemini(json!([gemini_user("Go."), gemini_parts("model", vec![gemini_call(Some("call_1"), "get_chart", json!({}))]),

@@ -187,6 +187,21 @@ pub(crate) fn read_tools(
         .transpose()
 }
 
+/// A request's `tools` list as [`read_tools`] reads it; `"tools": null`
+/// (what a client that dumps the SDK's request object sends, and the API
+/// reads as no tools) is kept as it was, for its shape only.
+pub(crate) fn read_tools_or_keep(
+    map: &Map<String, Value>,
+    own: &mut Own,
+    read_tool: impl FnMut(&Value, &str) -> Result<Tool, ConvertError>,
+) -> Result<Option<Vec<Tool>>, ConvertError> {
+    if let Some(Value::Null) = map.get("tools") {
+        own.keep("tools", &Value::Null);
+        return Ok(None);
+    }
+    read_tools(map, read_tool)
+}
+
 /// A tool choice as both OpenAI shapes spell it: a mode, or
 /// `{"type": "function", …}` with one more key, whose tool `named` finds
 /// (`None` for anything more).

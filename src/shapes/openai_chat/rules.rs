@@ -1,5 +1,6 @@
 //! What `validate` asks of OpenAI Chat documents: media only in user
-//! messages, no empty content lists, and where its calls and results stand.
+//! messages, no empty content or tool_calls lists, and where its calls and
+//! results stand.
 
 use serde_json::{Map, Value};
 
@@ -33,12 +34,22 @@ pub fn required_id_field(object: &Map<String, Value>, _key: Option<&str>) -> Opt
     (object.get("role").and_then(Value::as_str) == Some("tool")).then_some("tool_call_id")
 }
 
-/// The raw rules: no empty content lists, media only in user messages.
+/// The raw rules: no empty content or tool_calls lists, media only in user
+/// messages.
 pub fn check(value: &Value) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (at, message) in messages(value, &["messages"]) {
         empty_content(&at, message, "OpenAI Chat", &mut issues);
         let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        // The API answers 400 "Invalid 'messages[1].tool_calls': empty array.
+        // Expected an array with minimum length 1"; `null` it reads as absent.
+        if matches!(message.get("tool_calls"), Some(Value::Array(calls)) if calls.is_empty()) {
+            issues.push(issue(
+                "shape-field",
+                format!("{at}/tool_calls"),
+                "OpenAI Chat refuses an empty tool_calls list (leave it out, or null)",
+            ));
+        }
         for (i, block) in blocks(message, "content") {
             let media = matches!(kind(block), "image_url" | "input_audio" | "file");
             if media && role != "user" {

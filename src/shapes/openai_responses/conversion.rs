@@ -10,6 +10,8 @@ pub const FACTS: ConvertFacts = ConvertFacts {
     shared_settings: &["stream"],
     // The writer gives a Chat image's `detail` to the input_image.
     carried_inner_fields: &[(Shape::OpenaiChat, "detail")],
+    // A chained request's earlier items are on the server.
+    server_history: &["previous_response_id", "conversation"],
     ..ConvertFacts::PROVIDER
 };
 

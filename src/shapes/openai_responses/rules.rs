@@ -1,5 +1,6 @@
-//! What `validate` asks of OpenAI Responses documents: no audio parts,
-//! message images with `detail`, and where its calls and results stand.
+//! What `validate` asks of OpenAI Responses documents: no audio parts, and
+//! where its calls and results stand. (A message image needs no `detail`:
+//! the SDK types require one, but the API defaults it to `auto`.)
 
 use serde_json::{Map, Value};
 
@@ -37,7 +38,7 @@ pub fn hosted_call(block: &Value) -> Option<HostedCall> {
     })
 }
 
-/// The raw rules: no audio parts; an image in a message needs `detail`.
+/// The raw rules: no audio parts.
 pub fn check(value: &Value) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (at, item) in messages(value, &["input", "output"]) {
@@ -54,15 +55,6 @@ pub fn check(value: &Value) -> Vec<Issue> {
                     "media-placement",
                     here,
                     "Responses input has no audio parts",
-                ));
-            } else if kind(block) == "input_image"
-                && content_key == "content"
-                && !block.contains_key("detail")
-            {
-                issues.push(issue(
-                    "shape-field",
-                    here,
-                    "an input_image in a message needs detail",
                 ));
             }
         }

@@ -9,7 +9,8 @@
 //!   output item, whose `id` and `status` the SDK requires and partkit never
 //!   makes up;
 //! - message images always carry `detail` (`auto` unless the input said
-//!   otherwise); images in `function_call_output` carry it only when given;
+//!   otherwise, or a Responses input left it out); images in
+//!   `function_call_output` carry it only when given;
 //! - function tools always carry `parameters` (`null` for none) and `strict`
 //!   (`false` unless the tool is strict: Responses defaults to strict).
 
@@ -411,8 +412,14 @@ fn content_part(
                 let detail = mine
                     .hint("detail")
                     .or_else(|| chat.hint("inner").and_then(|inner| inner.get("detail")));
-                if let Some(detail) = detail {
-                    put(map, "detail", detail.clone());
+                match detail {
+                    // A message image the input wrote without detail (the API's
+                    // default is `auto`).
+                    Some(Value::String(detail)) if detail == "absent" => {
+                        map.remove("detail");
+                    }
+                    Some(detail) => put(map, "detail", detail.clone()),
+                    None => {}
                 }
             }
             "input_file" => {

@@ -87,7 +87,11 @@ pub(super) fn read_assistant(
 ) -> Result<Message, ConvertError> {
     let (mut content, mut own) = read_content(map, at, Place::Assistant, context)?;
     own.keep_unknown(map, &["role", "content", "tool_calls"]);
-    if let Some(calls) = map.get("tool_calls") {
+    if let Some(Value::Null) = map.get("tool_calls") {
+        // What a client that dumps the SDK's message object sends for a turn
+        // without calls; the API reads it as absent.
+        own.keep("tool_calls", &Value::Null);
+    } else if let Some(calls) = map.get("tool_calls") {
         let calls = calls
             .as_array()
             .ok_or_else(|| invalid(&format!("{at}/tool_calls"), "tool_calls must be a list"))?;

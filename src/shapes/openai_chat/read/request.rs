@@ -20,18 +20,30 @@ pub(super) fn read_request(
     own.keep_unknown(map, REQUEST_KEYS);
     transcript.model = string_or_keep(map, "model", &mut own);
     // `max_completion_tokens` is the current field (reasoning models refuse
-    // `max_tokens`); a body that used the old one gets it back.
-    if let Some(tokens) = map.get("max_completion_tokens") {
+    // `max_tokens`); a body that used the old one gets it back. A setting
+    // that is not a number (`null`, which the API reads as unset) is kept
+    // for this shape only.
+    let number = |key: &str| map.get(key).filter(|value| value.is_number());
+    if let Some(tokens) = number("max_completion_tokens") {
         transcript.max_tokens = Some(tokens.clone());
         if let Some(old) = map.get("max_tokens") {
             own.keep("max_tokens", old);
         }
-    } else if let Some(tokens) = map.get("max_tokens") {
+    } else if let Some(tokens) = number("max_tokens") {
         transcript.max_tokens = Some(tokens.clone());
         own.hint("max_tokens", "max_tokens");
+        if let Some(unset) = map.get("max_completion_tokens") {
+            own.keep("max_completion_tokens", unset);
+        }
+    } else {
+        for key in ["max_completion_tokens", "max_tokens"] {
+            if let Some(unset) = map.get(key) {
+                own.keep(key, unset);
+            }
+        }
     }
-    transcript.temperature = map.get("temperature").cloned();
-    transcript.top_p = map.get("top_p").cloned();
+    kit::number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
+    kit::number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
     match map.get("stop") {
         Some(Value::String(stop)) => {
             transcript.stop = Some(vec![stop.clone()]);
@@ -46,7 +58,7 @@ pub(super) fn read_request(
         None => {}
     }
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
-    transcript.tools = kit::read_tools(map, read_tool)?;
+    transcript.tools = kit::read_tools_or_keep(map, &mut own, read_tool)?;
     let messages = map
         .get("messages")
         .map(|m| {

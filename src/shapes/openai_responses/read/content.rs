@@ -98,13 +98,18 @@ pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, C
                 _ => return Ok(opaque(SHAPE, part)),
             };
             let mut known = vec!["type", "image_url"];
-            match (map.get("detail").and_then(Value::as_str), place) {
+            match (map.get("detail"), place) {
                 // `auto` is what partkit writes on message images.
-                (Some("auto"), Place::Input | Place::Output) => known.push("detail"),
-                (Some("auto"), Place::ToolOutput) => {
+                (Some(Value::String(detail)), Place::Input | Place::Output) if detail == "auto" => {
+                    known.push("detail")
+                }
+                (Some(Value::String(detail)), Place::ToolOutput) if detail == "auto" => {
                     own.hint("detail", "auto");
                     known.push("detail");
                 }
+                // The API defaults a message image's detail to `auto` (the SDK
+                // types require it; the API does not): said, so it stays absent.
+                (None, Place::Input | Place::Output) => own.hint("detail", "absent"),
                 _ => {}
             }
             own.keep_unknown(map, &known);

@@ -38,7 +38,7 @@ pub(super) fn read_request(
     number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
     number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
-    transcript.tools = kit::read_tools(map, read_tool)?;
+    transcript.tools = kit::read_tools_or_keep(map, &mut own, read_tool)?;
     match map.get("input") {
         None => own.hint("input", "absent"),
         Some(Value::String(text)) => {
