@@ -182,10 +182,10 @@ fn shapes_are_detected_by_their_keys() {
             &[("media-placement", "/messages/2/content/0",
                "an image_url part in a tool message: Chat Completions carries media only in user messages (deliver tool media in a following user message)")])
             .images(1),
-        case("openai-responses, detected: an audio part", &[],
-            json!([{"type": "message", "role": "user", "content": [{"type": "input_audio", "input_audio":
-                {"data": "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=", "format": "wav"}}]}]),
-            &[("media-placement", "/0/content/0", "Responses input has no audio parts")]),
+        case("openai-responses, detected by its items: arguments that are not JSON", &[],
+            json!([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Go."}]},
+                {"type": "function_call", "call_id": "call_1", "name": "shot", "arguments": "{"}]),
+            &[("tool-arguments-json", "/1", "arguments of call call_1 (shot) are not JSON: {")]),
         case("anthropic, detected by its blocks: a call id with a dot", &[],
             json!([anthropic_user("Go."), anthropic_blocks("assistant", vec![anthropic_call("toolu.1", "shot", json!({}))])]),
             &[("tool-id-pattern", "/1/content/0", "call id \"toolu.1\" is outside anthropic's pattern [a-zA-Z0-9_-]+")]),
