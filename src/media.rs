@@ -2,6 +2,7 @@
 //! and the rule that decides a part's type when several sources of truth disagree.
 
 pub mod webp;
+pub mod zip;
 
 use std::path::Path;
 
@@ -66,6 +67,25 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("m4a", "audio/mp4"),
     ("webm", "video/webm"),
     ("mp4", "video/mp4"),
+    // ZIP-based documents: their bytes say `application/zip` when the
+    // entries a header check reads do not tell.
+    (
+        "docx",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ),
+    (
+        "xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ),
+    (
+        "pptx",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ),
+    ("odt", "application/vnd.oasis.opendocument.text"),
+    ("ods", "application/vnd.oasis.opendocument.spreadsheet"),
+    ("odp", "application/vnd.oasis.opendocument.presentation"),
+    ("epub", "application/epub+zip"),
+    ("zip", "application/zip"),
 ];
 
 /// Spellings that mean the same media type as a canonical one.
@@ -161,6 +181,11 @@ pub fn normalize(declared: &str) -> Option<String> {
 
 /// Sniffs the media type of some bytes from their magic numbers (normalized).
 pub fn sniff(bytes: &[u8]) -> Option<String> {
+    // A ZIP's entries name the document format it holds (`infer` reads
+    // only a few of them, at fixed places).
+    if let Some(format) = zip::sniff(bytes) {
+        return Some(format);
+    }
     let kind = infer::get(bytes)?;
     normalize(kind.mime_type())
 }
@@ -180,12 +205,14 @@ fn is_textual(media_type: &str) -> bool {
 }
 
 /// Whether a claimed type only refines the sniffed one: the sniffer names the family
-/// and the claim the member (XML content called SVG, HEIF content called HEIC).
-fn refines(sniffed: &str, claimed: &str) -> bool {
+/// and the claim the member (XML content called SVG, HEIF content called HEIC, a
+/// ZIP called a DOCX, or a DOCX called a Word template), or the claim names the
+/// container of the format the sniffer names (a DOCX called a ZIP).
+pub fn refines(sniffed: &str, claimed: &str) -> bool {
     matches!(
         (sniffed, claimed),
         ("text/xml" | "application/xml", "image/svg+xml") | ("image/heif", "image/heic")
-    )
+    ) || zip::refines(sniffed, claimed)
 }
 
 /// Where a claimed media type came from, for messages.
@@ -316,6 +343,11 @@ mod tests {
         assert_eq!(extension_for("image/jpeg"), Some("jpg"));
         assert_eq!(extension_for("image/png"), Some("png"));
         assert_eq!(extension_for("application/x-unknown"), None);
+        assert_eq!(
+            from_extension("DOCX"),
+            Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        );
+        assert_eq!(extension_for("application/epub+zip"), Some("epub"));
     }
 
     #[test]
@@ -347,6 +379,49 @@ mod tests {
             Some("audio/wav")
         );
         assert_eq!(sniff(b"hello world"), None);
+    }
+
+    #[test]
+    fn sniffs_zip_based_documents_by_their_entries() {
+        let docx = zip::build::stored(
+            &[
+                ("[Content_Types].xml", b"<Types/>"),
+                ("_rels/.rels", b"<Relationships/>"),
+                ("word/document.xml", b"<w:document/>"),
+            ],
+            false,
+        );
+        // infer alone calls a three-entry DOCX a ZIP.
+        assert_eq!(
+            infer::get(&docx).map(|kind| kind.mime_type()),
+            Some("application/zip")
+        );
+        assert_eq!(
+            sniff(&docx).as_deref(),
+            Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        );
+        let unknown = zip::build::stored(&[("notes.txt", b"hi")], false);
+        assert_eq!(sniff(&unknown).as_deref(), Some("application/zip"));
+    }
+
+    #[test]
+    fn zip_claims_refine_zip_content() {
+        let docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+        let declared = |sniffed: &str, claimed: &str| {
+            decide(Some(sniffed), &[claim(claimed, ClaimSource::Declared)]).unwrap()
+        };
+        let d = declared("application/zip", docx);
+        assert_eq!((d.media_type.as_str(), d.mismatch), (docx, None));
+        let d = declared(docx, "application/zip");
+        assert_eq!(
+            (d.media_type.as_str(), d.mismatch),
+            ("application/zip", None)
+        );
+        let d = declared("application/zip", "image/png");
+        assert_eq!(d.media_type, "application/zip");
+        assert!(d.mismatch.is_some());
+        let xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+        assert!(declared(docx, xlsx).mismatch.is_some());
     }
 
     #[test]

@@ -182,8 +182,11 @@ impl Checker<'_> {
             match check::check_decoded(media.payload, scratch, total, &declared, self.options.depth)
             {
                 Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
+                    // The bare container (`application/zip`) is no answer: the
+                    // format inside it is not known.
                     let fixable_to = content.filter(|sniffed| {
                         !media.token
+                            && !media::zip::is_container(sniffed)
                             && MediaKind::of(sniffed) == media.kind
                             && media
                                 .fix_types
