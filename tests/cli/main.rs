@@ -5,6 +5,7 @@
 
 mod support;
 
+mod accepted_media;
 mod config;
 mod convert_anchors;
 mod convert_anthropic;
