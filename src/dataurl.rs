@@ -124,6 +124,10 @@ mod tests {
         let url = parse("DATA:Image/JPG;charset=binary;BASE64,AAAA").unwrap();
         assert_eq!(url.media_type.as_deref(), Some("image/jpeg"));
         assert!(url.base64);
+        // A bare family name is read as its default, the spelling kept.
+        let url = parse("data:text;base64,YQ==").unwrap();
+        assert_eq!(url.media_type.as_deref(), Some("text/plain"));
+        assert_eq!(url.declared, "text");
     }
 
     #[test]

@@ -284,14 +284,20 @@ fn examine_base64(
 }
 
 /// Keeps decoded bytes for `--extract`, typed by what they are (the sniffed
-/// type) before what they were said to be.
+/// type) before what they were said to be, unless what they were said to be
+/// only names the member of the family the bytes are (a DOCX whose entries
+/// the sniffer saw as a ZIP, an SVG it saw as XML).
 fn extract_as_sniffed(item: &mut Item, declared: Option<String>, bytes: Option<Vec<u8>>) {
+    let refined = match (&item.sniffed, declared) {
+        (Some(sniffed), Some(declared))
+            if media::refines(sniffed, &declared) && !media::zip::is_container(&declared) =>
+        {
+            Some(declared)
+        }
+        (sniffed, declared) => sniffed.clone().or(declared),
+    };
     item.extracted = Some(ExtractedImage {
-        media_type: item
-            .sniffed
-            .clone()
-            .or(declared)
-            .unwrap_or_else(|| "application/octet-stream".into()),
+        media_type: refined.unwrap_or_else(|| "application/octet-stream".into()),
         label: item.name.clone(),
         bytes,
     });

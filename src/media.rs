@@ -2,6 +2,7 @@
 //! and the rule that decides a part's type when several sources of truth disagree.
 
 pub mod webp;
+pub mod zip;
 
 use std::path::Path;
 
@@ -66,6 +67,25 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("m4a", "audio/mp4"),
     ("webm", "video/webm"),
     ("mp4", "video/mp4"),
+    // ZIP-based documents: their bytes say `application/zip` when the
+    // entries a header check reads do not tell.
+    (
+        "docx",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ),
+    (
+        "xlsx",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ),
+    (
+        "pptx",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ),
+    ("odt", "application/vnd.oasis.opendocument.text"),
+    ("ods", "application/vnd.oasis.opendocument.spreadsheet"),
+    ("odp", "application/vnd.oasis.opendocument.presentation"),
+    ("epub", "application/epub+zip"),
+    ("zip", "application/zip"),
 ];
 
 /// Spellings that mean the same media type as a canonical one.
@@ -139,10 +159,80 @@ pub fn extension_of_url(url: &str) -> Option<String> {
 }
 
 /// Normalizes a declared media type: lower case, parameters removed, aliases
-/// resolved. Returns `None` when the text is not of the form `type/subtype`.
+/// resolved, a bare family name read as its default ([`read`]). Returns `None`
+/// when the text is no media type.
 pub fn normalize(declared: &str) -> Option<String> {
-    let essence = declared.split(';').next().unwrap_or("").trim();
-    let (top, sub) = essence.split_once('/')?;
+    read(declared).map(|reading| reading.media_type)
+}
+
+/// How a written media type departs from its normalized form, where that is
+/// worth a warning. Parameters are not part of the type and are no departure
+/// in themselves: they may mean something (a text's charset, an audio
+/// codec or rate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Departure {
+    /// Another spelling of the same type: case, spaces, an alias (`image/jpg`).
+    Spelling,
+    /// A bare top-level name read as its family's default (`text`).
+    Family,
+    /// A `charset` on a type whose bytes are not text, where it means nothing.
+    Charset,
+}
+
+/// A media type as a reader takes it from the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading<'a> {
+    /// The normalized type: `type/subtype`, no parameters.
+    pub media_type: String,
+    /// The parameters as written, from the first `;` (empty when none).
+    pub parameters: &'a str,
+    pub departure: Option<Departure>,
+}
+
+impl Reading<'_> {
+    /// The spelling `validate --fix` writes: the normalized type and the
+    /// parameters that mean something, as written.
+    pub fn repaired(&self) -> String {
+        if self.departure != Some(Departure::Charset) {
+            return format!("{}{}", self.media_type, self.parameters);
+        }
+        let kept: Vec<&str> = parameters(self.parameters)
+            .filter(|(key, _)| !key.eq_ignore_ascii_case("charset"))
+            .map(|(_, whole)| whole)
+            .collect();
+        let mut repaired = self.media_type.clone();
+        for parameter in kept {
+            repaired.push_str("; ");
+            repaired.push_str(parameter);
+        }
+        repaired
+    }
+}
+
+/// The parameters after a type (`; key=value`, each trimmed): key and whole.
+fn parameters(written: &str) -> impl Iterator<Item = (&str, &str)> {
+    written
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| (p.split('=').next().unwrap_or("").trim(), p))
+}
+
+/// Reads a declared media type liberally (the general rule for every type a
+/// reader takes from the wire): case and aliases are normalized, parameters
+/// set aside, and a bare top-level name read as its family's default where
+/// there is one (`text` is `text/plain`, RFC 2046's reading of any text it
+/// does not know). `None` when the text is no media type at all.
+pub fn read(declared: &str) -> Option<Reading<'_>> {
+    let (written, parameters) = declared.split_at(declared.find(';').unwrap_or(declared.len()));
+    let essence = written.trim();
+    let Some((top, sub)) = essence.split_once('/') else {
+        return family_default(essence).map(|media_type| Reading {
+            media_type: media_type.to_string(),
+            parameters,
+            departure: Some(Departure::Family),
+        });
+    };
     let valid = |s: &str| {
         !s.is_empty()
             && s.bytes()
@@ -152,15 +242,90 @@ pub fn normalize(declared: &str) -> Option<String> {
         return None;
     }
     let lower = essence.to_ascii_lowercase();
-    let canonical = ALIASES
+    let media_type = ALIASES
         .iter()
         .find(|(alias, _)| *alias == lower)
         .map_or(lower, |(_, canonical)| (*canonical).to_string());
-    Some(canonical)
+    // Space may stand before a parameter's `;`, not after a bare type.
+    let as_written = if parameters.is_empty() {
+        written
+    } else {
+        written.trim_end()
+    };
+    let departure = if as_written != media_type {
+        Some(Departure::Spelling)
+    } else if !is_text_type(&media_type)
+        && self::parameters(parameters).any(|(key, _)| key.eq_ignore_ascii_case("charset"))
+    {
+        Some(Departure::Charset)
+    } else {
+        None
+    };
+    Some(Reading {
+        media_type,
+        parameters,
+        departure,
+    })
+}
+
+/// The type a bare top-level name stands for. Only `text` has a default
+/// subtype that says what the bytes are (RFC 2046 §4.1.4); it is what the
+/// Rust MCP SDK writes for an embedded text resource. `image`, `audio` or
+/// `video` alone say nothing of the format.
+fn family_default(top: &str) -> Option<&'static str> {
+    top.eq_ignore_ascii_case("text").then_some("text/plain")
+}
+
+/// Whether a type's bytes are text, so that a `charset` says how to read them.
+pub fn is_text_type(media_type: &str) -> bool {
+    media_type.starts_with("text/")
+        || media_type.ends_with("+json")
+        || media_type.ends_with("+xml")
+        || matches!(
+            media_type,
+            "application/json"
+                | "application/xml"
+                | "application/javascript"
+                | "application/ecmascript"
+                | "application/x-javascript"
+                | "application/yaml"
+                | "application/x-yaml"
+                | "application/toml"
+                | "application/sql"
+                | "application/graphql"
+                | "application/x-ndjson"
+                | "application/jsonl"
+                | "application/x-sh"
+        )
+}
+
+/// The warning for a declared type that departs from its normalized form.
+pub fn departure_message(declared: &str, reading: &Reading<'_>) -> String {
+    let declared_echo = crate::echo::quoted(declared);
+    match reading.departure {
+        Some(Departure::Family) => format!(
+            "{declared_echo} is a top-level type alone, not a media type; read as {}",
+            crate::echo::quoted(&reading.media_type)
+        ),
+        Some(Departure::Charset) => format!(
+            "{declared_echo} is written {} in normalized form (a charset means nothing to {})",
+            crate::echo::quoted(&reading.repaired()),
+            reading.media_type
+        ),
+        _ => format!(
+            "{declared_echo} is written {} in normalized form",
+            crate::echo::quoted(&reading.repaired())
+        ),
+    }
 }
 
 /// Sniffs the media type of some bytes from their magic numbers (normalized).
 pub fn sniff(bytes: &[u8]) -> Option<String> {
+    // A ZIP's entries name the document format it holds (`infer` reads
+    // only a few of them, at fixed places).
+    if let Some(format) = zip::sniff(bytes) {
+        return Some(format);
+    }
     let kind = infer::get(bytes)?;
     normalize(kind.mime_type())
 }
@@ -180,12 +345,14 @@ fn is_textual(media_type: &str) -> bool {
 }
 
 /// Whether a claimed type only refines the sniffed one: the sniffer names the family
-/// and the claim the member (XML content called SVG, HEIF content called HEIC).
-fn refines(sniffed: &str, claimed: &str) -> bool {
+/// and the claim the member (XML content called SVG, HEIF content called HEIC, a
+/// ZIP called a DOCX, or a DOCX called a Word template), or the claim names the
+/// container of the format the sniffer names (a DOCX called a ZIP).
+pub fn refines(sniffed: &str, claimed: &str) -> bool {
     matches!(
         (sniffed, claimed),
         ("text/xml" | "application/xml", "image/svg+xml") | ("image/heif", "image/heic")
-    )
+    ) || zip::refines(sniffed, claimed)
 }
 
 /// Where a claimed media type came from, for messages.
@@ -301,9 +468,64 @@ mod tests {
         assert_eq!(normalize("audio/x-m4a").as_deref(), Some("audio/mp4"));
         assert_eq!(normalize("image/svg+xml").as_deref(), Some("image/svg+xml"));
         assert_eq!(normalize("png"), None);
+        assert_eq!(normalize("text").as_deref(), Some("text/plain"));
+        assert_eq!(normalize(" Text ").as_deref(), Some("text/plain"));
+        assert_eq!(normalize("image"), None);
         assert_eq!(normalize("image/"), None);
         assert_eq!(normalize("ima ge/png"), None);
         assert_eq!(normalize(""), None);
+    }
+
+    #[test]
+    fn readings_say_how_the_spelling_departs() {
+        let departure = |declared: &str| read(declared).and_then(|r| r.departure);
+        // Parameters are set aside, and a charset on text is no departure.
+        let text = read("text/plain; charset=utf-8").unwrap();
+        assert_eq!(text.media_type, "text/plain");
+        assert_eq!(text.parameters, "; charset=utf-8");
+        assert_eq!(text.departure, None);
+        assert_eq!(departure("application/json;charset=UTF-8"), None);
+        assert_eq!(departure("image/svg+xml; charset=utf-8"), None);
+        assert_eq!(departure("audio/webm;codecs=opus"), None);
+        assert_eq!(departure("audio/l16;rate=24000"), None);
+        assert_eq!(departure("image/png"), None);
+        // A charset on bytes that are not text means nothing.
+        let png = read("image/png; charset=utf-8").unwrap();
+        assert_eq!(png.departure, Some(Departure::Charset));
+        assert_eq!(png.repaired(), "image/png");
+        let webm = read("audio/webm; charset=utf-8; codecs=opus").unwrap();
+        assert_eq!(webm.repaired(), "audio/webm; codecs=opus");
+        // Spellings keep the parameters as written.
+        let upper = read("Text/Plain; charset=utf-8").unwrap();
+        assert_eq!(upper.departure, Some(Departure::Spelling));
+        assert_eq!(upper.repaired(), "text/plain; charset=utf-8");
+        assert_eq!(departure("image/jpg"), Some(Departure::Spelling));
+        assert_eq!(departure(" image/png"), Some(Departure::Spelling));
+        assert_eq!(departure("image/png ; x=1"), None);
+        // A bare family name with a default.
+        let bare = read("text").unwrap();
+        assert_eq!(
+            (bare.media_type.as_str(), bare.departure),
+            ("text/plain", Some(Departure::Family))
+        );
+        assert_eq!(read("image"), None);
+        assert_eq!(read("json"), None);
+        assert_eq!(read(""), None);
+        assert_eq!(read("; charset=utf-8"), None);
+    }
+
+    #[test]
+    fn departures_have_messages() {
+        let message = |declared: &str| departure_message(declared, &read(declared).unwrap());
+        assert_eq!(
+            message("IMAGE/PNG"),
+            "\"IMAGE/PNG\" is written \"image/png\" in normalized form"
+        );
+        assert_eq!(
+            message("text"),
+            "\"text\" is a top-level type alone, not a media type; read as \"text/plain\""
+        );
+        assert!(message("image/png;charset=utf-8").contains("a charset means nothing"));
     }
 
     #[test]
@@ -316,6 +538,11 @@ mod tests {
         assert_eq!(extension_for("image/jpeg"), Some("jpg"));
         assert_eq!(extension_for("image/png"), Some("png"));
         assert_eq!(extension_for("application/x-unknown"), None);
+        assert_eq!(
+            from_extension("DOCX"),
+            Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        );
+        assert_eq!(extension_for("application/epub+zip"), Some("epub"));
     }
 
     #[test]
@@ -347,6 +574,49 @@ mod tests {
             Some("audio/wav")
         );
         assert_eq!(sniff(b"hello world"), None);
+    }
+
+    #[test]
+    fn sniffs_zip_based_documents_by_their_entries() {
+        let docx = zip::build::stored(
+            &[
+                ("[Content_Types].xml", b"<Types/>"),
+                ("_rels/.rels", b"<Relationships/>"),
+                ("word/document.xml", b"<w:document/>"),
+            ],
+            false,
+        );
+        // infer alone calls a three-entry DOCX a ZIP.
+        assert_eq!(
+            infer::get(&docx).map(|kind| kind.mime_type()),
+            Some("application/zip")
+        );
+        assert_eq!(
+            sniff(&docx).as_deref(),
+            Some("application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        );
+        let unknown = zip::build::stored(&[("notes.txt", b"hi")], false);
+        assert_eq!(sniff(&unknown).as_deref(), Some("application/zip"));
+    }
+
+    #[test]
+    fn zip_claims_refine_zip_content() {
+        let docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+        let declared = |sniffed: &str, claimed: &str| {
+            decide(Some(sniffed), &[claim(claimed, ClaimSource::Declared)]).unwrap()
+        };
+        let d = declared("application/zip", docx);
+        assert_eq!((d.media_type.as_str(), d.mismatch), (docx, None));
+        let d = declared(docx, "application/zip");
+        assert_eq!(
+            (d.media_type.as_str(), d.mismatch),
+            ("application/zip", None)
+        );
+        let d = declared("application/zip", "image/png");
+        assert_eq!(d.media_type, "application/zip");
+        assert!(d.mismatch.is_some());
+        let xlsx = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+        assert!(declared(docx, xlsx).mismatch.is_some());
     }
 
     #[test]

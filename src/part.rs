@@ -381,6 +381,21 @@ mod tests {
     }
 
     #[test]
+    fn declared_types_are_read_liberally() {
+        // Parameters are set aside; a bare `text` is plain text; the view
+        // keeps the spelling for validate's warning.
+        let charset = json!({"type":"file","mimeType":"text/plain; charset=utf-8","data":"YQ=="});
+        let bare = json!({"type":"file","mimeType":"text","data":"YQ=="});
+        for value in [&charset, &bare] {
+            let Ok(PartView::Media(media)) = PartView::read(value) else {
+                panic!("{value}")
+            };
+            assert_eq!(media.mime_type, "text/plain");
+            assert_eq!(Some(media.declared), value["mimeType"].as_str());
+        }
+    }
+
+    #[test]
     fn structural_errors_are_located() {
         let cases = [
             (json!("text"), "", "a part must be an object, not a string"),

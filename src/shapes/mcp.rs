@@ -17,14 +17,17 @@ impl super::Dialect for Mcp {
         recognize_media => scan::recognize,
         detect_evidence => detect::evidence,
         conversion => conversion::FACTS,
+        validate_rules => rules::check,
         validate_facts => rules::FACTS,
     }
 }
 
 mod conversion;
 mod detect;
+mod order;
 mod read;
 mod scan;
+mod types;
 
 mod rules;
 mod write;

@@ -101,27 +101,40 @@ impl Checker<'_> {
             return done(self, stat);
         }
         stat.flagged = false;
-        if !retyped && !media.token && media.declared != declared {
-            let patch = self.patch(
-                media.type_in,
-                &media.type_pointer,
-                media.declared,
-                &declared,
-            );
-            let (rule, message) = if media.exact_type {
-                let message = nemo_gym::inexact_type_message(media.declared, &declared);
-                ("reply-image-type", message)
-            } else {
-                let message = format!(
-                    "{} is written {declared} in normalized form",
-                    crate::echo::quoted(media.declared),
-                    declared = crate::echo::quoted(&declared)
-                );
-                ("media-type-alias", message)
-            };
-            self.issue(rule, media.type_pointer.clone(), message, patch);
+        if !retyped {
+            self.type_spelling(&media, &declared);
         }
         done(self, stat);
+    }
+
+    /// The warning (or NeMo Gym's error) for a declared type written other
+    /// than in normalized form, with its repair.
+    fn type_spelling(&mut self, media: &Media<'_>, normalized: &str) {
+        let (rule, message, repaired) = if media.exact_type {
+            if media.declared == normalized {
+                return;
+            }
+            let message = nemo_gym::inexact_type_message(media.declared, normalized);
+            ("reply-image-type", message, normalized.to_string())
+        } else {
+            // A shape's format token (Bedrock's `png`) reads as no media
+            // type; a bare top-level name (`text`) is one read liberally.
+            let Some(reading) = media::read(media.declared) else {
+                return;
+            };
+            if reading.departure.is_none() {
+                return;
+            }
+            let message = media::departure_message(media.declared, &reading);
+            ("media-type-alias", message, reading.repaired())
+        };
+        let patch = self.patch(
+            media.type_in,
+            &media.type_pointer,
+            media.declared,
+            &repaired,
+        );
+        self.issue(rule, media.type_pointer.clone(), message, patch);
     }
 
     /// Decodes a payload's base64 into `scratch`: its decoded length, or
@@ -182,8 +195,11 @@ impl Checker<'_> {
             match check::check_decoded(media.payload, scratch, total, &declared, self.options.depth)
             {
                 Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
+                    // The bare container (`application/zip`) is no answer: the
+                    // format inside it is not known.
                     let fixable_to = content.filter(|sniffed| {
                         !media.token
+                            && !media::zip::is_container(sniffed)
                             && MediaKind::of(sniffed) == media.kind
                             && media
                                 .fix_types

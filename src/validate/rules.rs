@@ -58,7 +58,7 @@ pub const RULES: &[Rule] = &[
     rule("base64-noncanonical", Error, true, "a payload is base64 but not canonical (line breaks, URL-safe alphabet, missing padding); --fix re-encodes it"),
     rule("media-empty", Error, false, "a payload decodes to no bytes"),
     rule("media-type-mismatch", Error, true, "the bytes are another type than declared; --fix writes the sniffed type"),
-    rule("media-type-alias", Warning, true, "the declared type is not in normalized form (image/jpg, IMAGE/PNG, parameters); --fix normalizes it"),
+    rule("media-type-alias", Warning, true, "the declared type is spelled other than in normalized form (image/jpg, IMAGE/PNG, a bare top-level name such as text, a charset on bytes that are not text); --fix normalizes it, keeping its other parameters"),
     rule("image-header", Error, false, "the image header does not parse"),
     rule("image-truncated", Error, false, "the image does not decode in full (checked with --deep)"),
     rule("image-not-decoded", Warning, false, "--deep could not decode the image within the decoder's memory limit (512 MiB), so it is checked by its header only"),

@@ -6,6 +6,7 @@
 mod support;
 
 mod accepted_gemini_bedrock;
+mod accepted_media;
 mod accepted_openai;
 mod config;
 mod convert_anchors;

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::{order, types};
 use crate::convert::ext::Own;
 use crate::convert::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
@@ -15,7 +16,7 @@ const SHAPE: Shape = Shape::Mcp;
 
 /// Reads a `CallToolResult` as a single tool result. MCP results carry no call
 /// id (the JSON-RPC id correlates them), so the result has none.
-pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     let map = value
         .as_object()
         .ok_or_else(|| invalid("", "a CallToolResult is an object"))?;
@@ -23,8 +24,9 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
     let (result, base) = match map.get("result") {
         Some(Value::Object(result)) if map.contains_key("jsonrpc") => {
             let mut envelope = map.clone();
-            envelope.remove("result");
+            envelope.shift_remove("result");
             own.hint("jsonrpc", Value::Object(envelope));
+            order::record(map, &[], &["result"], "jsonrpcKeys", &mut own);
             (result, "/result")
         }
         _ => (map, ""),
@@ -39,6 +41,8 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
             )
         })?;
     own.keep_unknown(result, &["content", "isError"]);
+    order::record(result, &["content", "isError"], &[], "keys", &mut own);
+    // A flag that is no boolean is kept as written (validate reports it).
     let is_error = match result.get("isError") {
         Some(Value::Bool(flag)) => {
             if !flag {
@@ -47,18 +51,16 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
             *flag
         }
         Some(other) => {
-            return Err(invalid(
-                &format!("{base}/isError"),
-                format!("isError must be a boolean, not {other}"),
-            ))
+            own.keep("isError", other);
+            false
         }
         None => false,
     };
     let blocks = content
         .iter()
         .enumerate()
-        .map(|(i, block)| read_block(block, &format!("{base}/content/{i}")))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|(i, block)| read_block(block, &format!("{base}/content/{i}"), context))
+        .collect();
     let mut extensions = Extensions::new();
     own.store(&mut extensions, SHAPE);
     let result = ToolResult {
@@ -75,113 +77,154 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
     Ok((Form::ToolResult, transcript))
 }
 
-/// Reads one MCP content block. (Long: one arm per block type, each a
-/// few lines; the list of types reads best in one place.)
-fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
-    let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
+/// Reads one MCP content block. A block the model has no part for (an
+/// unknown type, or a known one missing what makes it one) is carried as it
+/// is: MCP gets it back unchanged, another shape drops it with a warning, and
+/// `validate` reports the malformed ones.
+fn read_block(block: &Value, at: &str, context: &mut Context) -> Block {
     let mut own = Own::new();
-    let string = |key: &str| map.get(key).and_then(Value::as_str);
-    let part = match string("type") {
-        Some("text") => {
-            own.keep_unknown(map, &["type", "text"]);
-            Part::Text(
-                string("text")
-                    .ok_or_else(|| invalid(&format!("{at}/text"), "a text block needs text"))?
-                    .to_string(),
-            )
+    let part = block
+        .as_object()
+        .and_then(|map| read_part(map, at, &mut own, context));
+    match part {
+        Some(part) => {
+            let mut extensions = Extensions::new();
+            own.store(&mut extensions, SHAPE);
+            Block::Part { part, extensions }
         }
-        Some(kind @ ("image" | "audio")) => {
-            own.keep_unknown(map, &["type", "data", "mimeType"]);
-            let data = string("data").ok_or_else(|| {
-                invalid(&format!("{at}/data"), format!("an {kind} block needs data"))
-            })?;
-            let mime_type = declared(string("mimeType"), &format!("{at}/mimeType"))?;
-            Part::Media(MediaPart {
-                kind: if kind == "image" {
-                    MediaKind::Image
-                } else {
-                    MediaKind::Audio
-                },
+        None => Block::Opaque(Opaque {
+            shape: SHAPE,
+            value: block.clone(),
+        }),
+    }
+}
+
+/// The part a block makes, if it makes one: what is left of the block is in
+/// `own`.
+fn read_part(
+    map: &Map<String, Value>,
+    at: &str,
+    own: &mut Own,
+    context: &mut Context,
+) -> Option<Part> {
+    let string = |key: &str| map.get(key).and_then(Value::as_str);
+    match string("type")? {
+        "text" => {
+            let text = string("text")?;
+            own.keep_unknown(map, &["type", "text"]);
+            order::record(map, &["type", "text"], &[], "keys", own);
+            Some(Part::Text(text.to_string()))
+        }
+        kind @ ("image" | "audio") => {
+            let data = string("data")?;
+            let media_kind = if kind == "image" {
+                MediaKind::Image
+            } else {
+                MediaKind::Audio
+            };
+            let member = map.get("mimeType");
+            let declared = types::read(member, own);
+            // Without a type, the bytes say what they are, if they say it.
+            let sniffed = || {
+                crate::b64::decode_strict(data)
+                    .ok()
+                    .and_then(|bytes| media::sniff(&bytes))
+                    .filter(|sniffed| MediaKind::of(sniffed) == media_kind)
+            };
+            let mime_type = match declared {
+                types::Declared::Type(media_type) => media_type,
+                types::Declared::Missing => sniffed()?,
+                types::Declared::NotAType(written) => {
+                    let media_type = sniffed()?;
+                    context.note(types::fallback_note(at, &written, &media_type));
+                    media_type
+                }
+            };
+            own_fields(map, own, &["type", "data"], member);
+            order::record(map, &["type", "data", "mimeType"], &[], "keys", own);
+            Some(Part::Media(MediaPart {
+                kind: media_kind,
                 mime_type,
                 source: Source::Data(data.to_string()),
                 name: None,
-            })
+            }))
         }
-        Some("resource") => {
-            let resource = map
-                .get("resource")
-                .and_then(Value::as_object)
-                .ok_or_else(|| {
-                    invalid(
-                        &format!("{at}/resource"),
-                        "a resource block needs a resource",
-                    )
-                })?;
+        "resource" => {
+            let resource = map.get("resource")?.as_object()?;
+            let part = read_resource(resource, &format!("{at}/resource"), own, context)?;
             own.keep_unknown(map, &["type", "resource"]);
-            read_resource(resource, at, &mut own)?
+            order::record(map, &["type", "resource"], &[], "keys", own);
+            Some(part)
         }
-        Some("resource_link") => {
-            own.keep_unknown(map, &["type", "uri", "name", "mimeType"]);
-            let uri = string("uri")
-                .ok_or_else(|| invalid(&format!("{at}/uri"), "a resource_link needs a uri"))?;
-            let mime_type = match string("mimeType") {
-                Some(declared_type) => declared(Some(declared_type), &format!("{at}/mimeType"))?,
-                None => {
-                    own.hint("mimeType", "absent");
-                    media::extension_of_url(uri)
-                        .as_deref()
-                        .and_then(media::from_extension)
-                        .unwrap_or("application/octet-stream")
-                        .to_string()
+        "resource_link" => {
+            let uri = string("uri")?;
+            let member = map.get("mimeType");
+            let fallback = || {
+                media::extension_of_url(uri)
+                    .as_deref()
+                    .and_then(media::from_extension)
+                    .unwrap_or("application/octet-stream")
+                    .to_string()
+            };
+            let mime_type = match types::read(member, own) {
+                types::Declared::Type(media_type) => media_type,
+                types::Declared::Missing => fallback(),
+                types::Declared::NotAType(written) => {
+                    let media_type = fallback();
+                    context.note(types::fallback_note(at, &written, &media_type));
+                    media_type
                 }
             };
-            let name = string("name");
-            if name.is_none() {
-                own.hint("name", "absent");
+            let name = match map.get("name") {
+                Some(Value::String(name)) => Some(name.to_string()),
+                None => {
+                    own.hint("name", "absent");
+                    None
+                }
+                // Kept as a field, and written back over the name made up.
+                Some(_) => None,
+            };
+            let mut known = vec!["type", "uri"];
+            if name.is_some() {
+                known.push("name");
             }
-            Part::Media(MediaPart {
+            own_fields(map, own, &known, member);
+            let first = ["type", "uri", "name", "mimeType"];
+            order::record(map, &first, &[], "keys", own);
+            Some(Part::Media(MediaPart {
                 kind: MediaKind::of(&mime_type),
                 mime_type,
                 source: Source::Url(uri.to_string()),
-                name: name.map(str::to_string),
-            })
-        }
-        _ => {
-            return Ok(Block::Opaque(Opaque {
-                shape: SHAPE,
-                value: block.clone(),
+                name,
             }))
         }
-    };
-    let mut extensions = Extensions::new();
-    own.store(&mut extensions, SHAPE);
-    Ok(Block::Part { part, extensions })
+        _ => None,
+    }
+}
+
+/// Keeps the fields of a block the part does not hold: all but `known` and
+/// a `mimeType` the type was read from.
+fn own_fields(map: &Map<String, Value>, own: &mut Own, known: &[&str], member: Option<&Value>) {
+    let mut known = known.to_vec();
+    if types::is_read(member) {
+        known.push("mimeType");
+    }
+    own.keep_unknown(map, &known);
 }
 
 /// An embedded resource: a `blob` is the part's data; a `text` resource is
-/// carried as its UTF-8 bytes, with a hint to write it back as text.
+/// carried as its UTF-8 bytes, with a hint to write it back as text. What the
+/// part does not hold (a `uri` that is no string, a `text` beside a `blob`,
+/// `_meta`) is kept in the `$resource` hint.
 fn read_resource(
     resource: &Map<String, Value>,
     at: &str,
     own: &mut Own,
-) -> Result<Part, ConvertError> {
-    let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("");
-    own.hint("uri", uri);
-    let mut inner = resource.clone();
-    for key in ["uri", "mimeType", "blob", "text"] {
-        inner.remove(key);
-    }
-    if !inner.is_empty() {
-        own.hint("resource", Value::Object(inner));
-    }
-    let declared_type = resource.get("mimeType").and_then(Value::as_str);
-    if declared_type.is_none() {
-        own.hint("mimeType", "absent");
-    }
-    let (data, default_type) = match (
-        resource.get("blob").and_then(Value::as_str),
-        resource.get("text").and_then(Value::as_str),
-    ) {
+    context: &mut Context,
+) -> Option<Part> {
+    let blob = resource.get("blob").and_then(Value::as_str);
+    let text = resource.get("text").and_then(Value::as_str);
+    let (data, default_type) = match (blob, text) {
         (Some(blob), _) => {
             let sniffed = crate::b64::decode_strict(blob)
                 .ok()
@@ -198,27 +241,49 @@ fn read_resource(
                 "text/plain".to_string(),
             )
         }
-        _ => {
-            return Err(invalid(
-                &format!("{at}/resource"),
-                "a resource needs a blob or a text",
-            ))
+        (None, None) => return None,
+    };
+    // A `uri` that is no string is kept with the other fields.
+    let uri = resource.get("uri").and_then(Value::as_str);
+    match (uri, resource.contains_key("uri")) {
+        (Some(uri), _) => own.hint("uri", uri),
+        (None, false) => own.hint("uri", Value::Null),
+        (None, true) => {}
+    }
+    let member = resource.get("mimeType");
+    let mime_type = match types::read(member, own) {
+        types::Declared::Type(media_type) => media_type,
+        types::Declared::Missing => default_type,
+        types::Declared::NotAType(written) => {
+            context.note(types::fallback_note(at, &written, &default_type));
+            default_type
         }
     };
-    let mime_type = match declared_type {
-        Some(declared_type) => declared(Some(declared_type), &format!("{at}/resource/mimeType"))?,
-        None => default_type,
-    };
+    let payload_key = if blob.is_some() { "blob" } else { "text" };
+    let first = ["uri", "mimeType", payload_key];
+    order::record(resource, &first, &[], "resourceKeys", own);
+    let mut inner = resource.clone();
+    inner.shift_remove(payload_key);
+    if uri.is_some() {
+        inner.shift_remove("uri");
+    }
+    if types::is_read(member) {
+        inner.shift_remove("mimeType");
+    }
+    if !inner.is_empty() {
+        own.hint("resource", Value::Object(inner));
+    }
     // The resource's own name; else the last segment of its URI.
     let name = match resource.get("name").and_then(Value::as_str) {
         Some(name) if !name.is_empty() => Some(name.to_string()),
         _ => uri
+            .unwrap_or("")
             .rsplit('/')
             .next()
             .filter(|n| !n.is_empty())
             .map(crate::dataurl::percent_decode),
     };
-    Ok(Part::Media(MediaPart {
+    Some(Part::Media(MediaPart {
         kind: MediaKind::of(&mime_type),
         mime_type,
         source: Source::Data(data),
@@ -226,22 +291,168 @@ fn read_resource(
     }))
 }
 
-fn declared(declared: Option<&str>, at: &str) -> Result<String, ConvertError> {
-    let declared = declared.ok_or_else(|| invalid(at, "a mimeType is required"))?;
-    let normalized = media::normalize(declared).ok_or_else(|| {
-        invalid(
-            at,
-            format!(
-                "{declared} is not a media type",
-                declared = crate::echo::quoted(declared)
-            ),
-        )
-    })?;
-    if normalized != declared {
-        return Err(invalid(
-            at,
-            format!("media type {declared} is not in normalized form ({normalized}); run partkit validate --fix", declared = crate::echo::quoted(declared)),
-        ));
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::convert::ConvertOptions;
+
+    /// Reads a result and writes it back as MCP, checking that it comes
+    /// back key for key, in order.
+    fn round_trip(value: &Value) -> (Transcript, Value) {
+        let mut context = Context::new(ConvertOptions::default(), SHAPE, SHAPE);
+        let (form, transcript) = read(value, &mut context).expect("read");
+        let written = super::super::write(&transcript, form, &mut context).expect("write");
+        assert_eq!(written.to_string(), value.to_string());
+        (transcript, written)
     }
-    Ok(normalized)
+
+    /// The blocks of the one tool result.
+    fn blocks(transcript: &Transcript) -> &[Block] {
+        match &transcript.messages[0].content[0] {
+            Block::ToolResult(result) => &result.content,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn media_type(block: &Block) -> &str {
+        match block {
+            Block::Part {
+                part: Part::Media(media),
+                ..
+            } => &media.mime_type,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn types_servers_write_read_and_come_back() {
+        let result = json!({"content": [
+            {"type": "resource", "resource": {"uri": "repo://a/README.md", "mimeType": "text/plain; charset=utf-8", "text": "# a\n"}},
+            {"type": "resource", "resource": {"uri": "file:///tmp/a.txt", "mimeType": "text", "text": "a"}},
+            {"type": "image", "data": "R0lGODlhAQABAAAAACw=", "mimeType": "IMAGE/GIF"},
+            {"type": "resource_link", "uri": "https://x.test/a.pdf", "name": "a.pdf", "mimeType": "not a type"}
+        ]});
+        let (transcript, written) = round_trip(&result);
+        assert_eq!(written, result);
+        let types: Vec<&str> = blocks(&transcript).iter().map(media_type).collect();
+        // The last falls back on its URL's extension.
+        assert_eq!(
+            types,
+            ["text/plain", "text/plain", "image/gif", "application/pdf"]
+        );
+    }
+
+    #[test]
+    fn optional_fields_stay_absent() {
+        let result = json!({"content": [
+            {"type": "resource", "resource": {"text": "no uri, no type"}},
+            {"type": "resource", "resource": {"uri": "file:///a.bin", "blob": "AAEC"}},
+            {"type": "resource_link", "uri": "https://x.test/report"},
+            {"type": "image", "data": "R0lGODlhAQABAAAAACw="}
+        ]});
+        let (transcript, written) = round_trip(&result);
+        assert_eq!(written, result);
+        let types: Vec<&str> = blocks(&transcript).iter().map(media_type).collect();
+        assert_eq!(
+            types,
+            [
+                "text/plain",
+                "application/octet-stream",
+                "application/octet-stream",
+                "image/gif"
+            ]
+        );
+    }
+
+    #[test]
+    fn fields_the_model_lacks_pass_through() {
+        let result = json!({
+            "content": [
+                {"type": "text", "text": "hi", "annotations": {"audience": ["user"], "priority": 0.5}, "_meta": {"k": 1}},
+                {"type": "resource_link", "uri": "file:///a.md", "name": "a.md", "title": "A", "description": "the a",
+                 "mimeType": "text/markdown", "size": 12, "annotations": {"lastModified": "2025-01-01T00:00:00Z"},
+                 "icons": [{"src": "https://x.test/i.png"}], "_meta": {"k": 2}},
+                {"type": "resource", "resource": {"uri": "file:///b", "mimeType": "text/plain", "text": "b", "_meta": {"k": 3}},
+                 "annotations": {"audience": ["assistant"]}}
+            ],
+            "structuredContent": {"temperature": 22.5},
+            "_meta": {"progressToken": 7},
+            "isError": false
+        });
+        let (transcript, written) = round_trip(&result);
+        assert_eq!(written, result);
+        assert!(blocks(&transcript)
+            .iter()
+            .all(|block| matches!(block, Block::Part { .. })));
+    }
+
+    #[test]
+    fn envelopes_and_key_orders_come_back() {
+        // The TypeScript SDK writes `result` first; fields in any order.
+        let response = json!({"result": {
+            "_meta": {"k": 1},
+            "isError": false,
+            "content": [
+                {"text": "hi", "type": "text"},
+                {"resource": {"text": "a", "mimeType": "text", "uri": "file:///a"}, "type": "resource"},
+                {"mimeType": "image/gif", "type": "image", "data": "R0lGODlhAQABAAAAACw="}
+            ]
+        }, "jsonrpc": "2.0", "id": 4});
+        round_trip(&response);
+    }
+
+    #[test]
+    fn blocks_it_cannot_model_are_carried_whole() {
+        let result = json!({
+            "content": [
+                {"type": "something_new", "payload": [1, 2]},
+                {"type": "text"},
+                {"type": "text", "text": null},
+                {"type": "image", "mimeType": "image/png"},
+                {"type": "audio", "data": "AAAA", "mimeType": "no type"},
+                {"type": "resource", "resource": {"uri": "file:///a"}},
+                {"type": "resource_link", "name": "no uri"},
+                {"no": "type"},
+                "a string",
+                {"type": "resource", "resource": {"uri": 7, "mimeType": ["text/plain"], "text": "odd fields"}},
+                {"type": "resource", "resource": {"uri": "file:///c", "blob": "AAEC", "text": "both"}},
+                {"type": "resource_link", "uri": "https://x.test/d", "name": 3, "mimeType": null}
+            ],
+            "isError": null
+        });
+        let (transcript, written) = round_trip(&result);
+        assert_eq!(written, result);
+        let opaque = blocks(&transcript)
+            .iter()
+            .filter(|block| matches!(block, Block::Opaque(_)))
+            .count();
+        assert_eq!(opaque, 9);
+    }
+
+    #[test]
+    fn a_type_that_is_no_type_is_noted() {
+        let result = json!({"content": [
+            {"type": "resource", "resource": {"uri": "file:///a", "mimeType": "plain", "text": "a"}}
+        ]});
+        let mut context = Context::new(ConvertOptions::default(), SHAPE, Shape::Canonical);
+        let (_, transcript) = read(&result, &mut context).unwrap();
+        assert_eq!(media_type(&blocks(&transcript)[0]), "text/plain");
+        let converted = crate::convert::convert(
+            &result,
+            Some(SHAPE),
+            Shape::Canonical,
+            ConvertOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            converted
+                .notes
+                .iter()
+                .any(|note| note.contains("mimeType \"plain\" is not a media type")),
+            "{:?}",
+            converted.notes
+        );
+    }
 }

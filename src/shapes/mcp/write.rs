@@ -53,60 +53,71 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
     }
     let mut map = Map::new();
     map.insert("content".into(), Value::Array(content));
-    if result.is_error || mine.hint("isError").is_some() {
+    // A flag kept as written (no boolean) goes back in its place.
+    if result.is_error || mine.hint("isError").is_some() || mine.field("isError").is_some() {
         map.insert("isError".into(), Value::Bool(result.is_error));
     }
     mine.restore(&mut map);
+    super::order::restore(&mut map, "keys", mine);
     match mine.hint("jsonrpc") {
         Some(Value::Object(envelope)) => {
             let mut envelope = envelope.clone();
             envelope.insert("result".into(), Value::Object(map));
+            super::order::restore(&mut envelope, "jsonrpcKeys", mine);
             Ok(Value::Object(envelope))
         }
         _ => Ok(Value::Object(map)),
     }
 }
 
-/// Puts back what the reader kept of a block: its own fields, the resource's
-/// URI and extra fields, a text resource's text, absent optional fields.
+/// Puts back what the reader kept of a block: its own fields, the type as
+/// it was spelled, the resource's URI and extra fields, a text resource's
+/// text, absent optional fields.
 fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
     let Value::Object(map) = value else { return };
     mine.restore(map);
-    if let Some(Value::Object(resource)) = map.get_mut("resource") {
-        if let Some(uri) = mine.hint_str("uri") {
-            resource.insert("uri".into(), Value::String(uri.to_string()));
+    if let Part::Media(media) = part {
+        match map.get_mut("resource") {
+            Some(Value::Object(resource)) => restore_resource(resource, &media.mime_type, mine),
+            _ => super::types::restore(map, &media.mime_type, mine),
         }
-        if mine.hint_str("mimeType") == Some("absent") {
-            resource.remove("mimeType");
-        }
-        if mine.hint("text").is_some() {
-            if let Some(text) = resource
-                .remove("blob")
-                .and_then(|b| b.as_str().and_then(|b| crate::b64::decode_strict(b).ok()))
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-            {
-                resource.insert("text".into(), Value::String(text));
-            }
-        }
-        if let Some(Value::Object(extra)) = mine.hint("resource") {
-            for (key, item) in extra {
-                resource.insert(key.clone(), item.clone());
-            }
-        }
-        return;
-    }
-    if map.get("type").and_then(Value::as_str) == Some("resource_link") {
-        if mine.hint_str("mimeType") == Some("absent") {
-            map.remove("mimeType");
-        }
-        if mine.hint_str("name") == Some("absent") {
-            if let Part::Media(media) = part {
-                if let Source::Url(_) = media.source {
-                    map.remove("name");
-                }
+        let is_link = map.get("type").and_then(Value::as_str) == Some("resource_link");
+        if is_link && mine.hint_str("name") == Some("absent") {
+            if let Source::Url(_) = media.source {
+                map.shift_remove("name");
             }
         }
     }
+    super::order::restore(map, "keys", mine);
+}
+
+/// An embedded resource's URI, type, text and fields, as they came.
+fn restore_resource(resource: &mut Map<String, Value>, part_type: &str, mine: Mine<'_>) {
+    match mine.hint("uri") {
+        Some(Value::String(uri)) => {
+            resource.insert("uri".into(), Value::String(uri.clone()));
+        }
+        Some(Value::Null) => {
+            resource.shift_remove("uri");
+        }
+        _ => {}
+    }
+    super::types::restore(resource, part_type, mine);
+    if mine.hint("text").is_some() {
+        if let Some(text) = resource
+            .shift_remove("blob")
+            .and_then(|b| b.as_str().and_then(|b| crate::b64::decode_strict(b).ok()))
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+        {
+            resource.insert("text".into(), Value::String(text));
+        }
+    }
+    if let Some(Value::Object(extra)) = mine.hint("resource") {
+        for (key, item) in extra {
+            resource.insert(key.clone(), item.clone());
+        }
+    }
+    super::order::restore(resource, "resourceKeys", mine);
 }
 
 #[cfg(test)]
