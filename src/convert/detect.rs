@@ -287,11 +287,19 @@ fn weigh(value: &Value, mut scores: Scores) -> Option<Detected> {
     let Some(&(first, winner)) = ranked.first() else {
         return fallback(value, owner);
     };
+    // Split evidence: the other shape has a form of its own too, or neither
+    // has one and the lead is thin. What merely leans another way (a system
+    // message, which Responses also takes) does not split a document whose
+    // winner has forms of its own.
     match ranked.get(1) {
-        Some(&(second, other)) if second >= STRONG || first - second < STRONG => guessed(
-            winner,
-            &format!("its forms are mostly {winner}'s, some {other}'s"),
-        ),
+        Some(&(second, other))
+            if second >= STRONG || (first < STRONG && first - second < STRONG) =>
+        {
+            guessed(
+                winner,
+                &format!("its forms are mostly {winner}'s, some {other}'s"),
+            )
+        }
         _ => sure(winner),
     }
 }

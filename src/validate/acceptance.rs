@@ -23,6 +23,8 @@ pub enum Form {
     SingleValueForList,
     /// Field names in snake_case in a camelCase API.
     SnakeCaseFields,
+    /// A media part whose declared type is not the type of its bytes.
+    MediaTypeMismatch,
     /// Parameters on a media type (`text/plain; charset=utf-8`).
     MediaTypeParameters,
     /// Tool results whose calls are in a previous response the body chains

@@ -372,6 +372,18 @@ impl Checker<'_> {
                 token: !declared.contains('/'),
             });
         }
+        // A provider that reads the bytes whatever their label takes a wrong
+        // one (docs/acceptance.md): a warning in its documents.
+        let acceptance = shape.dialect().validate_facts().acceptance;
+        if let Some(severity) =
+            super::acceptance::severity(acceptance, super::acceptance::Form::MediaTypeMismatch)
+        {
+            for issue in &mut self.issues {
+                if issue.rule == "media-type-mismatch" {
+                    issue.severity = Some(severity);
+                }
+            }
+        }
         let (value, payloads) = lent_value;
         let target = self.options.target;
         let issues = lent::lend(self.shared, payloads, || {

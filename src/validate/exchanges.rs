@@ -78,16 +78,33 @@ struct Open<'t> {
 
 /// A call that breaks its declaration, answered by an error result: the
 /// recording shows the mistake caught (the tool runner said so, and the model
-/// saw it), and providers accept such histories, so it is a warning.
-fn caught(issues: &mut [Issue], findings: std::ops::Range<usize>) {
+/// saw it), and providers accept such histories, so it is a warning. In a
+/// shape whose results cannot say they are errors (OpenAI's), any answer may
+/// be that error: a warning too (docs/acceptance.md).
+fn caught(issues: &mut [Issue], findings: std::ops::Range<usize>, how: &str) {
     for issue in &mut issues[findings] {
-        // What the provider refuses whatever the answer (Anthropic's calls
-        // without declared tools) stays an error.
-        let refused = issue.severity == Some(Severity::Error);
-        if matches!(issue.rule, "tool-undeclared" | "tool-arguments-schema") && !refused {
+        // A finding whose weight is the provider's (calls without declared
+        // tools: Anthropic refuses them whatever the answer, OpenAI takes
+        // them) stays as it is.
+        let provider_s = issue.severity.is_some();
+        if matches!(issue.rule, "tool-undeclared" | "tool-arguments-schema") && !provider_s {
             issue.rule = "tool-call-caught";
-            issue.message.push_str(" — answered by an error result");
+            issue.message.push_str(how);
         }
+    }
+}
+
+/// How a result that answered a call that broke its declaration may show
+/// the mistake caught, if it may.
+fn answered_how(result: &ToolResult, shape: Shape) -> Option<String> {
+    if result.is_error {
+        Some(" — answered by an error result".to_string())
+    } else if !shape.dialect().validate_facts().results_mark_errors {
+        Some(format!(
+            " — answered by a result, which {shape} cannot mark as an error"
+        ))
+    } else {
+        None
     }
 }
 
@@ -371,8 +388,8 @@ impl State<'_, '_, '_> {
         match (slot, echo) {
             (Some(slot), _) => {
                 let call = open.remove(slot);
-                if result.is_error {
-                    caught(issues, call.findings);
+                if let Some(how) = answered_how(result, self.shape) {
+                    caught(issues, call.findings, &how);
                 }
                 if let Some(id) = call.id {
                     self.answered.insert(id);
@@ -380,8 +397,8 @@ impl State<'_, '_, '_> {
             }
             (None, Some(slot)) => {
                 let call = open.remove(slot);
-                if result.is_error {
-                    caught(issues, call.findings.clone());
+                if let Some(how) = answered_how(result, self.shape) {
+                    caught(issues, call.findings.clone(), &how);
                 }
                 let id = call.id.unwrap_or_default();
                 issues.push(issue(

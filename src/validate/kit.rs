@@ -23,6 +23,9 @@ pub struct ValidateFacts {
     /// A request declares every tool it may call (a canonical transcript
     /// need not).
     pub request_declares_tools: bool,
+    /// A tool result can say it is an error (`is_error`, `status: "error"`,
+    /// `{"error": …}`); OpenAI's results cannot.
+    pub results_mark_errors: bool,
     /// What the shape says of tool-call ids.
     pub ids: CallIds,
     /// What the provider accepts and refuses of the forms whose fate differs
@@ -55,6 +58,7 @@ impl ValidateFacts {
         url_safe_base64: false,
         request_list: None,
         request_declares_tools: true,
+        results_mark_errors: true,
         ids: CallIds {
             optional: false,
             empty_is_absent: false,

@@ -586,3 +586,38 @@ fn every_accepted_gemini_and_bedrock_recording_reads_and_converts() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn a_role_gemini_refuses_is_reported_not_a_reason_to_refuse_the_document() {
+    // Vertex AI answered 400 "Please use a valid role: user, model." for such a
+    // body: validate says so; reading, round trips and conversions go on.
+    let body = json!({"contents": [{"role": "invalid_role", "parts": [{"text": "hi"}]}]});
+    let run = run_with_stdin(&["validate"], body.to_string().as_bytes());
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (1, "<stdin>:1: error[shape-field] /contents/0/role: role \"invalid_role\" is not \"user\" or \"model\": Gemini refuses it\n")
+    );
+    let canonical = run_with_stdin(
+        &["convert", "--from", "gemini", "--to", "canonical"],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(canonical.code, 0, "{}", canonical.stderr);
+    let back = run_with_stdin(
+        &[
+            "convert",
+            "--from",
+            "canonical",
+            "--to",
+            "gemini",
+            "--compact",
+        ],
+        canonical.stdout.as_bytes(),
+    );
+    assert_eq!(back.json(), body);
+    let chat = run_with_stdin(
+        &["convert", "--from", "gemini", "--to", "openai-chat"],
+        body.to_string().as_bytes(),
+    );
+    assert_eq!(chat.json()["messages"][0]["role"], "user");
+    assert!(chat.stderr.contains("gemini role \"invalid_role\" at /contents/0/role is not \"user\" or \"model\": read as the user's"), "{}", chat.stderr);
+}

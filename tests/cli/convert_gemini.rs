@@ -1063,9 +1063,11 @@ fn invalid_gemini_input_is_exit_1_with_a_pointer() {
             json!([{"role": "user", "parts": [{"inline_data": {"mime_type": "image/png"}}]}]),
             "/0/parts/0/inline_data/data: inlineData needs data (base64)",
         ),
+        // A role Gemini refuses is read (and reported by validate); one that
+        // is not a string cannot be.
         (
-            json!({"contents": [{"role": "system", "parts": []}]}),
-            "/contents/0/role: role \"system\" is not \"user\" or \"model\"",
+            json!({"contents": [{"role": 7, "parts": []}]}),
+            "/contents/0/role: role 7 is not a string",
         ),
         (
             json!({"contents": [{"role": "user", "parts": [{"inlineData": {"mimeType": "png", "data": "AAAA"}}]}]}),

@@ -106,3 +106,33 @@ fn plain_text_is_checked_without_a_note() {
         run.stderr
     );
 }
+
+#[test]
+fn copies_of_a_providers_setting_and_stored_prompts() {
+    // DeepSeek's chat API copies a bare `thinking: {"type": "enabled"}`: it
+    // tells nothing, and plain messages stay Chat's.
+    let deepseek = json!({"model": "deepseek-chat", "thinking": {"type": "enabled"},
+        "messages": [{"role": "user", "content": "hi"}]});
+    let run = run_with_stdin(
+        &["convert", "--to", "canonical"],
+        deepseek.to_string().as_bytes(),
+    );
+    assert!(
+        run.stderr
+            .contains("read the input as openai-chat (plain text messages"),
+        "{}",
+        run.stderr
+    );
+    // A Responses request that only names a stored prompt is checked.
+    let prompt =
+        json!({"prompt": {"id": "pmpt_1", "version": "2", "variables": {"q": "What is ML?"}}});
+    let run = run_with_stdin(&["validate"], prompt.to_string().as_bytes());
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("checked 1 document"), "{}", run.stderr);
+    // A system message that Responses also takes does not split a body whose
+    // `input` is Responses' own.
+    let responses = json!({"model": "gpt-5", "input": [{"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "hi"}]});
+    let run = run_with_stdin(&["validate"], responses.to_string().as_bytes());
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+}

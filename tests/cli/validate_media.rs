@@ -40,15 +40,6 @@ fn media_rules_apply_inside_transcripts() {
         )
         .images(1),
         case(
-            "gemini: a JPEG labelled PNG under functionResponse.parts",
-            &[],
-            gemini(json!([gemini_user("Screenshot."), gemini_parts("model", vec![gemini_call(Some("call_1"), "screenshot", json!({}))]),
-                gemini_parts("user", vec![json!({"functionResponse": {"id": "call_1", "name": "screenshot", "response": {"output": "ok"},
-                    "parts": [{"inlineData": {"mimeType": "image/png", "data": b64("tiny.jpg")}}]}})])])),
-            &[("media-type-mismatch", "/contents/2/parts/0/functionResponse/parts/0", "content is image/jpeg, not image/png")],
-        )
-        .images(1),
-        case(
             "openai-responses: a JPEG labelled PNG in a function_call_output",
             &[],
             responses(json!([responses_user("Screenshot."), responses_call("call_1", "screenshot", "{}"),
@@ -268,5 +259,53 @@ fn a_tool_result_flattened_to_a_data_url_string_is_a_warning() {
         0,
         &[format!("<stdin>:1: warning[base64-in-text] /messages/2/content: text holds a base64 data: URL (image/png, {} characters): the model reads it as text, not as media", b64("tiny.png").len())],
         "partkit: checked 1 document, 0 images in T s: 0 errors, 1 warning\n",
+    );
+}
+
+#[test]
+fn a_wrong_image_label_is_a_warning_where_the_provider_reads_the_bytes() {
+    // Gemini took a JPEG labelled PNG (docs/acceptance.md); Anthropic refuses
+    // one. --fix writes the sniffed type either way.
+    let doc = gemini(json!([
+        gemini_user("Screenshot."),
+        gemini_parts(
+            "model",
+            vec![gemini_call(Some("call_1"), "screenshot", json!({}))]
+        ),
+        gemini_parts(
+            "user",
+            vec![
+                json!({"functionResponse": {"id": "call_1", "name": "screenshot", "response": {"output": "ok"},
+            "parts": [{"inlineData": {"mimeType": "image/png", "data": b64("tiny.jpg")}}]}})
+            ]
+        )
+    ]));
+    let run = crate::run_with_stdin(
+        &["validate", "--ignore", "tool-undeclared"],
+        doc.to_string().as_bytes(),
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "<stdin>:1: warning[media-type-mismatch] /contents/2/parts/0/functionResponse/parts/0: content is image/jpeg, not image/png\n")
+    );
+    let converted = crate::run_with_stdin(
+        &["convert", "--from", "gemini", "--to", "anthropic"],
+        doc.to_string().as_bytes(),
+    );
+    let run = crate::run_with_stdin(
+        &[
+            "validate",
+            "--from",
+            "anthropic",
+            "--ignore",
+            "tool-undeclared",
+        ],
+        converted.stdout.as_bytes(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("error[media-type-mismatch]"),
+        "{}",
+        run.stdout
     );
 }

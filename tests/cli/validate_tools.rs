@@ -17,11 +17,10 @@ fn rule_tool_undeclared() {
         let b = build(
             shape,
             Some(&tools),
+            // Not answered yet: an answer may show the mistake caught (below).
             &[
                 User("Clean up."),
                 Calls(vec![call("call_1", "delete_everything", json!({}))]),
-                Results(vec![result("call_1", "delete_everything", "done")]),
-                Assistant("Done."),
             ],
         );
         cases.push(built("a call of a tool not declared", &b, &[(
@@ -464,4 +463,40 @@ fn hosted_calls_need_their_hosted_tool_declared() {
     let server = json!([{"type": "web_fetch_20250910", "name": "web_fetch"}]);
     let run = crate::run_with_stdin(&["validate"], anthropic(server).to_string().as_bytes());
     assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}
+
+#[test]
+fn a_broken_call_answered_in_a_shape_without_error_results_is_a_warning() {
+    // OpenAI's tool results cannot say they are errors: the answer may be the
+    // error that caught the mistake. A shape whose results can say so keeps
+    // the error for a success answer.
+    let tools = [("get_chart", Some(chart_schema()))];
+    for (shape, code) in [
+        ("openai-chat", 0),
+        ("openai-responses", 0),
+        ("anthropic", 1),
+        ("bedrock", 1),
+    ] {
+        let b = build(
+            shape,
+            Some(&tools),
+            &[
+                User("Clean up."),
+                Calls(vec![call("call_1", "delete_everything", json!({}))]),
+                Results(vec![result("call_1", "delete_everything", "done")]),
+                Assistant("Done."),
+            ],
+        );
+        let run = crate::run_with_stdin(&["validate"], b.doc.to_string().as_bytes());
+        let want = if code == 0 {
+            format!("<stdin>:1: warning[tool-call-caught] {}: call call_1 (delete_everything) calls a tool the document does not declare (declared: get_chart) — answered by a result, which {shape} cannot mark as an error\n", b.call(0))
+        } else {
+            format!("<stdin>:1: error[tool-undeclared] {}: call call_1 (delete_everything) calls a tool the document does not declare (declared: get_chart)\n", b.call(0))
+        };
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (code, want.as_str()),
+            "{shape}"
+        );
+    }
 }

@@ -52,10 +52,14 @@ pub fn evidence(at: At<'_>, value: &Value) -> u32 {
     match at {
         At::Document => {
             let settings = SETTINGS.iter().any(|key| map.contains_key(*key));
-            // The extended-thinking setting: `{"type": "enabled", "budget_tokens": …}`.
-            let thinking = map
-                .get("thinking")
-                .is_some_and(|t| t.get("type").is_some_and(Value::is_string));
+            // The extended-thinking setting as only Anthropic spells it:
+            // `{"type": "enabled", "budget_tokens": …}` or `{"type":
+            // "adaptive"}` (DeepSeek's chat API copies a bare `{"type":
+            // "enabled"}`, which tells nothing).
+            let thinking = map.get("thinking").is_some_and(|t| {
+                t.get("budget_tokens").is_some()
+                    || t.get("type").and_then(Value::as_str) == Some("adaptive")
+            });
             if settings || thinking {
                 STRONG
             } else if map

@@ -11,6 +11,10 @@ pub const ACCEPTANCE: &[Fact] = &[
         "realworld/gemini/pydantic-ai-02.json: a functionCall of list_files, which the request does not declare, HTTP 200",
     ),
     Fact::accepts(
+        Form::MediaTypeMismatch,
+        "lmnr-ai/lmnr-python, a google-genai cassette of an image prompt (test_google_genai_image.yaml): inlineData declared image/png holding JPEG bytes, HTTP 200",
+    ),
+    Fact::accepts(
         Form::SingleValueForList,
         "realworld2/gemini/ellmer-01.json, -02, -04: systemInstruction.parts as one object, HTTP 200",
     ),

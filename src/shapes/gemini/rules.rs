@@ -68,6 +68,7 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
         }
     }
     for (at, content) in contents {
+        role(content, &at, issues);
         for (at, part) in objects(content, "parts", &at) {
             let Some((key, response)) = ["functionResponse", "function_response"]
                 .iter()
@@ -119,7 +120,29 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
     }
 }
 
-/// The raw rules: the fields of every functionResponse.
+/// A Content's role: `user` or `model` (blank or absent is unset, and older
+/// examples' `function` is taken); any other is refused — "Please use a
+/// valid role: user, model." (realworld2/gemini/otel-contrib-02.json, HTTP 400).
+fn role(content: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
+    let Some((key, role)) = ["role"]
+        .iter()
+        .find_map(|key| content.get(*key).map(|role| (*key, role)))
+    else {
+        return;
+    };
+    if !matches!(role.as_str(), Some("user" | "model" | "function" | "")) {
+        issues.push(issue(
+            "shape-field",
+            format!("{at}/{key}"),
+            format!(
+                "role {} is not \"user\" or \"model\": Gemini refuses it",
+                crate::echo::json(role)
+            ),
+        ));
+    }
+}
+
+/// The raw rules: every Content's role, the fields of every functionResponse.
 pub fn check(value: &Value) -> Vec<Issue> {
     let mut issues = Vec::new();
     gemini(value, &mut issues);

@@ -11,6 +11,7 @@ use crate::validate::kit::{Issue, ToolObject, ValidateFacts};
 pub const FACTS: ValidateFacts = ValidateFacts {
     request_list: Some("messages"),
     acceptance: super::acceptance::ACCEPTANCE,
+    results_mark_errors: false,
     ..ValidateFacts::DEFAULT
 };
 

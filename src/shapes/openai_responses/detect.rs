@@ -40,6 +40,8 @@ pub fn evidence(at: At<'_>, value: &Value) -> u32 {
                 // spells them `reasoning_effort` and `response_format`).
                 || map.get("reasoning").is_some_and(Value::is_object)
                 || map.get("text").is_some_and(|t| t.get("format").is_some())
+                // A stored prompt: `{"id": "pmpt_…", "variables": …}`.
+                || map.get("prompt").is_some_and(|p| p.get("id").is_some())
         }
         // Items are typed; only Responses has these types (and every hosted
         // tool's `…_call` and `…_call_output`).

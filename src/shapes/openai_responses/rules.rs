@@ -11,6 +11,7 @@ use crate::validate::kit::{blocks, issue, kind, messages, HostedCall, Issue, Too
 /// providers; otherwise a provider's defaults.
 pub const FACTS: ValidateFacts = ValidateFacts {
     acceptance: super::acceptance::ACCEPTANCE,
+    results_mark_errors: false,
     ..ValidateFacts::DEFAULT
 };
 

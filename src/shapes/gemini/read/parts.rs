@@ -67,13 +67,21 @@ pub(super) fn read_content(
                 own.hint("role", "");
                 Role::User
             }
-            _ => {
+            // A role Gemini refuses ("Please use a valid role: user, model."):
+            // validate reports it (gemini/rules.rs); read as the user's, it
+            // is carried as written for Gemini and named for the others.
+            Some(other) => {
+                own.hint("role", other);
+                context.note(format!(
+                    "gemini role {} at {at}/{key} is not \"user\" or \"model\": read as the user's",
+                    crate::echo::quoted(other)
+                ));
+                Role::User
+            }
+            None => {
                 return Err(invalid(
                     &format!("{at}/{key}"),
-                    format!(
-                        "role {} is not \"user\" or \"model\"",
-                        crate::echo::json(role)
-                    ),
+                    format!("role {} is not a string", crate::echo::json(role)),
                 ))
             }
         },
