@@ -321,12 +321,14 @@ def main():
                     raise
                 report(False, what, f"{type(error).__name__}: {error}".replace("\n", " ")[:400])
 
-    # The recorded bodies of ../shared/realworld/ (conformance/realworld.py).
-    # (PARTKIT_REALWORLD names another folder of that layout; absent, it is skipped.)
+    # The recorded bodies of ../shared/realworld/ and realworld2/
+    # (conformance/realworld.py). PARTKIT_REALWORLD names other folders of
+    # that layout (separated by ":"); an absent folder is skipped.
     import realworld
 
-    root = os.environ.get("PARTKIT_REALWORLD")
-    realworld.check(partkit, VALIDATORS, report, Path(root) if root else realworld.ROOT)
+    roots = os.environ.get("PARTKIT_REALWORLD")
+    for root in roots.split(":") if roots else realworld.ROOTS:
+        realworld.check(partkit, VALIDATORS, report, Path(root))
 
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -1,4 +1,4 @@
-"""The recordings of ../shared/realworld/ through partkit, checked against the SDK types.
+"""The recordings of ../shared/realworld/ and realworld2/ through partkit, checked against the SDK types.
 
 For every recorded file (its shape is its folder; its HTTP status and its counts of
 media, tool calls and tool results are in the folder's README table):
@@ -24,7 +24,8 @@ import subprocess
 from pathlib import Path
 
 SHAPES = ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock"]
-ROOT = Path(__file__).resolve().parent.parent / ".." / "shared" / "realworld"
+SHARED = Path(__file__).resolve().parent.parent / ".." / "shared"
+ROOTS = [SHARED / "realworld", SHARED / "realworld2"]
 
 
 def table(root):
@@ -179,10 +180,12 @@ def empty_messages(shape, body):
 
 # What a provider's response carries that no conversion can know (ids, timestamps,
 # usage): filled in before the response types are checked, as a caller would.
+# A Bedrock response names no model (it is in the URL), so a converted one
+# has none either: the caller adds it, as the ids.
 RESPONSE_METADATA = {
-    "openai-chat": {"id": "chatcmpl-1", "created": 0},
-    "openai-responses": {"id": "resp_1", "created_at": 0, "parallel_tool_calls": True, "tool_choice": "auto", "tools": []},
-    "anthropic": {"id": "msg_1", "usage": {"input_tokens": 0, "output_tokens": 0}},
+    "openai-chat": {"id": "chatcmpl-1", "created": 0, "model": "test-model"},
+    "openai-responses": {"id": "resp_1", "created_at": 0, "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "model": "test-model"},
+    "anthropic": {"id": "msg_1", "usage": {"input_tokens": 0, "output_tokens": 0}, "model": "test-model"},
     "bedrock": {"usage": {"inputTokens": 0, "outputTokens": 0, "totalTokens": 0}, "metrics": {"latencyMs": 0}},
 }
 
@@ -271,7 +274,7 @@ def add_caller_fields(shape, body, source_shape):
 # ---- the run ---------------------------------------------------------------------------
 
 
-def check(partkit, validators, report, root=ROOT):
+def check(partkit, validators, report, root):
     """Runs every check over the recordings; returns the figures for the closing note."""
     root = root.resolve()
     if not (root / "README.md").exists():
@@ -355,7 +358,8 @@ def check(partkit, validators, report, root=ROOT):
         report(same, f"{name}: round trip through canonical is exact", detail)
 
     print(
-        "real recordings: {accepted_clean}/{accepted} accepted bodies validate clean; "
+        f"real recordings ({root.name}): "
+        "{accepted_clean}/{accepted} accepted bodies validate clean; "
         "{damaged}/{conversions} conversions damaged; {exact}/{round_trips} round trips exact".format(**figures)
     )
     return figures
