@@ -74,7 +74,9 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
     let ids = &pairs.ids;
     let mut state = Drawing::new(options.media, &pairs.answered);
     for issue in &report.issues {
-        let severity = rules::find(issue.rule).map_or(Severity::Error, |r| r.severity);
+        let severity = issue
+            .severity
+            .unwrap_or_else(|| rules::find(issue.rule).map_or(Severity::Error, |r| r.severity));
         match severity {
             Severity::Error => summary.errors += 1,
             Severity::Warning => summary.warnings += 1,
