@@ -7,11 +7,9 @@
 //! same over every accepted Gemini and Bedrock recording in
 //! `../shared/realworld*/` (read at run time, skipped when absent).
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Value};
 
-use super::{fixture_b64, path_arg, run, run_with_stdin, Run};
+use super::{fixture_b64, run_with_stdin, Run};
 
 const PROVIDERS: [&str; 5] = [
     "openai-chat",
@@ -475,117 +473,8 @@ fn blocks_the_reader_does_not_model_are_carried_and_named() {
     }
 }
 
-// ---- Every accepted recording -------------------------------------------------------------
-
-/// The accepted Gemini and Bedrock files of a recordings folder (README
-/// status 200, or — for a recorded response), with their shape.
-fn accepted_recordings(root: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(readme) = std::fs::read_to_string(root.join("README.md")) else {
-        return Vec::new();
-    };
-    let mut shape = String::new();
-    let mut found = Vec::new();
-    for line in readme.lines() {
-        if let Some(rest) = line.strip_prefix("## ") {
-            shape = rest.split('/').next().unwrap_or("").to_string();
-            continue;
-        }
-        let cells: Vec<&str> = line
-            .trim()
-            .trim_matches('|')
-            .split('|')
-            .map(str::trim)
-            .collect();
-        let accepted = cells.len() > 5 && matches!(cells[5], "200" | "—");
-        if accepted && cells[0].ends_with(".json") && matches!(shape.as_str(), "gemini" | "bedrock")
-        {
-            found.push((shape.clone(), root.join(&shape).join(cells[0])));
-        }
-    }
-    found
-}
-
-/// Rules whose errors in a converted output come from the recording itself,
-/// carried faithfully, not from a reader or writer: a call of a tool the
-/// request does not declare (Gemini accepts it; other shapes' validate calls
-/// it an error) and arguments that break the declared schema.
-const CARRIED_RULES: &[&str] = &["tool-undeclared", "tool-arguments-schema"];
-
-#[test]
-fn every_accepted_gemini_and_bedrock_recording_reads_and_converts() {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut all = Vec::new();
-    for folder in ["../shared/realworld", "../shared/realworld2"] {
-        all.extend(accepted_recordings(&manifest.join(folder)));
-    }
-    // Without the folders (a clone outside the workspace) there is nothing to check.
-    if all.is_empty() {
-        return;
-    }
-    let mut failures = Vec::new();
-    for (shape, path) in &all {
-        let file = path_arg(path);
-        let original: Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let check = run(&["validate", "--from", shape, file]);
-        if check.code != 0 {
-            failures.push(format!("{file}: validate: {}", check.stdout));
-        }
-        let there = run(&[
-            "convert",
-            "--compact",
-            "--from",
-            shape,
-            "--to",
-            "canonical",
-            file,
-        ]);
-        let back = run_with_stdin(
-            &["convert", "--compact", "--from", "canonical", "--to", shape],
-            there.stdout.as_bytes(),
-        );
-        if there.code != 0 || back.code != 0 || back.json() != original {
-            failures.push(format!(
-                "{file}: round trip: {}{}",
-                there.stderr, back.stderr
-            ));
-        }
-        for target in PROVIDERS.into_iter().filter(|t| t != shape) {
-            let done = run(&[
-                "convert",
-                "--compact",
-                "--from",
-                shape,
-                "--to",
-                target,
-                file,
-            ]);
-            if done.code != 0 {
-                // Only the unsupported-part policy may refuse.
-                if !done.stderr.contains("cannot be carried by") {
-                    failures.push(format!("{file} -> {target}: {}", done.stderr));
-                }
-                continue;
-            }
-            let check =
-                run_with_stdin(&["validate", "--from", target, "-"], done.stdout.as_bytes());
-            let errors: Vec<&str> = check
-                .stdout
-                .lines()
-                .filter(|line| line.contains(": error["))
-                .filter(|line| {
-                    !CARRIED_RULES
-                        .iter()
-                        .any(|rule| line.contains(&format!("error[{rule}]")))
-                })
-                .collect();
-            if !errors.is_empty() {
-                failures.push(format!("{file} -> {target}: {}", errors.join("\n")));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+// Every recording of both folders, read, round-tripped and converted with
+// every output validated: recordings.rs.
 
 #[test]
 fn a_role_gemini_refuses_is_reported_not_a_reason_to_refuse_the_document() {

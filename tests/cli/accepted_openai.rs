@@ -5,12 +5,10 @@
 //! OpenAI recording of `../shared/realworld*/` (read at run time, skipped when
 //! the folders are absent).
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{json, Value};
 
 use crate::support::media::data_url;
-use crate::{path_arg, run, run_with_stdin, Run};
+use crate::{run_with_stdin, Run};
 
 /// The provider shapes a transcript converts to.
 const TARGETS: [&str; 5] = [
@@ -397,118 +395,6 @@ fn a_turn_of_only_items_another_shape_has_no_place_for_is_left_out() {
         );
         assert_eq!(strict.code, 1, "{}", strict.stderr);
     }
-}
-
-// ---- the recordings ------------------------------------------------------------------
-
-/// Every accepted OpenAI body of a recordings folder (status 200 in its
-/// README), with its shape.
-fn accepted_openai(root: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(readme) = std::fs::read_to_string(root.join("README.md")) else {
-        return Vec::new();
-    };
-    let mut shape = String::new();
-    let mut found = Vec::new();
-    for line in readme.lines() {
-        if let Some(rest) = line.strip_prefix("## ") {
-            shape = rest.split('/').next().unwrap_or("").to_string();
-            continue;
-        }
-        let cells: Vec<&str> = line
-            .trim()
-            .trim_matches('|')
-            .split('|')
-            .map(str::trim)
-            .collect();
-        let accepted = cells.len() > 5 && cells[0].ends_with(".json") && cells[5] == "200";
-        if shape.starts_with("openai-") && accepted {
-            found.push((shape.clone(), root.join(&shape).join(cells[0])));
-        }
-    }
-    found
-}
-
-/// Whether a refused conversion is the unsupported-part policy's (a part the
-/// user attached that the target cannot carry, a reference into another
-/// provider's file store).
-fn by_media_policy(stderr: &str) -> bool {
-    stderr.contains("part cannot be carried by") || stderr.contains(") cannot be carried by")
-}
-
-#[test]
-fn every_accepted_openai_recording_reads_validates_and_converts() {
-    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared");
-    let all: Vec<(String, PathBuf)> = ["realworld", "realworld2"]
-        .iter()
-        .flat_map(|folder| accepted_openai(&base.join(folder)))
-        .collect();
-    if all.is_empty() {
-        return; // the recordings are not beside this checkout
-    }
-    // Two rules are another part's to settle: tool-undeclared's severity
-    // for OpenAI, and a DOCX file sniffed as the ZIP container it is.
-    let ignore = [
-        "--ignore",
-        "tool-undeclared",
-        "--ignore",
-        "media-type-mismatch",
-    ];
-    let mut failures = Vec::new();
-    for (shape, path) in &all {
-        let file = path_arg(path);
-        let mut args = vec!["validate", "--from", shape];
-        args.extend(ignore);
-        args.push(file);
-        let check = run(&args);
-        if check.code != 0 {
-            failures.push(format!("{file}: validate: {}", check.stdout));
-        }
-        let original: Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let canonical = run(&[
-            "convert",
-            "--compact",
-            "--from",
-            shape,
-            "--to",
-            "canonical",
-            file,
-        ]);
-        let back = run_with_stdin(
-            &["convert", "--compact", "--from", "canonical", "--to", shape],
-            canonical.stdout.as_bytes(),
-        );
-        if canonical.code != 0 || back.code != 0 || back.json() != original {
-            failures.push(format!("{file}: round trip: {}", back.stderr));
-        }
-        for target in TARGETS.iter().filter(|t| *t != shape) {
-            let out = run(&[
-                "convert",
-                "--compact",
-                "--from",
-                shape,
-                "--to",
-                target,
-                file,
-            ]);
-            if out.code != 0 {
-                if !by_media_policy(&out.stderr) {
-                    failures.push(format!("{file} -> {target}: {}", out.stderr));
-                }
-                continue;
-            }
-            let mut args = vec!["validate", "--from", target];
-            args.extend(ignore);
-            args.push("-");
-            let check = run_with_stdin(&args, out.stdout.as_bytes());
-            if check.code != 0 {
-                failures.push(format!("{file} -> {target}: {}", check.stdout));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

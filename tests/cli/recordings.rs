@@ -14,7 +14,11 @@ use crate::{path_arg, run, run_with_stdin, Run};
 fn realworld() -> Vec<PathBuf> {
     ["realworld", "realworld2"]
         .iter()
-        .map(|name| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name))
+        .map(|name| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared")
+                .join(name)
+        })
         .filter(|root| root.join("README.md").exists())
         .collect()
 }
@@ -165,7 +169,14 @@ fn every_conversion_of_a_recording_validates_as_its_target() {
         if !folder.exists() {
             continue;
         }
-        let check = run(&["validate", "--format", "json", "--from", target, path_arg(&folder)]);
+        let check = run(&[
+            "validate",
+            "--format",
+            "json",
+            "--from",
+            target,
+            path_arg(&folder),
+        ]);
         for finding in check.json_lines() {
             if finding["severity"] == "error" {
                 let name = Path::new(finding["path"].as_str().unwrap());
