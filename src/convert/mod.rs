@@ -4,6 +4,7 @@
 //! the target shape. No two provider shapes are converted into each other
 //! directly.
 
+pub mod called_tools;
 pub mod detect;
 pub mod document;
 pub mod ext;
@@ -402,7 +403,8 @@ pub fn convert(
     if let Err(error) = references::for_target(&mut transcript, &mut context) {
         return Err(in_input(error, &transcript));
     }
-    let transcript = prepare::for_target(transcript, &mut context)?;
+    let mut transcript = prepare::for_target(transcript, &mut context)?;
+    called_tools::declare(&mut transcript, form, &mut context)?;
     let value = shapes::write(to, &transcript, form, &mut context)
         .map_err(|error| in_input(error, &transcript))?;
     Ok(Converted {
