@@ -39,7 +39,11 @@ pub fn declare(
     if verdict(acceptance, Accepted::CallsWithoutTools) != Some(Verdict::Refuses) {
         return Ok(());
     }
-    if transcript.tools.as_ref().is_some_and(|tools| !tools.is_empty()) {
+    if transcript
+        .tools
+        .as_ref()
+        .is_some_and(|tools| !tools.is_empty())
+    {
         return Ok(());
     }
     let names = called_names(transcript);
@@ -168,7 +172,12 @@ mod tests {
             extensions: Default::default(),
         }];
         transcript.tools = Some(declared.clone());
-        declare(&mut transcript, Form::Request, &mut context(Shape::Bedrock, true)).unwrap();
+        declare(
+            &mut transcript,
+            Form::Request,
+            &mut context(Shape::Bedrock, true),
+        )
+        .unwrap();
         assert_eq!(transcript.tools, Some(declared));
     }
 
