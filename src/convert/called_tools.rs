@@ -10,6 +10,7 @@
 use serde_json::{json, Value};
 
 use super::{Context, ConvertError, Form};
+use crate::shapes::Shape;
 use crate::transcript::{Block, Tool, Transcript};
 use crate::validate::acceptance::{verdict, Form as Accepted, Verdict};
 
@@ -21,32 +22,55 @@ pub fn any_arguments() -> Value {
     json!({"type": "object", "additionalProperties": true})
 }
 
-/// Declares the tools a request's calls (and results) name, where the target
+/// The hint a body of a refusing shape gets when it holds calls and
+/// declares no tools itself: written back as that shape, it stays so
+/// (A -> canonical -> A is exact even for a body its provider refuses).
+const HINT: &str = "calls_without_tools";
+
+/// Whether `shape`'s provider refuses calls in a request that declares no tools.
+fn refuses(shape: Shape) -> bool {
+    let acceptance = shape.dialect().validate_facts().acceptance;
+    verdict(acceptance, Accepted::CallsWithoutTools) == Some(Verdict::Refuses)
+}
+
+/// The names the tools would get, when the transcript holds calls and
+/// declares no tools; empty otherwise.
+fn undeclared(transcript: &Transcript) -> Vec<String> {
+    let declares = transcript.tools.as_ref().is_some_and(|t| !t.is_empty());
+    if declares {
+        return Vec::new();
+    }
+    called_names(transcript)
+}
+
+/// Marks a request read from `source` that holds calls without declaring
+/// tools, where `source` refuses that: writing `source` again declares
+/// nothing the body did not.
+pub fn mark(transcript: &mut Transcript, form: Form, source: Shape) {
+    if form == Form::Request && refuses(source) && !undeclared(transcript).is_empty() {
+        super::ext::add_hint(&mut transcript.extensions, source, HINT, true.into());
+    }
+}
+
+/// Declares the tools a request's calls name, where the target
 /// refuses calls in a request that declares no tools and the transcript
-/// declares none. A body of the target's own shape is left as it came, and a
-/// bare message list has no place for tools. Under `--strict` the request
-/// is not changed: the conversion stops.
+/// declares none. A body the target's own shape wrote so (its hint) is left
+/// as it came, and a bare message list has no place for tools. Under
+/// `--strict` the request is not changed: the conversion stops.
 pub fn declare(
     transcript: &mut Transcript,
     form: Form,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
     let target = context.target;
-    if form != Form::Request || context.source == target {
+    if form != Form::Request || !refuses(target) {
         return Ok(());
     }
-    let acceptance = target.dialect().validate_facts().acceptance;
-    if verdict(acceptance, Accepted::CallsWithoutTools) != Some(Verdict::Refuses) {
+    let own = super::ext::Mine::of(&transcript.extensions, target);
+    if own.hint(HINT).is_some() {
         return Ok(());
     }
-    if transcript
-        .tools
-        .as_ref()
-        .is_some_and(|tools| !tools.is_empty())
-    {
-        return Ok(());
-    }
-    let names = called_names(transcript);
+    let names = undeclared(transcript);
     if names.is_empty() {
         return Ok(());
     }
@@ -75,20 +99,17 @@ pub fn declare(
     Ok(())
 }
 
-/// The names of the tools the transcript's calls call, and of those its
-/// results answer when their call is not in it, in order of first use.
+/// The names of the tools the transcript's calls call, in order of first
+/// call. A result whose call is not in the request names no tool to declare:
+/// every provider that refuses calls without tools refuses such a result
+/// too, declared or not.
 fn called_names(transcript: &Transcript) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    let mut add = |name: &str| {
-        if !name.is_empty() && !names.iter().any(|n| n == name) {
-            names.push(name.to_string());
-        }
-    };
     for block in transcript.messages.iter().flat_map(|m| &m.content) {
-        match block {
-            Block::ToolCall(call) => add(&call.name),
-            Block::ToolResult(result) => add(result.name.as_deref().unwrap_or("")),
-            _ => {}
+        if let Block::ToolCall(call) = block {
+            if !call.name.is_empty() && !names.contains(&call.name) {
+                names.push(call.name.clone());
+            }
         }
     }
     names
@@ -98,7 +119,6 @@ fn called_names(transcript: &Transcript) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::convert::{ConvertOptions, Form};
-    use crate::shapes::Shape;
     use crate::transcript::{Arguments, Message, Role, ToolCall, ToolResult};
 
     fn calls(names: &[&str]) -> Transcript {
@@ -182,15 +202,29 @@ mod tests {
     }
 
     #[test]
-    fn a_result_whose_call_is_elsewhere_names_its_tool_too() {
+    fn results_without_their_calls_declare_nothing() {
         let mut transcript = calls(&["weather"]);
         transcript.messages.remove(1);
-        declare(
-            &mut transcript,
-            Form::Request,
-            &mut context(Shape::Bedrock, false),
-        )
-        .unwrap();
+        let mut context = context(Shape::Bedrock, false);
+        declare(&mut transcript, Form::Request, &mut context).unwrap();
+        assert_eq!(transcript.tools, None);
+        assert!(context.finish().is_empty());
+    }
+
+    #[test]
+    fn a_body_of_the_refusing_shape_itself_is_written_back_as_it_was() {
+        let mut transcript = calls(&["weather"]);
+        mark(&mut transcript, Form::Request, Shape::Anthropic);
+        let mut from_canonical = Context::new(
+            ConvertOptions::default(),
+            Shape::Canonical,
+            Shape::Anthropic,
+        );
+        declare(&mut transcript, Form::Request, &mut from_canonical).unwrap();
+        assert_eq!(transcript.tools, None);
+        // Another refusing target still gets them.
+        let mut bedrock = context(Shape::Bedrock, false);
+        declare(&mut transcript, Form::Request, &mut bedrock).unwrap();
         assert_eq!(transcript.tools.unwrap()[0].name, "weather");
     }
 

@@ -389,6 +389,7 @@ pub fn convert(
     let source_is_model = source.dialect().conversion().document_is_model;
     if !source_is_model {
         prepare::mark_empties(&mut transcript, source);
+        called_tools::mark(&mut transcript, form, source);
     }
     let in_input = |error: ConvertError, transcript: &Transcript| match error {
         ConvertError::Unsupported {

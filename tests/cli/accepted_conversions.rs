@@ -259,6 +259,26 @@ fn declared_tools_are_kept_as_they_are() {
 }
 
 #[test]
+fn a_refusing_shapes_own_body_comes_back_as_it_was() {
+    // Anthropic refuses this body, but converting it to Anthropic again (or
+    // through canonical) adds nothing it did not have; Bedrock gets the tool.
+    let anthropic = json!({"model": "claude", "max_tokens": 9, "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]}
+    ]});
+    assert_round_trip("anthropic", &anthropic);
+    let (canonical, _) = converted("anthropic", "canonical", &anthropic);
+    let (out, stderr) = converted("canonical", "bedrock", &canonical);
+    assert_eq!(
+        out["toolConfig"]["tools"][0]["toolSpec"]["name"],
+        "get_weather"
+    );
+    assert_eq!(stderr, declared_warning("bedrock", "get_weather", "it"));
+    assert_no_error("bedrock", &out);
+}
+
+#[test]
 fn strict_refuses_to_declare_tools() {
     for to in ["anthropic", "bedrock"] {
         let run = convert(
