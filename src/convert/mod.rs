@@ -4,6 +4,7 @@
 //! the target shape. No two provider shapes are converted into each other
 //! directly.
 
+pub mod called_tools;
 pub mod detect;
 pub mod document;
 pub mod ext;
@@ -388,6 +389,7 @@ pub fn convert(
     let source_is_model = source.dialect().conversion().document_is_model;
     if !source_is_model {
         prepare::mark_empties(&mut transcript, source);
+        called_tools::mark(&mut transcript, form, source);
     }
     let in_input = |error: ConvertError, transcript: &Transcript| match error {
         ConvertError::Unsupported {
@@ -402,7 +404,8 @@ pub fn convert(
     if let Err(error) = references::for_target(&mut transcript, &mut context) {
         return Err(in_input(error, &transcript));
     }
-    let transcript = prepare::for_target(transcript, &mut context)?;
+    let mut transcript = prepare::for_target(transcript, &mut context)?;
+    called_tools::declare(&mut transcript, form, &mut context)?;
     let value = shapes::write(to, &transcript, form, &mut context)
         .map_err(|error| in_input(error, &transcript))?;
     Ok(Converted {

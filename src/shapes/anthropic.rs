@@ -68,14 +68,9 @@ pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
     };
     match media.kind {
         MediaKind::Image => {
-            // A URL image of unknown type (`image/*`): Anthropic's URL source
-            // declares no type, so there is nothing to refuse.
-            if !matches!(
-                (&media.source, media.mime_type.as_str()),
-                (Source::Url(_), "image/*")
-            ) {
-                check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
-            }
+            // A URL image of unknown type passes: Anthropic's URL source
+            // declares no type, and the server sniffs the bytes.
+            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
             Ok(object([
                 ("type", string("image")),
                 ("source", source_value(&media.mime_type, &media.source)),

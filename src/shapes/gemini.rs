@@ -170,6 +170,13 @@ fn check_function_response(media: &MediaPart) -> Result<(), Unsupported> {
 
 fn check_type(media: &MediaPart) -> Result<(), Unsupported> {
     match media.kind {
+        // fileData declares its mimeType: an image by URL whose type nothing
+        // tells has nothing to declare there.
+        MediaKind::Image if super::is_untyped_url_image(media) => Err(Unsupported::media(
+            media,
+            SHAPE,
+            "Gemini's fileData must declare the image's type, and nothing tells this URL's type (it has no image extension)",
+        )),
         MediaKind::Image => check_image_type(media, SHAPE, IMAGE_TYPES),
         MediaKind::Audio if AUDIO_TYPES.contains(&media.mime_type.as_str()) => Ok(()),
         MediaKind::Audio => Err(Unsupported::media(

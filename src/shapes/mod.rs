@@ -572,13 +572,27 @@ pub(crate) fn string(text: &str) -> Value {
 /// The image types the big providers accept (OpenAI, Anthropic, Bedrock, NeMo Gym).
 pub(crate) const WEB_IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/gif", "image/webp"];
 
-/// Refuses an image whose type is not in `allowed`.
+/// The media type of an image whose type nothing tells (a URL with no
+/// extension, `https://picsum.photos/200`).
+pub(crate) const UNKNOWN_IMAGE_TYPE: &str = "image/*";
+
+/// Whether `part` is an image by URL whose type nothing tells: the provider
+/// fetches the bytes and sniffs them, so only the provider can judge it.
+pub(crate) fn is_untyped_url_image(part: &MediaPart) -> bool {
+    matches!(part.source, crate::part::Source::Url(_)) && part.mime_type == UNKNOWN_IMAGE_TYPE
+}
+
+/// Refuses an image whose type is not in `allowed`. An image by URL whose
+/// type nothing tells passes: the provider fetches the bytes and sniffs them
+/// (OpenAI accepts `https://picsum.photos/200`), so a writer whose URL form
+/// declares no type writes it; a writer whose URL form needs a declared type
+/// refuses it itself, with its own reason.
 pub(crate) fn check_image_type(
     part: &MediaPart,
     shape: Shape,
     allowed: &[&str],
 ) -> Result<(), Unsupported> {
-    if allowed.contains(&part.mime_type.as_str()) {
+    if allowed.contains(&part.mime_type.as_str()) || is_untyped_url_image(part) {
         return Ok(());
     }
     let names: Vec<&str> = allowed

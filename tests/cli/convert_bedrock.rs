@@ -111,7 +111,11 @@ fn chat_to_bedrock_merges_tool_results_into_one_user_turn() {
                 {"role": "user", "content": "next"}]
         }),
     );
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    // The request declares no tools, which Converse refuses: `f` is declared.
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (0, "partkit: warning: bedrock refuses tool calls in a request that declares no tools: declared f with any arguments (the model may call it in the next turn)\n")
+    );
     assert_eq!(
         run.json(),
         json!({
@@ -128,6 +132,7 @@ fn chat_to_bedrock_merges_tool_results_into_one_user_turn() {
                     {"toolResult": {"toolUseId": "call_b", "content": [{"text": "two"}]}},
                     {"text": "next"}]}
             ],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object", "additionalProperties": true}}}}]},
             "inferenceConfig": {"maxTokens": 100}
         })
     );

@@ -5,6 +5,7 @@
 
 mod support;
 
+mod accepted_conversions;
 mod accepted_gemini_bedrock;
 mod accepted_media;
 mod accepted_openai;
