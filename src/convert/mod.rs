@@ -9,6 +9,7 @@ pub mod detect;
 pub mod document;
 pub mod ext;
 pub mod history;
+pub mod labels;
 pub mod locate;
 pub mod prepare;
 pub mod references;
@@ -406,6 +407,7 @@ pub fn convert(
     }
     let mut transcript = prepare::for_target(transcript, &mut context)?;
     called_tools::declare(&mut transcript, form, &mut context)?;
+    labels::by_bytes(&mut transcript, &mut context);
     let value = shapes::write(to, &transcript, form, &mut context)
         .map_err(|error| in_input(error, &transcript))?;
     Ok(Converted {
