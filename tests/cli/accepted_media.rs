@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-use super::support::media::b64_of;
+use super::support::media::{b64_of, crc32};
 use super::support::validating::validate;
 use super::{path_arg, run, run_with_stdin, temp_file, Run};
 
@@ -80,22 +80,6 @@ fn zip(entries: &[(&str, Method, &[u8])]) -> Vec<u8> {
     out.extend_from_slice(&directory_at.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes());
     out
-}
-
-/// The CRC-32 a ZIP records (readers that check it find it right).
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for byte in data {
-        crc ^= u32::from(*byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 const CONTENT_TYPES: &[u8] = br#"<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>"#;

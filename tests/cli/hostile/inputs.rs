@@ -5,7 +5,7 @@
 use std::os::unix::fs::OpenOptionsExt;
 
 use super::{run_bounded, Feed};
-use crate::support::media::{b64, bytes};
+use crate::support::media::{b64, bytes, crc32};
 use crate::{path_arg, temp_file};
 
 /// Every command on a document, with what it needs.
@@ -111,22 +111,6 @@ fn base64_spellings() {
         let doc = serde_json::json!([{"type": "image", "mimeType": "image/png", "data": data}]);
         each_command_copes(what, doc.to_string().as_bytes(), "part.json");
     }
-}
-
-/// CRC-32 (IEEE), for a PNG chunk.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {

@@ -8,6 +8,23 @@ use base64::Engine;
 
 use super::fixture;
 
+/// CRC-32 (IEEE), as PNG chunks and ZIP entries record it (readers that
+/// check it find it right).
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 /// A fixture's bytes.
 pub fn bytes(name: &str) -> Vec<u8> {
     fs::read(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
