@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 fixtures=../tests/fixtures
 realworld=../../shared/realworld
-json_targets=(json_lines json_tree convert split validate)
+json_targets=(json_lines json_tree convert split validate view)
 for target in "${json_targets[@]}" data_url media_header decode_image; do
   mkdir -p "corpus/$target"
 done

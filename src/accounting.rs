@@ -36,6 +36,8 @@ pub struct Tally {
     /// Documents written (a `null` stand-in counts).
     pub written: usize,
     pub failed: usize,
+    /// Blank lines read (counted in `read`).
+    pub blank: usize,
     /// The run stopped at a failure (`--on-error stop`).
     pub stopped: bool,
 }
@@ -58,6 +60,19 @@ impl Tally {
     /// `inspect` of a document without media).
     pub fn read_only(&mut self) {
         self.read += 1;
+    }
+
+    /// A blank line: no document, so nothing fails; under
+    /// [`OnError::Null`] it gets its `null` line like a failure does, so
+    /// that every input line has one output line.
+    pub fn blank(&mut self, out: Option<&mut dyn Write>) -> io::Result<()> {
+        self.read += 1;
+        self.blank += 1;
+        if let (OnError::Null, Some(out)) = (self.policy, out) {
+            out.write_all(b"null\n")?;
+            self.written += 1;
+        }
+        Ok(())
     }
 
     /// A document that failed (its error already reported): writes its
@@ -103,12 +118,16 @@ impl Tally {
             )
         };
         let mut text = format!("{} in", lines(self.read));
+        if self.blank > 0 {
+            text.push_str(&format!(" ({} blank)", group_digits(self.blank as u64)));
+        }
         match written {
             Some(what) => text.push_str(&format!(", {what}")),
             None => {
                 text.push_str(&format!(", {} out", group_digits(self.written as u64)));
-                if self.policy == OnError::Null && self.failed > 0 {
-                    text.push_str(&format!(" ({} null)", group_digits(self.failed as u64)));
+                let nulls = self.failed + self.blank;
+                if self.policy == OnError::Null && nulls > 0 {
+                    text.push_str(&format!(" ({} null)", group_digits(nulls as u64)));
                 }
             }
         }

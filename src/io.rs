@@ -12,6 +12,7 @@ mod lines;
 pub mod replace;
 
 pub use limits::{max_document, set_max_document};
+pub use lines::Slot;
 pub use replace::{write_atomic, write_in_folder, write_new};
 
 /// The read buffer: large enough that a JSON Lines file of megabyte lines
@@ -137,6 +138,10 @@ pub struct Documents {
     terminated: bool,
     /// Bytes read ahead by [`Documents::fill_lines`] and not yet handed out.
     carry: Vec<u8>,
+    /// The first line not yet handed out as a document or a blank line.
+    blank_from: usize,
+    /// The most bytes one document may have: [`max_document`] when opened.
+    limit: u64,
     /// The input's size, when it is a file.
     size_hint: Option<u64>,
 }
@@ -173,8 +178,17 @@ impl Documents {
             doc_offset: 0,
             terminated: false,
             carry: Vec::new(),
+            blank_from: 1,
+            limit: max_document(),
             size_hint: None,
         }
+    }
+
+    /// Sets the most bytes one document may have (a caller's own limit, in
+    /// place of the process's [`max_document`]).
+    pub fn with_limit(mut self, bytes: u64) -> Documents {
+        self.limit = bytes;
+        self
     }
 
     /// Whether the documents turned out to be JSON Lines (known after the first).
@@ -195,7 +209,7 @@ impl Documents {
         Error::TooLarge {
             path: self.source.clone(),
             line: Some(line),
-            limit: max_document(),
+            limit: self.limit,
         }
     }
 
@@ -203,7 +217,7 @@ impl Documents {
     /// its line number, or `None` at the end.
     fn next_line(&mut self, buf: &mut Vec<u8>) -> Result<Option<usize>> {
         let start = buf.len();
-        let max = usize::try_from(max_document()).unwrap_or(usize::MAX);
+        let max = usize::try_from(self.limit).unwrap_or(usize::MAX);
         loop {
             buf.truncate(start);
             let n = if self.carry.is_empty() {
@@ -268,7 +282,20 @@ impl Documents {
 
     /// Reads ahead to the first document so that [`Documents::is_json_lines`]
     /// is known before any document is handed out. Returns whether there is one.
+    ///
+    /// Forced JSON Lines read nothing ahead: every line, the first too, is
+    /// then read by [`Documents::fill_lines`], which reads past a line over
+    /// the limit; there is a document to read when there is any byte.
     pub fn detect(&mut self) -> Result<bool> {
+        if self.state == State::Start(Layout::JsonLines) {
+            self.json_lines = true;
+            let source = &self.source;
+            let any = self.reader.fill_buf().map_err(|e| Error::Read {
+                path: source.clone(),
+                source: e,
+            })?;
+            return Ok(!any.is_empty());
+        }
         if self.pending.is_none() {
             let mut buf = Vec::new();
             if let Some(line) = self.read_next(&mut buf)? {
@@ -341,7 +368,7 @@ impl Documents {
                 if self.terminated {
                     buf.push(b'\n');
                 }
-                let max = max_document();
+                let max = self.limit;
                 let room = max.saturating_sub((buf.len() - start) as u64);
                 // Room for the rest of a file, read at once: grown by
                 // doubling, a large one was copied and faulted in twice over.

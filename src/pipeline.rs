@@ -10,14 +10,13 @@
 //! cores, a third less time validating a gigabyte of payload lines than with
 //! two batches of twice the budget, in less memory).
 
-use std::ops::Range;
 use std::sync::{mpsc, Arc};
 
 use rayon::prelude::*;
 
 use crate::accounting::Flow;
-use crate::error::Result;
-use crate::io::Documents;
+use crate::error::{Error, Result};
+use crate::io::{Documents, Slot};
 use crate::shared::SharedBytes;
 
 /// How many bytes of documents one batch holds before it is processed.
@@ -30,12 +29,25 @@ pub const BATCH_DOCUMENTS: usize = 1024;
 const BATCH_LINES: usize = 1 << 16;
 
 /// Documents read together: their bytes in one buffer (shared, so that a
-/// result may point into it until it is written), and each one's line and
-/// range in it.
+/// result may point into it until it is written), and each line's number and
+/// slot (a document's range in the buffer, a blank line, a line too large).
 #[derive(Default)]
 struct Batch {
     bytes: Arc<Vec<u8>>,
-    documents: Vec<(usize, Range<usize>)>,
+    documents: Vec<(usize, Slot)>,
+}
+
+/// What the sink gets for one line of the input.
+#[derive(Debug)]
+pub enum Item<R> {
+    /// A document's result.
+    Document(R),
+    /// A blank line of JSON Lines (no document; `--on-error null` gives it
+    /// a `null` line of its own).
+    Blank,
+    /// A JSON Lines line longer than the document size limit: not read, so
+    /// it fails alone.
+    TooLarge(Error),
 }
 
 /// The buffer of a batch to fill: this one when nothing points into it any
@@ -48,14 +60,15 @@ fn batch_buffer(bytes: &mut Arc<Vec<u8>>) -> &mut Vec<u8> {
 }
 
 /// Runs `work` on every document of `documents` (in parallel) and passes each
-/// result, with the document's line and bytes, to `sink` in input order. The run ends
-/// early when `sink` says [`Flow::Stop`] (nothing after that document reaches
-/// it) or fails.
+/// result, with the document's line and bytes, to `sink` in input order; a
+/// JSON Lines line that holds no document reaches `sink` as what it is, with
+/// no bytes. The run ends early when `sink` says [`Flow::Stop`] (nothing
+/// after that line reaches it) or fails.
 pub fn for_each_document<R, W, S>(documents: &mut Documents, work: W, mut sink: S) -> Result<()>
 where
     R: Send,
     W: Fn(usize, &SharedBytes) -> R + Sync,
-    S: FnMut(usize, &[u8], R) -> Result<Flow>,
+    S: FnMut(usize, &[u8], Item<R>) -> Result<Flow>,
 {
     // One batch waits in the channel, no more.
     let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch>>(1);
@@ -80,18 +93,26 @@ where
                     break;
                 }
             };
-            let results: Vec<R> = if batch.documents.len() == 1 {
-                let (line, range) = &batch.documents[0];
-                vec![work(*line, &SharedBytes::of(&batch.bytes, range.clone()))]
-            } else {
-                batch
-                    .documents
-                    .par_iter()
-                    .map(|(line, range)| work(*line, &SharedBytes::of(&batch.bytes, range.clone())))
-                    .collect()
+            let run = |(line, slot): &(usize, Slot)| {
+                slot.document()
+                    .map(|range| work(*line, &SharedBytes::of(&batch.bytes, range)))
             };
-            for ((line, range), result) in batch.documents.iter().zip(results) {
-                match sink(*line, &batch.bytes[range.clone()], result) {
+            let results: Vec<Option<R>> = if batch.documents.len() == 1 {
+                vec![run(&batch.documents[0])]
+            } else {
+                batch.documents.par_iter().map(run).collect()
+            };
+            let mut batch = batch;
+            let slots = std::mem::take(&mut batch.documents);
+            for ((line, slot), result) in slots.into_iter().zip(results) {
+                let (bytes, item) = match (slot, result) {
+                    (Slot::Document(range), Some(result)) => {
+                        (&batch.bytes[range], Item::Document(result))
+                    }
+                    (Slot::TooLarge(error), _) => (&[][..], Item::TooLarge(error)),
+                    _ => (&[][..], Item::Blank),
+                };
+                match sink(line, bytes, item) {
                     Ok(Flow::Continue) => {}
                     Ok(Flow::Stop) => {
                         stopped = true;
@@ -107,7 +128,6 @@ where
                 break;
             }
             // A batch that held one huge document gives its memory back.
-            let mut batch = batch;
             if batch.bytes.capacity() > 4 * BATCH_BYTES {
                 batch.bytes = Arc::default();
             }
@@ -132,8 +152,15 @@ fn fill(documents: &mut Documents, batch: &mut Batch) -> Result<bool> {
     while read.len() < BATCH_DOCUMENTS && bytes.len() < BATCH_BYTES {
         let start = bytes.len();
         match documents.next_append(bytes)? {
-            Some(line) => read.push((line, start..bytes.len())),
+            Some(line) => {
+                documents.push_blanks_before(line, read);
+                read.push((line, Slot::Document(start..bytes.len())));
+            }
             None => return Ok(false),
+        }
+        if documents.reads_lines() {
+            // The rest of JSON Lines goes into the batch as lines.
+            break;
         }
     }
     Ok(true)

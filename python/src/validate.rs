@@ -57,7 +57,7 @@ pub fn validate_document(
 fn rows(reports: Vec<InputReport>) -> PyResult<Vec<Row>> {
     let mut rows = Vec::new();
     for report in reports {
-        if let Some(error) = report.error {
+        if let Some(error) = report.error.or(report.too_large.into_iter().next()) {
             return Err(of_error(error));
         }
         rows.extend(report.findings.into_iter().map(row));

@@ -14,6 +14,7 @@ use crate::accounting::{Flow, OnError, Tally};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::{Documents, Input, Layout};
 use crate::output::{stdout_error, Printer, Stdout};
+use crate::pipeline::Item;
 
 /// A run's stdout, its count, and how it names places in messages.
 pub struct Lines<'p> {
@@ -79,9 +80,15 @@ impl<'p> Driver<'p> {
         S: FnMut(&mut Lines<'p>, usize, &[u8], R) -> Result<Flow>,
     {
         let run = &mut self.run;
-        crate::pipeline::for_each_document(&mut self.documents, work, |line, bytes, result| {
-            sink(run, line, bytes, result)
-        })
+        crate::pipeline::for_each_document(
+            &mut self.documents,
+            work,
+            |line, bytes, item| match item {
+                Item::Document(result) => sink(run, line, bytes, result),
+                Item::Blank => run.blank(),
+                Item::TooLarge(error) => run.fail_saying(&error.to_string()),
+            },
+        )
     }
 
     /// Ends the run (see [`Lines::finish`]).
@@ -171,6 +178,15 @@ impl<'p> Lines<'p> {
         write(&mut self.out).map_err(stdout_error)?;
         self.out.write_all(b"\n").map_err(stdout_error)?;
         self.tally.wrote();
+        Ok(Flow::Continue)
+    }
+
+    /// A blank line of JSON Lines: counted, and a `null` line in its place
+    /// under `--on-error null`, so that output line N stays input line N.
+    pub fn blank(&mut self) -> Result<Flow> {
+        self.tally
+            .blank(Some(&mut self.out))
+            .map_err(stdout_error)?;
         Ok(Flow::Continue)
     }
 

@@ -106,7 +106,7 @@ pub fn run(
         ));
     }
     printer.note(&summary);
-    Ok(if unreadable > 0 {
+    Ok(if unreadable > 0 || totals.too_large > 0 {
         ExitStatus::Error
     } else if args.exit_zero {
         ExitStatus::Success
@@ -202,6 +202,8 @@ struct Totals {
     fixed: usize,
     /// Inputs that could not be read (or written back).
     unreadable: usize,
+    /// JSON Lines lines passed over for their size.
+    too_large: usize,
 }
 
 /// Prints every finding (and each input's error, on stderr) in input order.
@@ -242,6 +244,13 @@ fn print_reports(
                 }
             };
             writeln!(out, "{line}").map_err(stdout_error)?;
+        }
+        if !report.too_large.is_empty() {
+            out.flush().map_err(stdout_error)?;
+        }
+        for error in report.too_large {
+            totals.too_large += 1;
+            printer.error(&format!("{:#}", anyhow::Error::from(error)));
         }
         if let Some(error) = report.error {
             totals.unreadable += 1;
@@ -291,6 +300,12 @@ impl Totals {
             summary.push_str(&format!(
                 "; {} skipped (not a tool reply, canonical parts or a transcript)",
                 plural(self.skipped, "document")
+            ));
+        }
+        if self.too_large > 0 {
+            summary.push_str(&format!(
+                "; {} over --max-document-size, not checked",
+                plural(self.too_large, "line")
             ));
         }
         if unreadable > 0 {

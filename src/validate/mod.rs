@@ -35,6 +35,7 @@ pub use rules::{Rule, Severity, RULES};
 
 use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
+use crate::pipeline::Item;
 
 /// Everything `validate` needs to know.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +121,9 @@ pub struct InputReport {
     pub notes: Vec<(String, String, usize)>,
     /// The input could not be read (or written back by `--fix`).
     pub error: Option<Error>,
+    /// JSON Lines lines over the document size limit, passed over (the
+    /// lines around them are checked): each one's error.
+    pub too_large: Vec<Error>,
 }
 
 impl InputReport {
@@ -285,8 +289,12 @@ fn check_documents(
     let outcome = crate::pipeline::for_each_document(
         &mut documents,
         |_, bytes| scope::check(bytes, &options.check),
-        |line, _, doc| {
-            record(&mut report, label, line, doc, options, false);
+        |line, _, item| {
+            match item {
+                Item::Document(doc) => record(&mut report, label, line, doc, options, false),
+                Item::TooLarge(error) => report.too_large.push(error),
+                Item::Blank => {}
+            }
             Ok(crate::accounting::Flow::Continue)
         },
     );

@@ -164,6 +164,34 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
     }
 }
 
+/// A JSON Lines line over the document size limit, not read: its section
+/// says so, and it counts as one error.
+pub fn too_large(line: usize, message: &str) -> DocView {
+    let summary = DocSummary {
+        line,
+        kind: "too large to draw".into(),
+        errors: 1,
+        ..DocSummary::default()
+    };
+    let mut html = Html::new();
+    html.raw(&format!(
+        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"1\" data-images=\"0\">"
+    ))
+    .raw("<h2><a href=\"#line-")
+    .raw(&line.to_string())
+    .raw("\">line ")
+    .count(line)
+    .raw("</a> · ")
+    .text(&summary.kind)
+    .raw("</h2><div class=\"chip bad\">")
+    .text_cut(message, 2_000)
+    .raw("</div></section>\n");
+    DocView {
+        html: html.into_string(),
+        summary,
+    }
+}
+
 /// A call seen in the conversation.
 struct Call {
     /// Its number on the page (`call-3`).

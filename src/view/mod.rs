@@ -24,6 +24,7 @@ pub use media::MediaStyle;
 use crate::accounting::Flow;
 use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
+use crate::pipeline::Item;
 use html::Html;
 
 /// What `partkit view` draws.
@@ -54,8 +55,20 @@ pub fn write_page(
     out: &mut dyn Write,
     out_path: &std::path::Path,
 ) -> Result<Totals> {
-    let mut documents = Documents::open(input, options.layout)?;
-    let label = input.label();
+    let documents = Documents::open(input, options.layout)?;
+    write_documents(documents, &input.label(), options, out, out_path)
+}
+
+/// Writes the page of `documents`, named `label` on the page, to `out`
+/// (named `out_path` in errors).
+pub fn write_documents(
+    mut documents: Documents,
+    label: &str,
+    options: &ViewOptions,
+    out: &mut dyn Write,
+    out_path: &std::path::Path,
+) -> Result<Totals> {
+    let label = label.to_string();
     let write_error = |e: std::io::Error| Error::Write {
         path: out_path.to_path_buf(),
         source: e,
@@ -68,7 +81,14 @@ pub fn write_page(
     crate::pipeline::for_each_document(
         &mut documents,
         |line, bytes| wanted(line).then(|| document::draw(line, bytes, &options.doc)),
-        |line, _, drawn| {
+        |line, _, item| {
+            let drawn = match item {
+                Item::Document(drawn) => drawn,
+                Item::TooLarge(error) => {
+                    wanted(line).then(|| document::too_large(line, &error.to_string()))
+                }
+                Item::Blank => None,
+            };
             if let Some(drawn) = drawn {
                 if let Err(error) = out.write_all(drawn.html.as_bytes()) {
                     failure = Some(error);

@@ -9,6 +9,7 @@ mod files;
 mod images;
 mod inputs;
 mod limits;
+mod lines;
 mod outputs;
 
 pub use bounded::{run_bounded, Feed};

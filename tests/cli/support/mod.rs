@@ -93,7 +93,7 @@ pub fn is_summary(line: &str) -> bool {
     line.starts_with("partkit: ")
         && !line.starts_with("partkit: error: ")
         && !line.starts_with("partkit: warning: ")
-        && line.contains(" in, ")
+        && (line.contains(" in, ") || line.contains(" blank), "))
         && line.contains(" failed")
 }
 
