@@ -10,5 +10,6 @@ mod images;
 mod inputs;
 mod limits;
 mod outputs;
+mod settings;
 
 pub use bounded::{run_bounded, Feed};
