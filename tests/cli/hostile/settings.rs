@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::{run_bounded, Feed};
-use crate::{path_arg, Run};
+use crate::{path_arg, run_with_stdin, Run};
 
 /// Runs partkit in `dir` (so that config discovery starts there).
 fn run_in(dir: &Path, args: &[&str]) -> Run {
@@ -208,4 +208,113 @@ fn a_config_max_dim_of_0_is_refused_in_validate_too() {
         2,
         &["partkit.toml:3: validate.overrides[0].max-dim: must be at least 1"],
     );
+}
+
+// --- --at pointers --------------------------------------------------------
+
+/// A document whose `arr` holds a clean reply, then a broken one.
+fn pointed_document() -> String {
+    let broken = r#"{"tool_output_images":[{"image_url":"data:image/png;base64,AAAA"}]}"#;
+    format!(
+        r#"{{"arr":[{{"tool_output_images":[]}},{broken}],"a/b":{broken},"a~b":{broken},"":{broken}}}"#
+    )
+}
+
+#[test]
+fn array_indexes_in_pointers_are_digits_without_a_leading_zero() {
+    let doc = pointed_document();
+    let at = |pointer: &str| run_with_stdin(&["validate", "--at", pointer, "-"], doc.as_bytes());
+    // The real index selects the broken reply.
+    let selected = at("/arr/1");
+    assert_eq!(selected.code, 1, "{}", selected.stdout);
+    assert!(
+        selected
+            .stdout
+            .contains("error[media-type-mismatch] /arr/1/tool_output_images/0/image_url"),
+        "{}",
+        selected.stdout
+    );
+    // What selects nothing says so, the same way for every spelling.
+    let missing = at("/arr/9");
+    let expected = |pointer: &str| missing.stdout.replace("/arr/9", pointer);
+    assert!(
+        missing
+            .stdout
+            .contains("error[at-missing] /arr/9: no such value"),
+        "{}",
+        missing.stdout
+    );
+    for pointer in [
+        "/arr/01",
+        "/arr/+1",
+        "/arr/-",
+        "/arr/1.0",
+        "/arr/ 1",
+        "/arr/1 ",
+        "/arr/-1",
+        "/arr/0x1",
+        "/arr/1e0",
+        "/arr/",
+        "/arr/００",
+    ] {
+        let run = at(pointer);
+        assert_eq!(
+            (run.code, run.stdout.clone()),
+            (missing.code, expected(pointer)),
+            "{pointer}"
+        );
+    }
+    // The same in every command that takes --at.
+    for command in [
+        &["inspect"][..],
+        &["split"],
+        &["convert", "--to", "gemini"],
+        &["resize", "--max-dim", "8"],
+    ] {
+        let args = |pointer: &'static str| -> Vec<&str> {
+            let mut args = command.to_vec();
+            args.extend(["--at", pointer, "-"]);
+            args
+        };
+        let missing = run_with_stdin(&args("/arr/9"), doc.as_bytes());
+        for pointer in ["/arr/01", "/arr/+1", "/arr/-"] {
+            let run = run_with_stdin(&args(pointer), doc.as_bytes());
+            assert_eq!(
+                (run.code, run.stderr.replace(pointer, "/arr/9")),
+                (missing.code, missing.stderr.clone()),
+                "{command:?} {pointer}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pointer_escapes_are_read_as_rfc_6901_says() {
+    let doc = pointed_document();
+    let at = |pointer: &str| run_with_stdin(&["validate", "--at", pointer, "-"], doc.as_bytes());
+    for (pointer, key) in [("/a~1b", "a/b"), ("/a~0b", "a~b"), ("/", "")] {
+        let run = at(pointer);
+        assert!(
+            run.stdout.contains(&format!(
+                "error[media-type-mismatch] {pointer}/tool_output_images/0/image_url"
+            )),
+            "{key:?}: {}",
+            run.stdout
+        );
+    }
+    // `~01` is `~1` (a tilde, then 1), never a slash: no such key here.
+    let run = at("/a~01b");
+    assert!(
+        run.stdout.contains("error[at-missing] /a~01b"),
+        "{}",
+        run.stdout
+    );
+    for pointer in ["/a~2b", "/a~", "/a~b", "/~~"] {
+        at(pointer).assert_error(
+            2,
+            &[&format!(
+                "--at \"{pointer}\": '~' must be followed by 0 or 1"
+            )],
+        );
+    }
 }
