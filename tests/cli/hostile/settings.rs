@@ -6,10 +6,12 @@
 //! keys in rollouts and skipped documents, a failing single document's
 //! output.
 
+use std::io::Cursor;
 use std::path::Path;
 use std::process::Command;
 
 use super::{run_bounded, Feed};
+use crate::support::media::b64_of;
 use crate::{path_arg, run_with_stdin, Run};
 
 /// Runs partkit in `dir` (so that config discovery starts there).
@@ -315,6 +317,117 @@ fn pointer_escapes_are_read_as_rfc_6901_says() {
             &[&format!(
                 "--at \"{pointer}\": '~' must be followed by 0 or 1"
             )],
+        );
+    }
+}
+
+// --- images ---------------------------------------------------------------
+
+/// An image of `format` made by the `image` crate.
+fn encoded(format: image::ImageFormat, width: u32, height: u32) -> Vec<u8> {
+    let mut out = Cursor::new(Vec::new());
+    image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x * 7) as u8, (y * 5) as u8, ((x + y) * 3) as u8])
+    })
+    .write_to(&mut out, format)
+    .expect("encode");
+    out.into_inner()
+}
+
+/// An uncompressed RGB TIFF with its directory first and its pixels after it
+/// (as many writers lay them out), so that cutting the file short cuts the
+/// pixels and leaves the header whole.
+fn tiff_directory_first(width: u32, height: u32) -> Vec<u8> {
+    let entries: [(u16, u16, u32); 9] = [
+        (256, 4, width),              // ImageWidth
+        (257, 4, height),             // ImageLength
+        (258, 3, 8),                  // BitsPerSample (8, for each sample)
+        (259, 3, 1),                  // Compression: none
+        (262, 3, 2),                  // PhotometricInterpretation: RGB
+        (273, 4, 0),                  // StripOffsets: set below
+        (277, 3, 3),                  // SamplesPerPixel
+        (278, 4, height),             // RowsPerStrip: one strip
+        (279, 4, width * height * 3), // StripByteCounts
+    ];
+    let directory_len = 2 + entries.len() * 12 + 4;
+    let data_at = (8 + directory_len) as u32;
+    let mut out = Vec::new();
+    out.extend_from_slice(b"II*\0");
+    out.extend_from_slice(&8u32.to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    for (tag, kind, value) in entries {
+        let value = if tag == 273 { data_at } else { value };
+        out.extend_from_slice(&tag.to_le_bytes());
+        out.extend_from_slice(&kind.to_le_bytes());
+        // One value each: a single BitsPerSample stands for every sample
+        // (libtiff reads it so too).
+        out.extend_from_slice(&1u32.to_le_bytes());
+        match kind {
+            3 => {
+                out.extend_from_slice(&(value as u16).to_le_bytes());
+                out.extend_from_slice(&[0, 0]);
+            }
+            _ => out.extend_from_slice(&value.to_le_bytes()),
+        }
+    }
+    out.extend_from_slice(&0u32.to_le_bytes());
+    for i in 0..width * height * 3 {
+        out.push((i % 251) as u8);
+    }
+    out
+}
+
+/// A canonical parts document holding one image.
+fn parts_with(mime: &str, bytes: &[u8]) -> String {
+    format!(
+        r#"[{{"type":"image","mimeType":"{mime}","data":"{}"}}]"#,
+        b64_of(bytes)
+    )
+}
+
+#[test]
+fn deep_checks_decode_bmp_and_tiff_as_resize_does() {
+    let bmp = encoded(image::ImageFormat::Bmp, 40, 30);
+    let tiff = tiff_directory_first(40, 30);
+    for (mime, whole) in [("image/bmp", bmp), ("image/tiff", tiff)] {
+        // Whole, they are clean at either depth.
+        let doc = parts_with(mime, &whole);
+        for deep in [&["validate", "--deep", "-"][..], &["validate", "-"]] {
+            let run = run_with_stdin(deep, doc.as_bytes());
+            assert_eq!(
+                (run.code, run.stdout.as_str()),
+                (0, ""),
+                "{mime}: {}",
+                run.stderr
+            );
+        }
+        // Cut short in their pixels: the header still reads, the pixels do not.
+        let cut = &whole[..whole.len() * 2 / 3];
+        let doc = parts_with(mime, cut);
+        let header = run_with_stdin(&["validate", "-"], doc.as_bytes());
+        assert_eq!((header.code, header.stdout.as_str()), (0, ""), "{mime}");
+        let deep = run_with_stdin(&["validate", "--deep", "-"], doc.as_bytes());
+        assert_eq!(deep.code, 1, "{mime}: {}{}", deep.stdout, deep.stderr);
+        assert!(
+            deep.stdout
+                .starts_with("<stdin>:1: error[image-truncated] /0/data: image does not decode: "),
+            "{mime}: {}",
+            deep.stdout
+        );
+        let resized = run_with_stdin(&["resize", "--max-dim", "8", "-"], doc.as_bytes());
+        assert_eq!(resized.code, 1, "{mime}: {}", resized.stderr);
+        assert!(
+            resized.stderr.contains("image does not decode"),
+            "{mime}: {}",
+            resized.stderr
+        );
+        // Dimensions come from their headers: a cap on them holds.
+        let doc = parts_with(mime, &whole);
+        let capped = run_with_stdin(&["validate", "--max-dim", "20", "-"], doc.as_bytes());
+        assert!(
+            capped.stdout.contains("error[limit-dim] /0/data:"),
+            "{mime}: {}",
+            capped.stdout
         );
     }
 }
