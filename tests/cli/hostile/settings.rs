@@ -12,7 +12,7 @@ use std::process::Command;
 
 use super::{run_bounded, Feed};
 use crate::support::media::b64_of;
-use crate::{path_arg, run_with_stdin, Run};
+use crate::{path_arg, run, run_with_stdin, temp_file, Run};
 
 /// Runs partkit in `dir` (so that config discovery starts there).
 fn run_in(dir: &Path, args: &[&str]) -> Run {
@@ -430,4 +430,29 @@ fn deep_checks_decode_bmp_and_tiff_as_resize_does() {
             capped.stdout
         );
     }
+}
+
+#[test]
+fn resize_names_an_image_type_it_does_not_take() {
+    let mut ico = vec![0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0];
+    ico.extend_from_slice(&[0x68, 4, 0, 0, 22, 0, 0, 0]);
+    ico.resize(200, 7);
+    let (_dir, file) = temp_file("x.ico", &ico);
+    let run = run(&["resize", "--max-dim", "8", path_arg(&file)]);
+    run.assert_error(
+        1,
+        &[
+            "x.ico: image/vnd.microsoft.icon is not an image type partkit can resize (it takes PNG, JPEG, GIF, WebP, BMP and TIFF images, and JSON documents)",
+        ],
+    );
+    assert!(!run.stderr.contains("JSON:"), "{}", run.stderr);
+    // From stdin alike.
+    let run = run_with_stdin(&["resize", "--max-dim", "8"], &ico);
+    run.assert_error(
+        1,
+        &["<stdin>: image/vnd.microsoft.icon is not an image type partkit can resize"],
+    );
+    // Text that is not JSON is still invalid JSON.
+    let run = run_with_stdin(&["resize", "--max-dim", "8"], b"hello");
+    run.assert_error(1, &["invalid JSON"]);
 }
