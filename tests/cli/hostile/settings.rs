@@ -456,3 +456,17 @@ fn resize_names_an_image_type_it_does_not_take() {
     let run = run_with_stdin(&["resize", "--max-dim", "8"], b"hello");
     run.assert_error(1, &["invalid JSON"]);
 }
+
+#[test]
+fn validate_refuses_max_dim_0_as_resize_does() {
+    let resize = run_with_stdin(&["resize", "--max-dim", "0"], REPLY.as_bytes());
+    let validate = run_with_stdin(&["validate", "--max-dim", "0"], REPLY.as_bytes());
+    resize.assert_error(
+        2,
+        &["invalid value '0' for '--max-dim <PX>': 0 is not in 1..="],
+    );
+    validate.assert_error(
+        2,
+        &["invalid value '0' for '--max-dim <PX>': 0 is not in 1..="],
+    );
+}
