@@ -470,3 +470,82 @@ fn validate_refuses_max_dim_0_as_resize_does() {
         &["invalid value '0' for '--max-dim <PX>': 0 is not in 1..="],
     );
 }
+
+// --- duplicate keys -------------------------------------------------------
+
+#[test]
+fn duplicate_keys_are_reported_in_rollouts() {
+    let line = concat!(
+        r#"{"responses_create_params":{"input":[{"role":"user","content":"hi","content":"hello"}],"model":"m"},"#,
+        r#""response":{"id":"r","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","text":"b"}]}]},"#,
+        r#""reward":1.0,"reward":0.0}"#,
+        "\n"
+    );
+    for args in [
+        &["validate", "--format", "json", "-"][..],
+        &["validate", "--format", "json", "--kind", "rollout", "-"],
+    ] {
+        let run = run_with_stdin(args, line.as_bytes());
+        assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+        let found: Vec<(String, String)> = run
+            .json_lines()
+            .iter()
+            .filter(|f| f["rule"] == "duplicate-key")
+            .map(|f| {
+                (
+                    f["pointer"].as_str().unwrap().to_string(),
+                    f["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let pointers: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/responses_create_params/input/0/content",
+                "/response/output/0/content/0/text",
+                "/reward"
+            ],
+            "{args:?}: {}",
+            run.stdout
+        );
+        assert!(
+            found[2].1.contains("key \"reward\" is written 2 times"),
+            "{found:?}"
+        );
+    }
+}
+
+#[test]
+fn duplicate_keys_are_reported_in_documents_validate_skips() {
+    let doc = "{\"name\":\"a\",\"name\":\"b\",\"nested\":[{\"k\":1,\"k\":2}]}\n";
+    let run = run_with_stdin(&["validate", "-"], doc.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        concat!(
+            "<stdin>:1: warning[duplicate-key] /nested/0/k: key \"k\" is written 2 times in this object; every reader takes the last value and ignores the others\n",
+            "<stdin>:1: warning[duplicate-key] /name: key \"name\" is written 2 times in this object; every reader takes the last value and ignores the others\n",
+        )
+    );
+    assert!(run.stderr.contains("1 document skipped"), "{}", run.stderr);
+    let strict = run_with_stdin(&["validate", "--deny-warnings", "-"], doc.as_bytes());
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+    // A value at an --at pointer alike.
+    let wrapped = format!("{{\"x\":{}}}", doc.trim_end());
+    let run = run_with_stdin(&["validate", "--at", "/x", "-"], wrapped.as_bytes());
+    assert!(
+        run.stdout
+            .contains("<stdin>:1: warning[duplicate-key] /x/name: key \"name\" is written 2 times"),
+        "{}",
+        run.stdout
+    );
+    // One without duplicates is skipped quietly, as before.
+    let clean = run_with_stdin(&["validate", "-"], b"{\"name\":\"a\"}\n");
+    assert_eq!(
+        (clean.code, clean.stdout.as_str()),
+        (0, ""),
+        "{}",
+        clean.stderr
+    );
+}
