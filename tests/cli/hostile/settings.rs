@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::{run_bounded, Feed};
-use crate::support::media::b64_of;
+use crate::support::media::{b64_of, png_of};
 use crate::{path_arg, run, run_with_stdin, temp_file, Run};
 
 /// Runs partkit in `dir` (so that config discovery starts there).
@@ -547,5 +547,75 @@ fn duplicate_keys_are_reported_in_documents_validate_skips() {
         (0, ""),
         "{}",
         clean.stderr
+    );
+}
+
+// --- resize's output of one document ---------------------------------------
+
+#[test]
+fn a_single_document_that_fails_prints_nothing() {
+    let broken = b64_of(&png_of(64, 64)[..60]);
+    let doc = format!(
+        "\n\n  \n{{\"tool_output_images\":[{{\"image_url\":\"data:image/png;base64,{broken}\"}}]}}\n"
+    );
+    // On one line, and over several.
+    for text in [doc.clone(), doc.replace("[{", "[\n  {")] {
+        let run = run_with_stdin(&["resize", "--max-dim", "8"], text.as_bytes());
+        assert_eq!((run.code, run.stdout.as_str()), (1, ""), "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("/tool_output_images/0: image does not decode"),
+            "{}",
+            run.stderr
+        );
+    }
+    // Under --on-error null it becomes null, after the blank lines.
+    let run = run_with_stdin(
+        &["resize", "--max-dim", "8", "--on-error", "null"],
+        doc.as_bytes(),
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "\n\n  \nnull\n"),
+        "{}",
+        run.stderr
+    ); // Its summary claims nothing of an image that failed.
+    assert!(!run.stderr.contains("within every cap"), "{}", run.stderr);
+}
+
+#[test]
+fn a_document_comes_back_with_its_own_ending() {
+    let small = b64_of(&png_of(4, 4));
+    let unchanged = format!(
+        "\n\n{{\"tool_output_images\":[{{\"image_url\":\"data:image/png;base64,{small}\"}}]}}"
+    );
+    for text in [
+        unchanged.clone(),
+        format!("{unchanged}\n"),
+        format!("{unchanged}  \n\n"),
+        format!("{unchanged}\r\n"),
+        unchanged.replace("[{", "[\n  {"),
+    ] {
+        let run = run_with_stdin(&["resize", "--max-dim", "8"], text.as_bytes());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout, text, "{text:?}");
+    }
+    // Resized, it still ends as it did.
+    let big = b64_of(&png_of(64, 64));
+    let doc =
+        format!("{{\"tool_output_images\":[{{\"image_url\":\"data:image/png;base64,{big}\"}}]}}");
+    let resized = run_with_stdin(&["resize", "--max-dim", "8"], doc.as_bytes());
+    assert_eq!(resized.code, 0, "{}", resized.stderr);
+    assert!(resized.stdout.ends_with("\"}]}"), "{:?}", resized.stdout);
+    assert_ne!(resized.stdout, doc);
+    // A large file (read from where it lies) alike.
+    let padding = " ".repeat(2 << 20);
+    let large = format!("{{\"pad\":\"{padding}\",\"tool_output_images\":[{{\"image_url\":\"data:image/png;base64,{small}\"}}]}}");
+    let (_dir, file) = temp_file("large.json", large.as_bytes());
+    let from_file = run(&["resize", "--max-dim", "8", path_arg(&file)]);
+    assert_eq!(from_file.code, 0, "{}", from_file.stderr);
+    assert!(
+        from_file.stdout == large,
+        "the large file comes back as it was"
     );
 }
