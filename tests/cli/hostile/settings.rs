@@ -212,6 +212,34 @@ fn a_config_max_dim_of_0_is_refused_in_validate_too() {
     );
 }
 
+/// The config fixtures (the config fuzz target's seeds too) read as they
+/// say: every key of `partkit.toml` with its line, `[tool.partkit]` of a
+/// `pyproject.toml`, and a misspelt key refused at its line.
+#[test]
+fn the_config_fixtures_read_as_they_say() {
+    let every = crate::fixture("config/partkit.toml");
+    let shown = run(&["--config", path_arg(&every), "config"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    let text = std::fs::read_to_string(&every).unwrap();
+    for (index, line) in text.lines().enumerate() {
+        if line.contains(" = ") && !line.starts_with('#') {
+            let source = format!("partkit.toml:{}\n", index + 1);
+            assert!(shown.stdout.contains(&source), "{line}: {}", shown.stdout);
+        }
+    }
+    let pyproject = crate::fixture("config/pyproject.toml");
+    let shown = run(&["--config", path_arg(&pyproject), "config"]);
+    assert_eq!(shown.code, 0, "{}", shown.stderr);
+    assert!(
+        shown.stdout.contains("pyproject.toml:13\n"),
+        "{}",
+        shown.stdout
+    );
+    let misspelt = crate::fixture("config/misspelt.toml");
+    run(&["--config", path_arg(&misspelt), "config"])
+        .assert_error(2, &["misspelt.toml:3: validate.max-dimm: unknown key"]);
+}
+
 // --- --at pointers --------------------------------------------------------
 
 /// A document whose `arr` holds a clean reply, then a broken one.
