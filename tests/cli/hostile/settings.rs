@@ -102,23 +102,27 @@ fn a_found_config_over_the_cap_is_refused_naming_it() {
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
+/// A fault in a found config: what it is, how to make it in a folder, and
+/// what the one error line starts with.
+type Fault = (&'static str, fn(&Path), &'static str);
+
 /// What each fault in a found config says: the file, then what is wrong.
 #[test]
 fn a_found_config_that_cannot_be_read_is_exit_2_naming_it() {
-    let cases: [(&str, &dyn Fn(&Path), &str); 6] = [
+    let cases: [Fault; 6] = [
         (
             "dangling link",
-            &|dir| std::os::unix::fs::symlink("gone.toml", dir.join("partkit.toml")).unwrap(),
+            |dir| std::os::unix::fs::symlink("gone.toml", dir.join("partkit.toml")).unwrap(),
             "partkit.toml: a link to gone.toml, which does not exist",
         ),
         (
             "folder",
-            &|dir| std::fs::create_dir(dir.join("partkit.toml")).unwrap(),
+            |dir| std::fs::create_dir(dir.join("partkit.toml")).unwrap(),
             "partkit.toml: a folder, not a config file",
         ),
         (
             "FIFO",
-            &|dir| {
+            |dir| {
                 let made = Command::new("mkfifo")
                     .arg(dir.join(".partkit.toml"))
                     .status()
@@ -129,17 +133,17 @@ fn a_found_config_that_cannot_be_read_is_exit_2_naming_it() {
         ),
         (
             "pyproject not TOML",
-            &|dir| std::fs::write(dir.join("pyproject.toml"), "[project\nname = 'x'\n").unwrap(),
+            |dir| std::fs::write(dir.join("pyproject.toml"), "[project\nname = 'x'\n").unwrap(),
             "pyproject.toml:1: not TOML: ",
         ),
         (
             "not UTF-8",
-            &|dir| std::fs::write(dir.join("partkit.toml"), b"# caf\xe9\n").unwrap(),
+            |dir| std::fs::write(dir.join("partkit.toml"), b"# caf\xe9\n").unwrap(),
             "partkit.toml:1: not UTF-8 text",
         ),
         (
             "link loop",
-            &|dir| std::os::unix::fs::symlink("partkit.toml", dir.join("partkit.toml")).unwrap(),
+            |dir| std::os::unix::fs::symlink("partkit.toml", dir.join("partkit.toml")).unwrap(),
             "partkit.toml: cannot read config",
         ),
     ];
