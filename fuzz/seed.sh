@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 fixtures=../tests/fixtures
 realworld=../../shared/realworld
 json_targets=(json_lines json_tree convert split validate view)
-for target in "${json_targets[@]}" data_url media_header decode_image; do
+for target in "${json_targets[@]}" data_url media_header decode_image config pointer; do
   mkdir -p "corpus/$target"
 done
 copy() { # copy FILE TARGET...: under a name made from its path
@@ -30,4 +30,18 @@ for image in "$fixtures"/*.png "$fixtures"/*.PNG "$fixtures"/*.jpg "$fixtures"/*
   name=$(basename "$image" | tr ' ' '_')
   printf 'data:application/octet-stream;base64,%s' "$(base64 -w0 "$image")" > "corpus/data_url/$name.txt"
 done
+# Config files: the fixtures (every key, a pyproject.toml table, a misspelt
+# key) and the repository's own pyproject.toml (no table).
+for file in "$fixtures"/config/*.toml ../pyproject.toml; do
+  copy "$file" config
+done
+# Pointers: a pointer line, then a small document, for pointers that select
+# the whole, a message, a part, an image, and ones RFC 6901 says select nothing.
+pointers=("" /messages/0/content /tool_output_images/0 /contents/0/parts/0 /0 /messages/01 /0/-)
+while IFS= read -r -d '' file; do
+  name=$(printf '%s' "$file" | tr '/ ' '__')
+  for i in "${!pointers[@]}"; do
+    { printf '%s\n' "${pointers[$i]}"; cat "$file"; } > "corpus/pointer/$name.$i"
+  done
+done < <(find "$fixtures" -type f -name '*.json' -size -16k -print0)
 echo "seeded: $(find corpus -type f | wc -l) files in $(ls corpus | wc -l) corpora"

@@ -247,13 +247,17 @@ pub fn check_bytes(
     Ok((sniffed, dimensions))
 }
 
-/// The `image` crate's format for the image types partkit decodes.
+/// The `image` crate's format for the image types partkit decodes: the
+/// types `resize` reads, so that a part `validate --deep` passes is one
+/// `resize` can decode.
 pub fn image_format(media_type: &str) -> Option<image::ImageFormat> {
     match media_type {
         "image/png" => Some(image::ImageFormat::Png),
         "image/jpeg" => Some(image::ImageFormat::Jpeg),
         "image/gif" => Some(image::ImageFormat::Gif),
         "image/webp" => Some(image::ImageFormat::WebP),
+        "image/bmp" => Some(image::ImageFormat::Bmp),
+        "image/tiff" => Some(image::ImageFormat::Tiff),
         _ => None,
     }
 }

@@ -403,11 +403,27 @@ pub fn raw_span(bytes: &[u8], pointer: &str) -> Option<(usize, usize)> {
         let token = token.replace("~1", "/").replace("~0", "~");
         at = match bytes.get(at)? {
             b'{' => find_member(bytes, at, &token)?,
-            b'[' => find_item(bytes, at, token.parse().ok()?)?,
+            b'[' => find_item(bytes, at, array_index(&token)?)?,
             _ => return None,
         };
     }
     Some((at, skip_value(bytes, at)?))
+}
+
+/// An array index as RFC 6901 writes one: `0`, or digits without a leading
+/// zero. Anything else (`01`, `+1`, ` 1`, `-`, the element after the last)
+/// names no element: `usize`'s parser alone would take `01` and `+1`.
+fn array_index(token: &str) -> Option<usize> {
+    let canonical = match token.as_bytes() {
+        [b'0'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    if canonical {
+        token.parse().ok()
+    } else {
+        None
+    }
 }
 
 fn skip_whitespace(bytes: &[u8], mut at: usize) -> usize {
@@ -527,5 +543,10 @@ mod span_tests {
         assert_eq!(span("/a2"), Some("{}"));
         assert_eq!(span("/a/2"), None);
         assert_eq!(span("/zz"), None);
+        // Indexes as RFC 6901 writes them, and nothing else.
+        for index in ["01", "+1", "-", " 1", "1 ", "1.0", "-0", "00", "", "1e0"] {
+            assert_eq!(span(&format!("/a/{index}")), None, "{index:?}");
+        }
+        assert_eq!(span("/a/99999999999999999999999"), None);
     }
 }

@@ -88,6 +88,10 @@ pub use validate::{CheckOptions, ValidateOptions};
 #[doc(hidden)]
 pub use render::sanitize;
 
+/// The config reader on text alone, for the fuzz target.
+#[doc(hidden)]
+pub use config::from_text as read_config_text;
+
 use std::ffi::OsString;
 
 use clap::{CommandFactory, FromArgMatches};

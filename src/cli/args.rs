@@ -151,7 +151,7 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Limits")]
     pub max_bytes: Option<u64>,
     /// Refuse an image whose longest side is over this many pixels
-    #[arg(long, value_name = "PX", help_heading = "Limits")]
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Limits")]
     pub max_dim: Option<u32>,
     /// Refuse a document with more than this many images
     #[arg(long, value_name = "N", help_heading = "Limits")]

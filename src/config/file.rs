@@ -129,7 +129,18 @@ pub fn parse(text: &str, shown: &str, layout: Layout) -> Result<Option<Settings>
         problem(text, shown, inner.span(), &format!("{key}: {message}"))
     };
     let deserializer = toml::Deserializer::parse(text).map_err(|error| {
-        let message = error.message().trim().replace('\n', " ");
+        let mut message = error.message().trim().replace('\n', " ");
+        // The parser says only "duplicate key"; its span is the key.
+        if message == "duplicate key" {
+            if let Some(key) = error.span().and_then(|span| text.get(span)) {
+                let key = key.trim();
+                let bare = key
+                    .strip_prefix(['"', '\''])
+                    .and_then(|k| k.strip_suffix(['"', '\'']))
+                    .unwrap_or(key);
+                message = format!("duplicate key {}", crate::echo::quoted(bare));
+            }
+        }
         problem(text, shown, error.span(), &format!("not TOML: {message}"))
     })?;
     let settings = match layout {

@@ -11,6 +11,7 @@ pub mod apply;
 mod file;
 mod paths;
 pub mod show;
+mod text;
 mod values;
 
 use std::path::{Path, PathBuf};
@@ -76,12 +77,15 @@ impl Config {
 }
 
 /// Finds and reads the config as `--config`/`--no-config` say, from `cwd`.
+/// A file found where a config is looked for that cannot be read as one (a
+/// link to nothing, a folder, a FIFO, not TOML) stops the run: passed over,
+/// it would leave the run without the settings its owner meant it to have.
 pub fn load(named: Option<&Path>, disabled: bool, cwd: &Path) -> Result<Loaded> {
     if disabled {
         return Ok(Loaded::none());
     }
     if let Some(path) = named {
-        let config = read(path, cwd)?.ok_or_else(|| {
+        let config = read(path, cwd, text::How::Named)?.ok_or_else(|| {
             Error::usage(format!(
                 "--config {}: the file has no [tool.partkit] table",
                 path.display()
@@ -95,13 +99,12 @@ pub fn load(named: Option<&Path>, disabled: bool, cwd: &Path) -> Result<Loaded> 
     for dir in cwd.ancestors() {
         for name in NAMES {
             let path = dir.join(name);
-            if !path.is_file() {
+            let there = text::is_there(&path)
+                .map_err(|error| text::cannot_read(&shown(&path, cwd), &error))?;
+            if !there {
                 continue;
             }
-            if name == "pyproject.toml" && !mentions_partkit(&path) {
-                continue;
-            }
-            if let Some(config) = read(&path, cwd)? {
+            if let Some(config) = read(&path, cwd, text::How::Found)? {
                 return Ok(Loaded {
                     origin: Origin::Found,
                     config: Some(config),
@@ -115,30 +118,52 @@ pub fn load(named: Option<&Path>, disabled: bool, cwd: &Path) -> Result<Loaded> 
     })
 }
 
-/// A quick look before parsing a `pyproject.toml`: most never name partkit,
-/// and one that is broken but does not is none of partkit's business.
-fn mentions_partkit(path: &Path) -> bool {
-    std::fs::read(path).is_ok_and(|bytes| memchr::memmem::find(&bytes, b"partkit").is_some())
+/// A config file's path as messages show it: from the working folder when
+/// it is inside it, else whole.
+fn shown(path: &Path, cwd: &Path) -> String {
+    let absolute = paths::absolute(path, cwd);
+    match absolute.strip_prefix(cwd) {
+        Ok(inside) => inside.display().to_string(),
+        Err(_) => absolute.display().to_string(),
+    }
 }
 
 /// Reads one file; `None` for a `pyproject.toml` without `[tool.partkit]`.
-fn read(path: &Path, cwd: &Path) -> Result<Option<Config>> {
-    let text = std::fs::read_to_string(path).map_err(|source| {
-        Error::usage(format!("cannot read config {}: {source}", path.display()))
-    })?;
-    let absolute = paths::absolute(path, cwd);
-    let shown = match absolute.strip_prefix(cwd) {
-        Ok(inside) => inside.display().to_string(),
-        Err(_) => absolute.display().to_string(),
-    };
-    let Some(settings) = file::parse(&text, &shown, file::Layout::of(path))? else {
+fn read(path: &Path, cwd: &Path, how: text::How) -> Result<Option<Config>> {
+    let shown = shown(path, cwd);
+    let text = text::read(path, &shown, how)?;
+    // Globs are relative to the file's folder.
+    let dir = paths::absolute(path, cwd)
+        .parent()
+        .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+    parse(text, shown, file::Layout::of(path), dir)
+}
+
+/// Reads a config file's text as a run reads the file `name` (a
+/// `pyproject.toml` by its `[tool.partkit]` table, any other name whole):
+/// the settings, checked, or the error the run would stop with. Runs read
+/// files through [`load`]; this is for reading text alone (fuzzing).
+pub fn from_text(text: &str, name: &str) -> Result<Option<Config>> {
+    let layout = file::Layout::of(Path::new(name));
+    parse(
+        text.to_string(),
+        name.to_string(),
+        layout,
+        PathBuf::from("/"),
+    )
+}
+
+/// The settings of `text` (the file shown as `shown`, in the folder `dir`).
+fn parse(
+    text: String,
+    shown: String,
+    layout: file::Layout,
+    dir: PathBuf,
+) -> Result<Option<Config>> {
+    let Some(settings) = file::parse(&text, &shown, layout)? else {
         return Ok(None);
     };
-    let dir = absolute
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| cwd.to_path_buf());
-    let prefix = match file::Layout::of(path) {
+    let prefix = match layout {
         file::Layout::Whole => "",
         file::Layout::PyProject => "tool.partkit.",
     };
@@ -172,6 +197,20 @@ fn checked(config: &Config, prefix: &str) -> Result<PathRules> {
         return Err(fail(span, key, "must be at least 1"));
     }
     let validate = &config.settings.validate;
+    let overrides = validate.overrides.iter().flat_map(|o| o.get_ref());
+    let validate_dims = std::iter::once(("validate.max-dim".to_string(), &validate.max_dim)).chain(
+        overrides.enumerate().map(|(index, entry)| {
+            (
+                format!("validate.overrides[{index}].max-dim"),
+                &entry.max_dim,
+            )
+        }),
+    );
+    for (key, setting) in validate_dims {
+        if let Some(span) = zero_at(setting) {
+            return Err(fail(span, &key, "must be at least 1"));
+        }
+    }
     if let Some(paths) = &validate.paths {
         return Err(fail(
             paths.span(),

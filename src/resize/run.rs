@@ -233,6 +233,16 @@ fn peek_is_image(path: &Path) -> bool {
     sniff_format(&prefix[..n]).is_ok()
 }
 
+/// What `resize` takes, for the message about what it does not.
+const TAKES: &str = "PNG, JPEG, GIF, WebP, BMP and TIFF images, and JSON documents";
+
+/// The type of an input that starts as a known type which is neither an image
+/// `resize` reads nor text (an icon, a PDF, an archive): read as JSON, it
+/// would only be called invalid JSON.
+fn other_type(prefix: &[u8]) -> Option<String> {
+    crate::media::sniff(prefix).filter(|kind| !crate::media::is_text_type(kind))
+}
+
 pub(super) fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
     move |source| Error::Write {
         path: path.to_path_buf(),
@@ -293,6 +303,11 @@ fn run_input(
             }
             sink.progress(bytes.len() as u64);
             run_image(input, &label, bytes, options, in_place, report, sink)
+        } else if let Some(kind) = other_type(&prefix) {
+            Err(Error::rejected(format!(
+                "{label}: {} (it takes {TAKES})",
+                super::ResizeError::NotAnImage(Some(kind))
+            )))
         } else {
             run_json(input, &label, reader, options, in_place, report, sink)
         }

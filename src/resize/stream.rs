@@ -4,7 +4,6 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 
 use rayon::prelude::*;
@@ -32,7 +31,7 @@ pub(super) fn run_json(
     report: Emit<'_>,
     sink: &dyn Sink,
 ) -> Result<ExitStatus> {
-    let mut out = match (&options.destination, input) {
+    let out = match (&options.destination, input) {
         (Destination::Stdout, _) => Out::Stdout(sink.stdout()),
         (Destination::File(path), _) => Out::open(Replacement::new(path)?),
         (Destination::Dir(dir), Input::Path(path)) => Out::open(Replacement::in_folder(
@@ -51,6 +50,7 @@ pub(super) fn run_json(
         single,
         to_stdout,
         out,
+        leading: None,
         tally: Tally::new(options.on_error),
         status: ExitStatus::Success,
         documents: 0,
@@ -66,7 +66,7 @@ pub(super) fn run_json(
     let mut lines = RawLines::new(&mut reader, input);
     // The first document tells JSON from JSON Lines. Blank lines before it
     // are kept as a gap is (they come first both ways), and dropped when no
-    // document follows.
+    // document follows or a single document fails.
     let mut pending = Vec::new();
     let mut leading = Gap::default();
     let first = lines.next_line(&mut pending, &mut leading)?;
@@ -77,12 +77,16 @@ pub(super) fn run_json(
         }
         return Ok(ExitStatus::Success);
     };
-    leading.write_to(&mut out)?;
-    drop(leading);
     let complete = serde_json::from_slice::<serde::de::IgnoredAny>(content(&pending)).is_ok();
     let mut gap = Gap::default();
     let single = !options.jsonl && (!complete || !lines.skip_blank(&mut gap)?);
     let mut stream = new_stream(single, out);
+    if single {
+        stream.leading = Some(leading);
+    } else {
+        leading.write_to(&mut stream.out)?;
+        drop(leading);
+    }
     if single && !complete {
         // A document over several lines: the rest of the input is its rest.
         let mut bytes = pending;
@@ -150,6 +154,9 @@ struct Stream<'a, 's> {
     single: bool,
     to_stdout: bool,
     out: Out<'s>,
+    /// The blank lines before a single document: written with it, so that
+    /// one that fails leaves no output at all.
+    leading: Option<Gap>,
     tally: Tally,
     status: ExitStatus,
     documents: usize,
@@ -170,17 +177,30 @@ impl Stream<'_, '_> {
         sink: &dyn Sink,
     ) -> Result<()> {
         sink.progress(bytes.len() as u64 + after.len);
-        let result = resize_document_at(&bytes, &self.options.at, &self.options.resize);
-        let status = self.document(line, Doc::Bytes(&bytes), b"", result, report)?;
+        // The white space after the value is its ending, kept as it was
+        // after the document, or after the null that stands in for it.
+        let blank = bytes
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        let (doc, ending) = bytes.split_at(bytes.len() - blank);
+        let result = resize_document_at(doc, &self.options.at, &self.options.resize);
+        let status = self.document(line, Doc::Bytes(doc), ending, result, report)?;
         self.status = worse(self.status, status);
+        // Ended as it was: a document without a final line break gets none.
         if status == ExitStatus::Success {
             after.write_to(&mut self.out)?;
-            let last = after.last.or(bytes.last().copied());
-            if self.to_stdout && last != Some(b'\n') {
-                self.out.write(b"\n")?;
-            }
         }
         Ok(())
+    }
+
+    /// Writes the blank lines held before a single document, once.
+    fn write_leading(&mut self) -> Result<()> {
+        match self.leading.take() {
+            Some(leading) => leading.write_to(&mut self.out),
+            None => Ok(()),
+        }
     }
 
     /// The lines of a JSON Lines input, `first` (and the white space that
@@ -272,12 +292,6 @@ impl Stream<'_, '_> {
         });
         let status = self.document(1, Doc::File(file), b"", result, report)?;
         self.status = worse(self.status, status);
-        let mut last = [0u8];
-        let ends_in_line_break =
-            len > 0 && file.read_exact_at(&mut last, len - 1).is_ok() && last == *b"\n";
-        if self.to_stdout && !ends_in_line_break && status == ExitStatus::Success {
-            self.out.write(b"\n")?;
-        }
         Ok(())
     }
 
@@ -322,6 +336,7 @@ impl Stream<'_, '_> {
         if failed {
             return self.fail(tail);
         }
+        self.write_leading()?;
         match &resized_doc.output {
             Some(new) => {
                 self.changed = true;
@@ -346,6 +361,7 @@ impl Stream<'_, '_> {
         match stand_in.strip_suffix(b"\n") {
             // `null`, with the line's own line break.
             Some(null) => {
+                self.write_leading()?;
                 self.out.write(null)?;
                 self.out.write(tail)?;
                 Ok(ExitStatus::Success)
@@ -379,6 +395,9 @@ impl Stream<'_, '_> {
                 format!(" in {documents} documents")
             };
             let summary = match (self.images, self.resized) {
+                // Under --on-error null a failed document leaves the status
+                // a success: its errors were said, and no count is claimed.
+                _ if self.tally.failed > 0 => return Ok(self.status),
                 (0, _) => format!("{label}: no embedded images"),
                 (n, 0) => format!(
                     "{label}: {n} image{}{what}, all within every cap",

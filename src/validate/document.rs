@@ -32,15 +32,6 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
 /// then lent to the transcript rules, not copied: [`crate::json::lent`]).
 pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
-    // A rollout is recognized before anything else (its request would
-    // otherwise pass for a transcript of some shape, or for none): it is then
-    // checked as its conversation. One that is not JSON is reported as any
-    // document is, below.
-    if matches!(options.kind, KindChoice::Rollout)
-        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
-    {
-        return super::scope::check_rollout(shared, options);
-    }
     let doc = match json::parse(bytes) {
         Ok(doc) => doc,
         Err(error) => {
@@ -59,10 +50,35 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
             }
         }
     };
-    if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(&doc) {
-        return super::scope::check_rollout(shared, options);
+    // A rollout is recognized before anything else (its request would
+    // otherwise pass for a transcript of some shape, or for none): it is then
+    // checked as its conversation, and its duplicate keys as a whole line.
+    let rollout = match options.kind {
+        KindChoice::Rollout => true,
+        KindChoice::Auto => nemo_gym::rollout::is_rollout(&doc),
+        _ => false,
+    };
+    if rollout {
+        let duplicates = json::take_duplicates() > 0;
+        return super::scope::check_rollout(shared, options, duplicates);
     }
     check_parsed(&doc, shared, options)
+}
+
+/// A `duplicate-key` finding for each key `bytes` writes twice in an object.
+/// Read only when parsing counted one (a second pass over a rare document).
+pub(super) fn duplicate_keys(bytes: &[u8]) -> impl Iterator<Item = Issue> {
+    json::duplicate_keys(bytes).into_iter().map(|found| {
+        super::kit::issue(
+            "duplicate-key",
+            found.pointer,
+            format!(
+                "key {} is written {} times in this object; every reader takes the last value and ignores the others",
+                crate::echo::quoted(&found.key),
+                found.count
+            ),
+        )
+    })
 }
 
 /// Checks a large file's one document without holding it: parsed from the
@@ -119,25 +135,22 @@ fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) ->
         Some(DocKind::Parts) => checker.parts(doc),
         Some(DocKind::Transcript(shape)) => checker.transcript(doc, lent_value(), shape),
         Some(DocKind::Rollout) | None => {
+            // None of the kinds, so not checked; but a key written twice is
+            // broken data whatever the document is.
+            let issues = match duplicates {
+                true => duplicate_keys(bytes).collect(),
+                false => Vec::new(),
+            };
             return DocReport {
                 skipped: true,
+                issues,
                 ..DocReport::default()
-            }
+            };
         }
     }
     checker.document_limits();
     if duplicates {
-        for found in json::duplicate_keys(bytes) {
-            checker.issues.push(super::kit::issue(
-                "duplicate-key",
-                found.pointer,
-                format!(
-                    "key {} is written {} times in this object; every reader takes the last value and ignores the others",
-                    crate::echo::quoted(&found.key),
-                    found.count
-                ),
-            ));
-        }
+        checker.issues.extend(duplicate_keys(bytes));
     }
     let scratch = std::mem::take(&mut checker.scratch);
     SCRATCH.with(|cell| cell.replace(scratch));

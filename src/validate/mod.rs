@@ -434,10 +434,11 @@ fn record(
     fixing: bool,
 ) {
     if doc.skipped {
+        // Not checked, but what it still reports (a duplicate key) counts.
         report.skipped += 1;
-        return;
+    } else {
+        report.documents += 1;
     }
-    report.documents += 1;
     if let Some(note) = doc.note {
         match report.notes.iter_mut().find(|(seen, _, _)| *seen == note) {
             Some((_, _, count)) => *count += 1,

@@ -3,7 +3,7 @@
 //! alone and their findings (and repairs) are moved back into the document's
 //! own coordinates: full pointers from its root, byte ranges of its text.
 
-use super::document::check_shared;
+use super::document::{check_shared, duplicate_keys};
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue};
 use crate::shapes::nemo_gym::rollout::Conversation;
@@ -45,13 +45,13 @@ pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
     };
     for value in located {
         let part = check_shared(&bytes.slice(value.range.clone()), options);
-        if part.skipped {
-            continue;
+        // A part of none of the kinds still reports its duplicate keys.
+        if !part.skipped {
+            report.skipped = false;
+            report.kind = report.kind.or(part.kind);
+            report.note = report.note.or(part.note);
+            report.images += part.images;
         }
-        report.skipped = false;
-        report.kind = report.kind.or(part.kind);
-        report.note = report.note.or(part.note);
-        report.images += part.images;
         report
             .issues
             .extend(part.issues.into_iter().map(|mut issue| {
@@ -68,18 +68,28 @@ pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
 
 /// Checks a NeMo Gym rollout line: its conversation (the request's input and
 /// the response's output, with the request's tools) as one OpenAI Responses
-/// request, with every rule that applies to one.
-pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
+/// request, with every rule that applies to one; and, where parsing the line
+/// counted `duplicates`, the keys written twice anywhere in it (the
+/// conversation's own are among them).
+pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions, duplicates: bool) -> DocReport {
+    let line_duplicates = || -> Vec<Issue> {
+        match duplicates {
+            true => duplicate_keys(bytes).collect(),
+            false => Vec::new(),
+        }
+    };
     let Some(conversation) = Conversation::of(bytes) else {
+        let mut issues = vec![Issue {
+            rule: "transcript-invalid",
+            pointer: String::new(),
+            message: "not a NeMo Gym rollout: no responses_create_params object".into(),
+            patch: None,
+            severity: None,
+        }];
+        issues.extend(line_duplicates());
         return DocReport {
             kind: Some(DocKind::Rollout),
-            issues: vec![Issue {
-                rule: "transcript-invalid",
-                pointer: String::new(),
-                message: "not a NeMo Gym rollout: no responses_create_params object".into(),
-                patch: None,
-                severity: None,
-            }],
+            issues,
             ..DocReport::default()
         };
     };
@@ -89,6 +99,7 @@ pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
     };
     let mut report = check_shared(&SharedBytes::new(conversation.bytes.clone()), &inner);
     report.kind = Some(DocKind::Rollout);
+    report.issues.retain(|issue| issue.rule != "duplicate-key");
     for issue in &mut report.issues {
         issue.pointer = conversation.line_pointer(&issue.pointer);
         issue.patch = issue.patch.take().and_then(|mut patch| {
@@ -98,5 +109,6 @@ pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
             Some(patch)
         });
     }
+    report.issues.extend(line_duplicates());
     report
 }

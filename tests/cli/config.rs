@@ -141,9 +141,9 @@ fn pyproject_tool_partkit_is_read_and_others_passed_over() {
     project
         .write("fixtures/two.json", reply_with_two_images())
         .write("partkit.toml", "[validate]\nignore = [\"duplicate-key\"]\n")
-        // A pyproject.toml without [tool.partkit] is passed over (and one that
-        // never names partkit is not even parsed: this one is not TOML).
-        .write("a/pyproject.toml", "[project\nname = 'not toml'\n")
+        // A pyproject.toml without [tool.partkit] is passed over (one that
+        // is not TOML is not: hostile::settings).
+        .write("a/pyproject.toml", "[project]\nname = 'other'\n")
         .write(
             "a/b/pyproject.toml",
             "[project]\nname = \"partkit-user\"\n[tool.other]\nx = 1\n",

@@ -11,5 +11,6 @@ mod inputs;
 mod limits;
 mod lines;
 mod outputs;
+mod settings;
 
 pub use bounded::{run_bounded, Feed};
