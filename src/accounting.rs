@@ -38,6 +38,8 @@ pub struct Tally {
     pub failed: usize,
     /// Blank lines read (counted in `read`).
     pub blank: usize,
+    /// `null` lines written in place of failed or blank lines.
+    pub nulls: usize,
     /// The run stopped at a failure (`--on-error stop`).
     pub stopped: bool,
 }
@@ -71,8 +73,17 @@ impl Tally {
         if let (OnError::Null, Some(out)) = (self.policy, out) {
             out.write_all(b"null\n")?;
             self.written += 1;
+            self.nulls += 1;
         }
         Ok(())
+    }
+
+    /// `count` blank lines written back as they were (`resize`, which
+    /// leaves every byte it does not change).
+    pub fn kept_blank(&mut self, count: usize) {
+        self.read += count;
+        self.blank += count;
+        self.written += count;
     }
 
     /// A document that failed (its error already reported): writes its
@@ -87,6 +98,7 @@ impl Tally {
                 if let Some(out) = out {
                     out.write_all(b"null\n")?;
                     self.written += 1;
+                    self.nulls += 1;
                 }
                 Ok(Flow::Continue)
             }
@@ -125,9 +137,8 @@ impl Tally {
             Some(what) => text.push_str(&format!(", {what}")),
             None => {
                 text.push_str(&format!(", {} out", group_digits(self.written as u64)));
-                let nulls = self.failed + self.blank;
-                if self.policy == OnError::Null && nulls > 0 {
-                    text.push_str(&format!(" ({} null)", group_digits(nulls as u64)));
+                if self.nulls > 0 {
+                    text.push_str(&format!(" ({} null)", group_digits(self.nulls as u64)));
                 }
             }
         }

@@ -84,6 +84,7 @@ pub(super) fn run_json(
     if single {
         stream.leading = Some(leading);
     } else {
+        stream.tally.kept_blank(leading.breaks);
         leading.write_to(&mut stream.out)?;
         drop(leading);
     }
@@ -214,8 +215,9 @@ impl Stream<'_, '_> {
         report: Emit<'_>,
         sink: &dyn Sink,
     ) -> Result<()> {
-        self.batch(vec![first], report, sink)?;
+        self.batch(vec![(first.0, Ok(first.1))], report, sink)?;
         sink.progress(gap.len);
+        self.tally.kept_blank(gap.breaks);
         gap.write_to(&mut self.out)?;
         drop(gap);
         let mut batch = Vec::new();
@@ -225,8 +227,13 @@ impl Stream<'_, '_> {
             while batch.len() < BATCH_LINES && batch_bytes < BATCH_BYTES {
                 let mut raw = Vec::new();
                 match lines.next_raw(&mut raw)? {
-                    Some(line) => {
+                    Some((line, fits)) => {
                         batch_bytes += raw.len();
+                        let raw = if fits {
+                            Ok(raw)
+                        } else {
+                            Err((lines.too_large(line), raw))
+                        };
                         batch.push((line, raw));
                     }
                     None => {
@@ -240,18 +247,14 @@ impl Stream<'_, '_> {
         Ok(())
     }
 
-    /// Lines resized across the cores, and written in order.
-    fn batch(
-        &mut self,
-        batch: Vec<(usize, Vec<u8>)>,
-        report: Emit<'_>,
-        sink: &dyn Sink,
-    ) -> Result<()> {
+    /// Lines resized across the cores, and written in order. A line over
+    /// the limit comes as its error and its line break.
+    fn batch(&mut self, batch: Vec<(usize, RawLine)>, report: Emit<'_>, sink: &dyn Sink) -> Result<()> {
         let options = self.options;
         let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
             .par_iter()
             .map(|(_, raw)| {
-                let doc = content(raw);
+                let doc = content(raw.as_ref().ok()?);
                 (!doc.iter().all(u8::is_ascii_whitespace))
                     .then(|| resize_document_at(doc, &options.at, &options.resize))
             })
@@ -260,11 +263,24 @@ impl Stream<'_, '_> {
             if self.tally.stopped {
                 break;
             }
+            let raw = match raw {
+                Ok(raw) => raw,
+                Err((error, tail)) => {
+                    self.documents += 1;
+                    report(Report::Error(error.to_string()));
+                    let status = self.fail(tail)?;
+                    self.status = worse(self.status, status);
+                    continue;
+                }
+            };
             sink.progress(raw.len() as u64);
             let doc = content(raw);
             match result {
                 // A blank line stays as it was.
-                None => self.out.write(raw)?,
+                None => {
+                    self.tally.kept_blank(1);
+                    self.out.write(raw)?
+                }
                 Some(result) => {
                     let tail = &raw[doc.len()..];
                     let status = self.document(*line, Doc::Bytes(doc), tail, result, report)?;
@@ -440,6 +456,8 @@ struct Gap {
     file: Option<File>,
     len: u64,
     last: Option<u8>,
+    /// The line breaks it holds: the blank lines of JSON Lines it stands for.
+    breaks: usize,
 }
 
 /// The error of a [`Gap`] that could not be written to its temporary file.
@@ -458,6 +476,7 @@ impl Gap {
         let Some(&last) = bytes.last() else {
             return Ok(());
         };
+        self.breaks += memchr::memchr_iter(b'\n', bytes).count();
         if self.file.is_none() && self.bytes.len() + bytes.len() > SPILL_AT {
             let mut file = tempfile::tempfile()?;
             file.write_all(&self.bytes)?;
@@ -480,6 +499,10 @@ impl Gap {
         }
     }
 }
+
+/// A line of JSON Lines as read: its bytes, or (over the limit) its error
+/// and its line break.
+type RawLine = std::result::Result<Vec<u8>, (Error, Vec<u8>)>;
 
 /// Lines exactly as written (line breaks kept), so that a JSON Lines file comes
 /// back byte for byte where nothing changed. A line longer than
@@ -510,8 +533,10 @@ impl<'r> RawLines<'r> {
         }
     }
 
-    /// The next line (blank or not), appended to `raw`; its number.
-    fn next_raw(&mut self, raw: &mut Vec<u8>) -> Result<Option<usize>> {
+    /// The next line (blank or not), appended to `raw`; its number, and
+    /// whether it is within the limit. One that is not is read past without
+    /// being held (docs/json-lines.md): `raw` then holds only its line break.
+    fn next_raw(&mut self, raw: &mut Vec<u8>) -> Result<Option<(usize, bool)>> {
         let start = raw.len();
         // Its line break may come at `max + 1`, and `\r\n` at `max + 2`.
         let room = self.max.saturating_add(2) as u64;
@@ -523,10 +548,27 @@ impl<'r> RawLines<'r> {
             return Ok(None);
         }
         self.line += 1;
-        if content(&raw[start..]).len() > self.max {
-            return Err(self.too_large(self.line));
+        if content(&raw[start..]).len() <= self.max {
+            return Ok(Some((self.line, true)));
         }
-        Ok(Some(self.line))
+        let mut ended = raw.last() == Some(&b'\n');
+        raw.truncate(start);
+        while !ended {
+            let chunk = self.reader.fill_buf().map_err(read_error(self.input))?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (used, found) = match memchr::memchr(b'\n', chunk) {
+                Some(at) => (at + 1, true),
+                None => (chunk.len(), false),
+            };
+            self.reader.consume(used);
+            ended = found;
+        }
+        if ended {
+            raw.push(b'\n');
+        }
+        Ok(Some((self.line, false)))
     }
 
     /// Reads lines until one is not blank, into `raw`; that line's number.
@@ -536,7 +578,10 @@ impl<'r> RawLines<'r> {
             raw.clear();
             match self.next_raw(raw)? {
                 None => return Ok(None),
-                Some(line) if raw.iter().any(|b| !b.is_ascii_whitespace()) => {
+                // The first line tells JSON from JSON Lines: over the limit,
+                // neither can be told.
+                Some((line, false)) => return Err(self.too_large(line)),
+                Some((line, true)) if raw.iter().any(|b| !b.is_ascii_whitespace()) => {
                     return Ok(Some(line))
                 }
                 Some(_) => blank.push(raw).map_err(spill_error)?,

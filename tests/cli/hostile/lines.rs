@@ -293,3 +293,42 @@ fn view_draws_a_line_over_the_limit_as_such() {
     assert!(html.contains("too large to draw"), "{html}");
     assert!(html.contains(":3: longer than 4 kB"));
 }
+
+/// `resize` reads JSON Lines byte for byte with a reader of its own: a line
+/// over the limit fails alone there too, and blank lines are counted (and
+/// written back as they were, which keeps the lines aligned).
+#[test]
+fn resize_fails_a_line_over_the_limit_alone_and_counts_blank_lines() {
+    let text = small_lines(0, 1000) + &long_line(5000) + "\n" + &small_lines(1000, 5);
+    let (_dir, file) = temp_file("resize.jsonl", text.as_bytes());
+    for (policy, code, out_lines) in [("skip", 1, 1006), ("null", 0, 1007), ("stop", 1, 1000)] {
+        let run = run(&[
+            "resize",
+            "--max-dim",
+            "8",
+            "--max-document-size",
+            "4kB",
+            "--on-error",
+            policy,
+            path_arg(&file),
+        ]);
+        assert_eq!(run.code, code, "{policy}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), out_lines, "{policy}");
+        assert!(
+            run.stderr
+                .contains(&format!("{}:1001: longer than 4 kB", path_arg(&file))),
+            "{}",
+            run.stderr
+        );
+        if policy == "null" {
+            let lines: Vec<&str> = run.stdout.lines().collect();
+            assert_eq!((lines[999], lines[1000], lines[1001]), ("{\"n\":999}", "null", ""));
+            assert!(
+                run.stderr
+                    .contains("1,007 lines in (1 blank), 1,007 out (1 null), 1 failed"),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+}
