@@ -281,6 +281,8 @@ struct Opened {
 enum Reader {
     File(File),
     Stdin(io::Stdin),
+    /// A source read whole: its file is closed.
+    Done,
     /// Any reader, for tests of how a failing read is handled.
     #[cfg(test)]
     Other(Box<dyn Read + Send>),
@@ -291,6 +293,7 @@ impl Read for Reader {
         match self {
             Reader::File(file) => file.read(buf),
             Reader::Stdin(stdin) => stdin.read(buf),
+            Reader::Done => Ok(0),
             #[cfg(test)]
             Reader::Other(reader) => reader.read(buf),
         }
@@ -381,6 +384,7 @@ impl Body {
             }
             self.head = bytes;
             self.at_end = true;
+            self.reader = Reader::Done;
         }
         Ok(self.head.len() as u64)
     }
