@@ -26,7 +26,7 @@
 use std::collections::hash_map::RandomState;
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -69,8 +69,9 @@ pub(crate) struct Streamed {
     shape: Shape,
 }
 
-/// A source's bytes: a regular file rewound to its start, or a stream after
-/// the `head` already taken from it, until [`Body::load`] reads it whole.
+/// A source's bytes: a regular file to read again from its start, or a
+/// stream after the `head` already taken from it, until [`Body::load`] reads
+/// it whole.
 pub(crate) struct Body {
     reader: Reader,
     head: Vec<u8>,
@@ -206,7 +207,7 @@ fn open_source(
         _ => return Ok(Pending::Whole(encode_source(source, options, warnings)?)),
     };
     let Opened { reader, size } = opened;
-    let rewinds = size.is_some();
+    let regular_file = size.is_some();
     let mut body = Body {
         reader,
         head: Vec::new(),
@@ -250,10 +251,10 @@ fn open_source(
         options,
         warnings,
     )?;
-    if rewinds {
+    if regular_file {
         // Read again when its block is printed, so that a run of many files
-        // holds none of them before then.
-        body.rewind()?;
+        // holds none of them, nor their descriptors, before then.
+        body.reader = Reader::Closed;
     } else {
         body.at_end = head.len() < HEAD;
         body.head = head;
@@ -281,6 +282,9 @@ struct Opened {
 enum Reader {
     File(File),
     Stdin(io::Stdin),
+    /// A regular file set aside after its head was read: opened again, by
+    /// its path, when it is read whole.
+    Closed,
     /// A source read whole: its file is closed.
     Done,
     /// Any reader, for tests of how a failing read is handled.
@@ -293,7 +297,7 @@ impl Read for Reader {
         match self {
             Reader::File(file) => file.read(buf),
             Reader::Stdin(stdin) => stdin.read(buf),
-            Reader::Done => Ok(0),
+            Reader::Closed | Reader::Done => Ok(0),
             #[cfg(test)]
             Reader::Other(reader) => reader.read(buf),
         }
@@ -374,6 +378,9 @@ impl Body {
             let expected = self.size_hint.unwrap_or(0).min(least.saturating_add(1));
             bytes.reserve(usize::try_from(expected).unwrap_or(0));
             let more = least.saturating_add(1).saturating_sub(bytes.len() as u64);
+            if let Reader::Closed = self.reader {
+                self.reader = Reader::File(crate::io::open_file(&self.path)?);
+            }
             if let Err(error) = (&mut self.reader).take(more).read_to_end(&mut bytes) {
                 return Err(self.read_error(error));
             }
@@ -387,15 +394,6 @@ impl Body {
             self.reader = Reader::Done;
         }
         Ok(self.head.len() as u64)
-    }
-
-    /// Back to the start of a regular file (the head is read again).
-    fn rewind(&mut self) -> Result<()> {
-        let result = match &mut self.reader {
-            Reader::File(file) => file.seek(SeekFrom::Start(0)).map(drop),
-            _ => Ok(()),
-        };
-        result.map_err(|error| self.read_error(error))
     }
 
     /// All the source's bytes.

@@ -654,3 +654,41 @@ fn redirects_within_http_are_followed_wherever_they_point() {
         ]
     );
 }
+
+/// Files are opened one at a time: a run over more files than it may have
+/// descriptors open works, as one, as lines, and under `--on-error`.
+#[test]
+fn many_files_are_read_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<String> = (0..200)
+        .map(|i| {
+            let file = dir.path().join(format!("{i}.png"));
+            std::fs::write(&file, png()).unwrap();
+            file.display().to_string()
+        })
+        .collect();
+    for extra in [&[][..], &["--jsonl"], &["--jsonl", "--on-error", "null"]] {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("partkit"))
+            .arg("encode")
+            .args(extra)
+            .args(&files)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{extra:?}: {stderr}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let parts = if extra.is_empty() {
+            serde_json::from_str::<Value>(&stdout)
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .len()
+        } else {
+            stdout.lines().count()
+        };
+        assert_eq!(parts, 200, "{extra:?}");
+    }
+}
