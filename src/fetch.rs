@@ -98,11 +98,8 @@ pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
         redirects += 1;
         let location = location.map_err(|why| fetch_error(url, why))?;
         current = location::follow(&current, &location).map_err(|why| {
-            if current == url {
-                fetch_error(url, why)
-            } else {
-                fetch_error(url, format!("{} (from {})", why, redact_url(&current)))
-            }
+            let from = (current != url).then_some(current.as_str());
+            fetch_error(url, why.says(from))
         })?;
     };
     let final_url = response.get_uri().to_string();

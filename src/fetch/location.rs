@@ -10,10 +10,35 @@
 
 use super::redact_url;
 
+/// Why a redirect is not followed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Unfollowed {
+    /// To a scheme other than http(s); the target as messages show it.
+    OtherScheme(String),
+    /// To something that is no URL.
+    BadLocation(String),
+}
+
+impl Unfollowed {
+    /// The reason, for a message about fetching a URL; `from` names the URL
+    /// that redirected when it is not that one (a later hop).
+    pub(super) fn says(&self, from: Option<&str>) -> String {
+        let from = from
+            .map(|url| format!(" from {}", redact_url(url)))
+            .unwrap_or_default();
+        match self {
+            Unfollowed::OtherScheme(target) => {
+                format!("redirect{from} to {target} refused (only http and https are followed)")
+            }
+            Unfollowed::BadLocation(target) => format!("bad redirect location{from}: {target}"),
+        }
+    }
+}
+
 /// The URL a redirect from `base` (an absolute http(s) URL) to `location`
 /// asks for next, without a fragment (a fragment is never sent); or why it
-/// is not followed, said for a message.
-pub(super) fn follow(base: &str, location: &str) -> Result<String, String> {
+/// is not followed.
+pub(super) fn follow(base: &str, location: &str) -> Result<String, Unfollowed> {
     let location = location.trim();
     let resolved = match scheme_of(location) {
         Some(scheme)
@@ -25,12 +50,7 @@ pub(super) fn follow(base: &str, location: &str) -> Result<String, String> {
                 &location[scheme.len()..]
             )
         }
-        Some(_) => {
-            return Err(format!(
-                "redirect to {} refused (only http and https are followed)",
-                shown(location)
-            ))
-        }
+        Some(_) => return Err(Unfollowed::OtherScheme(shown(location))),
         None => resolve(base, location),
     };
     let resolved = match resolved.find('#') {
@@ -38,7 +58,7 @@ pub(super) fn follow(base: &str, location: &str) -> Result<String, String> {
         None => resolved,
     };
     if resolved.parse::<ureq::http::Uri>().is_err() {
-        return Err(format!("bad redirect location {}", shown(location)));
+        return Err(Unfollowed::BadLocation(shown(location)));
     }
     Ok(resolved)
 }
@@ -206,23 +226,33 @@ mod tests {
             "gopher://h",
         ] {
             let refused = follow("http://a/b", location).unwrap_err();
-            assert!(refused.contains(location), "{refused}");
-            assert!(refused.contains("only http and https"), "{refused}");
+            assert_eq!(refused, Unfollowed::OtherScheme(location.to_string()));
+            assert_eq!(
+                refused.says(None),
+                format!("redirect to {location} refused (only http and https are followed)")
+            );
         }
         let refused = follow("http://a/", "file://u:secret@h/p?token=secret").unwrap_err();
-        assert!(!refused.contains("secret"), "{refused}");
-        assert!(refused.contains("file://h/p?…"), "{refused}");
+        assert_eq!(
+            refused.says(Some("http://u:pw@a/hop?k=secret")),
+            "redirect from http://a/hop?… to file://h/p?… refused (only http and https are followed)"
+        );
         let payload = "A".repeat(10_000);
         let refused = follow("http://a/", &format!("data:image/png;base64,{payload}")).unwrap_err();
-        assert!(refused.contains("data:image/png;base64,…"), "{refused}");
-        assert!(refused.len() < 200, "{refused}");
+        assert_eq!(
+            refused,
+            Unfollowed::OtherScheme("data:image/png;base64,…".to_string())
+        );
         let long = format!("file:///{}", "x".repeat(10_000));
-        assert!(follow("http://a/", &long).unwrap_err().len() < 300);
+        assert!(follow("http://a/", &long).unwrap_err().says(None).len() < 300);
     }
 
     #[test]
     fn a_target_that_is_no_url_is_refused_without_its_query() {
         let refused = follow("http://a/", "http://h/my shot.png?sig=S").unwrap_err();
-        assert_eq!(refused, "bad redirect location http://h/my shot.png?…");
+        assert_eq!(
+            refused.says(None),
+            "bad redirect location: http://h/my shot.png?…"
+        );
     }
 }

@@ -242,6 +242,7 @@ fn serve(
             }
         }
         "/to-file" => redirect(s, "file:///etc/passwd"),
+        "/hop-to-file" => redirect(s, "/to-file"),
         "/to-file-secret" => redirect(
             s,
             &format!("FILE://reader:{SECRET}@localhost/etc/passwd?token={SECRET}"),
@@ -611,6 +612,14 @@ fn a_redirect_to_another_scheme_is_refused_naming_both_urls() {
         let refused = run(&["encode", "--fetch", &url]);
         refused.assert_error(2, &["cannot fetch", &url, location, "http"]);
     }
+    // A later hop is named too.
+    let url = server.url("/hop-to-file");
+    let hop = run(&["encode", "--fetch", &url]);
+    let from = format!(
+        "redirect from {} to file:///etc/passwd",
+        server.url("/to-file")
+    );
+    hop.assert_error(2, &["cannot fetch", &url, &from]);
     // The redirect's target loses its credentials and query, as a URL does.
     let url = server.url("/to-file-secret?sig=x");
     let secret = run(&["encode", "--fetch", &url]);
@@ -628,6 +637,8 @@ fn a_redirect_to_another_scheme_is_refused_naming_both_urls() {
             "/to-javascript",
             "/to-mailto",
             "/to-data",
+            "/hop-to-file",
+            "/to-file",
             "/to-file-secret?sig=x"
         ]
     );
