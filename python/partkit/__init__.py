@@ -362,7 +362,10 @@ def encode(
     binary file object into a content block of the shape ``to`` (``partkit
     encode --to TO SOURCE``). The media type is sniffed from the bytes;
     ``name``'s extension is the fallback for bytes. Raises
-    :class:`RejectedError` for an empty, unrecognized or oversize source.
+    :class:`RejectedError` for an empty, unrecognized or oversize source, and
+    :class:`UsageError` for one longer than the most one document may be
+    (512 MiB, the command line's ``--max-document-size``): a file object is
+    read no further than that.
     """
     label: Optional[str] = name
     if isinstance(source, (bytearray, memoryview)):
