@@ -1,6 +1,6 @@
 //! `partkit encode`: files, stdin, data URLs and http(s) URLs into parts (SPEC §4).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -259,9 +259,7 @@ fn encode_source(
         }
         SourceSpec::DataUrl(url) => from_data_url(url, &label, options, warnings)?,
         SourceSpec::Bytes { bytes, .. } => {
-            if let Some(max) = options.max_part_bytes {
-                check_cap(&label, bytes.len() as u64, max)?;
-            }
+            check_size(&label, Path::new(&label), bytes.len() as u64, options)?;
             let extension = options.name.as_deref().and_then(media::extension_of_name);
             from_bytes(
                 bytes.clone(),
@@ -308,11 +306,11 @@ fn named(media: MediaPart, options: &EncodeOptions) -> Part {
 }
 
 /// Reads a path or stdin, refusing an oversize file before reading it. A stream
-/// is read only one byte past the cap, so its size is then known only as
-/// "more than the cap".
+/// is read only one byte past the cap (or the document limit), so its size is
+/// then known only as "more than the cap".
 fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<Vec<u8>> {
-    if let (Some(max), Some(len)) = (options.max_part_bytes, input.file_len()) {
-        check_cap(label, len, max)?;
+    if let Some(len) = input.file_len() {
+        check_size(label, &input.error_path(), len, options)?;
     }
     let bytes = input.read_all(options.max_part_bytes)?;
     if let Some(max) = options.max_part_bytes {
@@ -321,6 +319,25 @@ fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<V
         }
     }
     Ok(bytes)
+}
+
+/// Refuses a source of `len` bytes (known before reading it) over the cap
+/// (`--max-part-bytes`: the part is refused, exit 1) or over the document
+/// limit (`--max-document-size`: it is not read, exit 2); when it is over
+/// both, the smaller bound is the one named, as for a source read until it
+/// runs past one. `path` is how the limit's message names the source.
+fn check_size(label: &str, path: &Path, len: u64, options: &EncodeOptions) -> Result<()> {
+    let limit = crate::io::max_document();
+    match options.max_part_bytes {
+        Some(max) if max <= limit => check_cap(label, len, max),
+        _ if len > limit => Err(Error::TooLarge {
+            path: path.to_path_buf(),
+            line: None,
+            limit,
+        }),
+        Some(max) => check_cap(label, len, max),
+        None => Ok(()),
+    }
 }
 
 fn check_cap(label: &str, len: u64, max: u64) -> Result<()> {
@@ -410,8 +427,8 @@ fn from_data_url(
         (None, "") => return Err(refused(Refusal::NoMediaType)),
         (None, declared) => return Err(refused(Refusal::BadMediaType(declared.to_string()))),
     };
-    if let (Some(max), Some(len)) = (options.max_part_bytes, b64::decoded_len(parsed.payload)) {
-        check_cap(label, len, max)?;
+    if let Some(len) = b64::decoded_len(parsed.payload) {
+        check_size(label, Path::new(label), len, options)?;
     }
     let bytes = b64::decode_strict(parsed.payload).map_err(|e| refused(e.into()))?;
     let mut claims = vec![Claim {

@@ -1,13 +1,18 @@
 //! Downloading `http(s)` URLs for `encode --fetch`: redirects followed only to
-//! http(s), the byte cap and the timeout enforced while reading, not after.
+//! http(s), content codings decoded, the byte cap, the document limit and the
+//! timeout enforced while reading, not after.
 
 use std::io::Read;
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use ureq::ResponseExt;
 
 use crate::error::{Error, Result};
 use crate::size::group_digits;
+
+mod decode;
+mod location;
 
 /// Limits on one download.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,20 +60,48 @@ pub fn is_http_url(text: &str) -> bool {
     lower.starts_with("http://") || lower.starts_with("https://")
 }
 
-/// Downloads `url` within the limits.
+/// Downloads `url` within the limits: the cap (`max_bytes`) and the document
+/// limit ([`crate::io::max_document`]) both bound the decoded body, and a
+/// declared `Content-Length` over either is refused before the body is read.
 pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
+    let deadline = Instant::now() + options.timeout;
+    // Redirects are followed here, one at a time, so that each target is
+    // checked before it is asked for (see `location`).
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(options.timeout))
-        .max_redirects(options.max_redirects)
-        .max_redirects_will_error(true)
+        .max_redirects(0)
+        .max_redirects_will_error(false)
         .http_status_as_error(false)
+        .accept_encoding("gzip, deflate")
         .user_agent(concat!("partkit/", env!("CARGO_PKG_VERSION")))
         .build()
         .into();
-    let mut response = agent
-        .get(url)
-        .call()
-        .map_err(|e| fetch_error(url, describe(&e)))?;
+    let mut current = url.to_string();
+    let mut redirects = 0;
+    let mut response = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(fetch_error(url, "timed out"));
+        }
+        let response = agent
+            .get(&current)
+            .config()
+            .timeout_global(Some(left))
+            .build()
+            .call()
+            .map_err(|e| fetch_error(url, describe(&e)))?;
+        let Some(location) = redirect_target(&response) else {
+            break response;
+        };
+        if redirects == options.max_redirects {
+            return Err(fetch_error(url, "too many redirects"));
+        }
+        redirects += 1;
+        let location = location.map_err(|why| fetch_error(url, why))?;
+        current = location::follow(&current, &location).map_err(|why| {
+            let from = (current != url).then_some(current.as_str());
+            fetch_error(url, why.says(from))
+        })?;
+    };
     let final_url = response.get_uri().to_string();
     let status = response.status();
     if !status.is_success() {
@@ -80,41 +113,89 @@ pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
                 .to_string(),
         ));
     }
-    let content_type = response
-        .headers()
+    let headers = response.headers();
+    let content_type = headers
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let declared_len = response
-        .headers()
+    let codings = decode::codings(
+        headers
+            .get_all("content-encoding")
+            .iter()
+            .map(|v| v.as_bytes()),
+    )
+    .map_err(|why| fetch_error(url, why))?;
+    let bounds = Bounds {
+        cap: options.max_bytes,
+        limit: crate::io::max_document(),
+    };
+    // A declared length is the decoded size only when nothing is to be decoded.
+    let declared_len = headers
         .get("content-length")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if let (Some(max), Some(len)) = (options.max_bytes, declared_len) {
-        if len > max {
-            return Err(too_large(url, max, Some(len)));
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|_| codings.is_empty());
+    if let Some(len) = declared_len {
+        if len > bounds.least() {
+            return Err(bounds.exceeded(url, Some(len)));
         }
     }
-    let reader = response.body_mut().with_config().limit(u64::MAX).reader();
-    let mut bytes = Vec::new();
-    let read = match options.max_bytes {
-        Some(max) => reader.take(max.saturating_add(1)).read_to_end(&mut bytes),
-        None => {
-            let mut reader = reader;
-            reader.read_to_end(&mut bytes)
-        }
-    };
-    read.map_err(|e| fetch_error(url, describe_io(&e)))?;
-    if let Some(max) = options.max_bytes {
-        if bytes.len() as u64 > max {
-            return Err(too_large(url, max, None));
-        }
+    let body = response.body_mut().with_config().limit(u64::MAX).reader();
+    let mut bytes = Vec::with_capacity(declared_len.unwrap_or(0) as usize);
+    decode::decoded(body, &codings)
+        .take(bounds.least().saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| fetch_error(url, describe_io(&e)))?;
+    if bytes.len() as u64 > bounds.least() {
+        return Err(bounds.exceeded(url, None));
     }
     Ok(Fetched {
         bytes,
         content_type,
         final_url,
     })
+}
+
+/// Where a redirect response points: `None` for an answer that is no
+/// redirect; the `Location` as text, or why it is unusable.
+fn redirect_target(
+    response: &ureq::http::Response<ureq::Body>,
+) -> Option<std::result::Result<String, String>> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get("location")?;
+    Some(
+        location
+            .to_str()
+            .map(str::to_string)
+            .map_err(|_| "redirect location is not text".to_string()),
+    )
+}
+
+/// The two bounds on a body: `--max-part-bytes` (a refusal of the part,
+/// exit 1) and the document limit (the input cannot be read whole, exit 2).
+/// Whichever is smaller is met first.
+struct Bounds {
+    cap: Option<u64>,
+    limit: u64,
+}
+
+impl Bounds {
+    fn least(&self) -> u64 {
+        self.cap.map_or(self.limit, |cap| cap.min(self.limit))
+    }
+
+    fn exceeded(&self, url: &str, declared: Option<u64>) -> Error {
+        match self.cap {
+            Some(max) if max <= self.limit => too_large(url, max, declared),
+            _ => Error::TooLarge {
+                path: PathBuf::from(redact_url(url)),
+                line: None,
+                limit: self.limit,
+            },
+        }
+    }
 }
 
 fn too_large(url: &str, max: u64, declared: Option<u64>) -> Error {
@@ -161,6 +242,12 @@ fn describe_io(error: &std::io::Error) -> String {
         .and_then(|e| e.downcast_ref::<ureq::Error>())
     {
         return describe(inner);
+    }
+    if let Some(undecodable) = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<decode::Undecodable>())
+    {
+        return redact_message(&undecodable.to_string());
     }
     if error.kind() == std::io::ErrorKind::TimedOut {
         return "timed out".to_string();

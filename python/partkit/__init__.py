@@ -62,6 +62,17 @@ Document = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview]
 Line = Union[dict[str, Any], list[Any], str, bytes, bytearray, memoryview, None]
 
 
+def _said(message: str) -> str:
+    """A message of the package's own, bounded as every message the command
+    line prints is: a value quoted in it (a type's name, a number) cannot
+    make it megabytes long."""
+    return _native.bound(message)
+
+
+def _type_name(value: Any) -> str:
+    return _said(type(value).__name__)
+
+
 def _text(doc: Any, what: str) -> Union[str, bytes]:
     """``doc`` as JSON text for the extension: ``str`` and ``bytes`` as they
     are, other buffers copied into ``bytes``, Python data serialized."""
@@ -75,9 +86,9 @@ def _text(doc: Any, what: str) -> Union[str, bytes]:
             # extension reads in place, with no UTF-8 copy of it made.
             return json.dumps(doc, allow_nan=False)
         except (TypeError, ValueError) as error:
-            raise TypeError(f"{what} is not JSON data: {error}") from None
+            raise TypeError(_said(f"{what} is not JSON data: {error}")) from None
     raise TypeError(
-        f"{what} must be a dict or list, or str or bytes of JSON text, not {type(doc).__name__}"
+        _said(f"{what} must be a dict or list, or str or bytes of JSON text, not {_type_name(doc)}")
     )
 
 
@@ -91,9 +102,12 @@ def _count(what: str, value: Optional[int], maximum: int, minimum: int = 1) -> O
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{what} must be an int or None, not {type(value).__name__}")
+        raise TypeError(f"{what} must be an int or None, not {_type_name(value)}")
     if not minimum <= value <= maximum:
-        raise UsageError(f"{what}={value}: give a whole number from {minimum} to {maximum:,}")
+        # A number of thousands of digits is not spelled out (Python refuses
+        # to make such a str, too).
+        shown = str(value) if value.bit_length() <= 128 else f"<an int of {value.bit_length():,} bits>"
+        raise UsageError(_said(f"{what}={shown}: give a whole number from {minimum} to {maximum:,}"))
     return value
 
 
@@ -129,7 +143,7 @@ def _pointers(at: Union[str, Sequence[str], None]) -> list[str]:
     pointers = list(at)
     for pointer in pointers:
         if not isinstance(pointer, str):
-            raise TypeError(f"at must be a JSON pointer or a list of them, not {type(pointer).__name__}")
+            raise TypeError(f"at must be a JSON pointer or a list of them, not {_type_name(pointer)}")
     return pointers
 
 
@@ -258,7 +272,7 @@ def convert_lines(
     """
     if isinstance(lines, (str, bytes, bytearray, memoryview, dict)):
         raise TypeError(
-            f"lines must be an iterable of documents, not one {type(lines).__name__} "
+            f"lines must be an iterable of documents, not one {_type_name(lines)} "
             "(for one document, call convert)"
         )
     threads = _count("threads", threads, 4096)
@@ -348,7 +362,10 @@ def encode(
     binary file object into a content block of the shape ``to`` (``partkit
     encode --to TO SOURCE``). The media type is sniffed from the bytes;
     ``name``'s extension is the fallback for bytes. Raises
-    :class:`RejectedError` for an empty, unrecognized or oversize source.
+    :class:`RejectedError` for an empty, unrecognized or oversize source, and
+    :class:`UsageError` for one longer than the most one document may be
+    (512 MiB, the command line's ``--max-document-size``): a file object is
+    read no further than that.
     """
     label: Optional[str] = name
     if isinstance(source, (bytearray, memoryview)):
@@ -361,10 +378,7 @@ def encode(
             label = file_name
             if name is None:
                 name = os.path.basename(file_name)
-        data = source.read()
-        if not isinstance(data, bytes):
-            raise TypeError("encode reads binary file objects (open the file with 'rb')")
-        source = data
+        source = _read_within_limit(source)
     elif isinstance(source, os.PathLike):
         source = os.fspath(source)
         if isinstance(source, bytes):
@@ -372,7 +386,7 @@ def encode(
     elif not isinstance(source, (str, bytes)):
         raise TypeError(
             "source must be a path, a data: URL, bytes or a binary file object, "
-            f"not {type(source).__name__}"
+            f"not {_type_name(source)}"
         )
     # 0 is a cap, as for the command line: every part with bytes is over it.
     max_part_bytes = _count("max_part_bytes", max_part_bytes, _U64, minimum=0)
@@ -380,6 +394,26 @@ def encode(
     _warn(notes)
     encoded: dict[str, Any] = json.loads(block)
     return encoded
+
+
+def _read_within_limit(file: IO[bytes]) -> bytes:
+    """A binary file object's bytes, read up to one byte past the document
+    limit (an endless stream, such as ``/dev/zero``, is then refused as too
+    large, as the command line refuses it, instead of read for ever)."""
+    room = _native.max_document_size() + 1
+    chunks: list[bytes] = []
+    while room > 0:
+        # In pieces: a read of n bytes sets n bytes aside before it reads.
+        chunk = file.read(min(room, 16 << 20))
+        if not isinstance(chunk, bytes):
+            if chunk is None and chunks:
+                break
+            raise TypeError("encode reads binary file objects (open the file with 'rb')")
+        if not chunk:
+            break
+        chunks.append(chunk)
+        room -= len(chunk)
+    return b"".join(chunks)
 
 
 @dataclass(frozen=True)
@@ -430,7 +464,7 @@ def resize(
     if isinstance(image_bytes, (bytearray, memoryview)):
         image_bytes = bytes(image_bytes)
     if not isinstance(image_bytes, bytes):
-        raise TypeError(f"image_bytes must be bytes, not {type(image_bytes).__name__}")
+        raise TypeError(f"image_bytes must be bytes, not {_type_name(image_bytes)}")
     max_bytes = _count("max_bytes", max_bytes, _U64)
     max_dim = _count("max_dim", max_dim, _U32)
     resized, notes = _native.resize(image_bytes, max_bytes, max_dim, format, profile)

@@ -8,11 +8,13 @@ from typing import Any, Optional, Union
 __version__: str
 __all__ = [
     "__version__",
+    "bound",
     "convert",
     "convert_lines",
     "encode",
     "inspect",
     "main",
+    "max_document_size",
     "resize",
     "split",
     "validate_document",
@@ -57,3 +59,5 @@ def resize(
 ) -> tuple[bytes, list[str]]: ...
 def inspect(doc: Union[str, bytes]) -> list[str]: ...
 def main(args: list[str]) -> int: ...
+def bound(message: str) -> str: ...
+def max_document_size() -> int: ...

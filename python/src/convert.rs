@@ -33,7 +33,11 @@ pub fn convert(
     let (output, source, notes) = py
         .detach(|| convert_one(text, &request))
         .map_err(rejected)?;
-    Ok((document::to_python(py, &output, kind)?, source, notes))
+    Ok((
+        document::to_python(py, &output, kind)?,
+        source,
+        crate::errors::said(notes),
+    ))
 }
 
 /// Converts every line (JSON text each) in parallel; returns per line the
@@ -87,7 +91,7 @@ pub fn convert_lines(
             (Ok((output, said)), Some((_, form))) => {
                 outputs.push(Some(document::to_python(py, &output, *form)?));
                 if !said.is_empty() {
-                    notes.push((index, said));
+                    notes.push((index, crate::errors::said(said)));
                 }
             }
             (Ok(_), None) => unreachable!("a missing line has no output"),

@@ -5,7 +5,7 @@ use partkit::encode::{EncodeOptions, SourceSpec};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::errors::{of_error, usage};
+use crate::errors::{of_error, said, usage};
 use crate::options::choice;
 use partkit::Shape;
 
@@ -59,7 +59,7 @@ pub fn encode(
     let Some(block) = encoded.blocks.first() else {
         return Err(usage("the source made no block"));
     };
-    Ok((block.to_string(), encoded.warnings))
+    Ok((block.to_string(), said(encoded.warnings)))
 }
 
 /// The shape whose blocks to write, by the name `encode --to` gives it (a

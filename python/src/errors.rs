@@ -1,6 +1,7 @@
 //! Failures as the package's exceptions (defined in `partkit/_errors.py`),
 //! with the command line's one-line messages.
 
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 pyo3::import_exception!(partkit._errors, RejectedError);
@@ -26,6 +27,26 @@ pub fn of_error(error: partkit::Error) -> PyErr {
     } else {
         usage(message)
     }
+}
+
+/// Warnings the library gave, made safe to print as the command line prints
+/// them (escaped, and cut where a value from the input runs long).
+pub fn said(messages: Vec<String>) -> Vec<String> {
+    messages.iter().map(|message| one_line(message)).collect()
+}
+
+/// `_native.bound`: a message of the Python side's own made safe to print,
+/// by the rule every message of the command line follows.
+#[pyfunction]
+pub fn bound(message: &str) -> String {
+    one_line(message)
+}
+
+/// `_native.max_document_size`: the most bytes one document (a source to
+/// encode) may have, as `--max-document-size` sets it for the command line.
+#[pyfunction]
+pub fn max_document_size() -> u64 {
+    partkit::io::max_document()
 }
 
 /// Made safe to print, as every message the CLI prints is.

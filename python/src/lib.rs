@@ -33,5 +33,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resize::resize, m)?)?;
     m.add_function(wrap_pyfunction!(inspect::inspect, m)?)?;
     m.add_function(wrap_pyfunction!(cli::main, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::bound, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::max_document_size, m)?)?;
     Ok(())
 }

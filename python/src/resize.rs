@@ -49,5 +49,5 @@ pub fn resize<'py>(
         .map_err(rejected)?;
     // Unchanged (within every cap): the same bytes back.
     let out = resized.bytes.as_deref().unwrap_or(bytes);
-    Ok((PyBytes::new(py, out), resized.warnings))
+    Ok((PyBytes::new(py, out), crate::errors::said(resized.warnings)))
 }

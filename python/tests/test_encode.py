@@ -238,3 +238,68 @@ def test_mismatch_warns(in_fixtures):
 def test_a_text_file_object_is_refused():
     with open(FIXTURES / "note.txt", encoding="utf-8") as file, pytest.raises(TypeError, match="'rb'"):
         partkit.encode(file)
+
+
+def test_a_warning_quoting_a_huge_value_is_bounded_as_the_cli_bounds_it(cli):
+    png = base64.b64encode((FIXTURES / "tiny.png").read_bytes()).decode()
+    # As long as one argument of a command line may be, then far longer.
+    for length in (100_000, 5_000_000):
+        url = "data:image/" + "p" * length + ";base64," + png
+        block, said, error = encoded(lambda: partkit.encode(url))
+        assert error is None and block["mimeType"] == "image/png"
+        assert len(said) == 1 and len(said[0]) < 2_200, len(said[0])
+        assert "content is image/png" in said[0]
+        if length == 100_000:
+            assert said == cli_encode(cli, url).warnings
+
+
+def test_messages_of_the_package_are_bounded():
+    huge_type = type("T" * 1_000_000, (), {})
+    for call in (
+        lambda: partkit.encode(huge_type()),  # type: ignore[arg-type]
+        lambda: partkit.convert(huge_type(), "anthropic"),  # type: ignore[arg-type]
+        lambda: partkit.resize(huge_type()),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert len(str(caught.value)) < 2_200, len(str(caught.value))
+    with pytest.raises(partkit.UsageError) as caught:
+        partkit.encode(b"x", max_part_bytes=10**100_000)
+    assert len(str(caught.value)) < 2_200 and "max_part_bytes=" in str(caught.value)
+
+
+def test_an_endless_source_is_refused_as_the_cli_refuses_it(cli):
+    expected = cli_encode(cli, "--mime-type", "image/png", "/dev/zero")
+    assert expected.returncode == 2
+    assert expected.error() == "/dev/zero: longer than 512 MiB, the most one document may be (--max-document-size raises it)"
+    with pytest.raises(partkit.UsageError) as caught:
+        partkit.encode("/dev/zero", mime_type="image/png")
+    assert str(caught.value) == expected.error()
+
+
+class Endless(io.RawIOBase):
+    """A binary stream without an end, counting what it hands out."""
+
+    def __init__(self) -> None:
+        self.served = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[no-untyped-def]
+        view = memoryview(buffer).cast("B")
+        view[:] = bytes(len(view))
+        self.served += len(view)
+        return len(view)
+
+
+def test_a_file_object_is_read_no_further_than_the_limit(monkeypatch):
+    # The limit made small, so that the test holds kilobytes: a file object
+    # read for ever would never return.
+    monkeypatch.setattr(partkit._native, "max_document_size", lambda: 1_000)
+    endless = Endless()
+    try:
+        partkit.encode(endless, mime_type="image/png")
+    except partkit.Error:
+        pass
+    assert endless.served == 1_001

@@ -10,7 +10,7 @@ use clap::ArgMatches;
 use crate::accounting::{Flow, OnError};
 use crate::cli::{EncodeArgs, OnErrorArgs};
 use crate::encode;
-use crate::encode::stream::{self, Block};
+use crate::encode::stream::{self, Block, Hold};
 use crate::error::{ExitStatus, Result};
 use crate::fetch::FetchOptions;
 use crate::output::{stdout_error, write_json, Printer};
@@ -26,9 +26,12 @@ pub fn run(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<
         let policy = on_error_of(&OnErrorArgs { on_error: policy });
         return run_each(&options, policy, printer);
     }
-    // Large files are streamed into the output rather than held (see
-    // encode::stream); what is printed is what encode::encode makes.
-    let prepared = stream::prepare(&options)?;
+    // Each source is read whole before its block is printed, and its base64
+    // written from the bytes straight into the output (see encode::stream);
+    // what is printed is what encode::encode makes. An array is printed only
+    // once every source is read; lines, each once its own source is.
+    let hold = if args.jsonl { Hold::Each } else { Hold::All };
+    let prepared = stream::prepare(&options, hold)?;
     for warning in &prepared.warnings {
         printer.warn(warning);
     }
@@ -46,31 +49,40 @@ pub fn run(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<
 }
 
 /// `encode --jsonl --on-error`: one line per source, a failed one reported
-/// and replaced as the policy says.
+/// and replaced as the policy says. Sources are taken one at a time, each
+/// read whole before its line is printed, so that one that fails while read
+/// fails alone and memory holds one source at a time.
 fn run_each(
     options: &encode::EncodeOptions,
     policy: OnError,
     printer: &Printer,
 ) -> Result<ExitStatus> {
-    let (results, warnings) = stream::prepare_each(options)?;
-    for warning in &warnings {
-        printer.warn(warning);
-    }
+    let sources = stream::Sources::new(options)?;
     // One line per source, not JSON Lines read: no count at the end.
     let mut run = Lines::named(String::new(), false, policy, false, printer);
     let mut worst_code = 0;
-    for result in results {
+    for index in 0..options.sources.len() {
+        let mut warnings = Vec::new();
+        let result = sources.block(index, &mut warnings).and_then(|block| {
+            block
+                .map(|mut block| block.load().map(|()| block))
+                .transpose()
+        });
+        for warning in &warnings {
+            printer.warn(warning);
+        }
         let flow = match result {
             Ok(None) => {
                 run.tally.read_only();
                 Flow::Continue
             }
-            Ok(Some(Block::Ready(block))) => {
+            Ok(Some(Block::Ready { value, .. })) => {
                 let mut line = Vec::new();
-                write_json(&mut line, &block, false).expect("writing JSON into memory cannot fail");
+                write_json(&mut line, &value, false).expect("writing JSON into memory cannot fail");
                 run.write(&line)?
             }
             Ok(Some(streamed)) => {
+                // Loaded: only the output can fail now.
                 stream::write_line(streamed, &mut run.out)?;
                 run.write(b"")?
             }
@@ -84,8 +96,8 @@ fn run_each(
         }
     }
     Ok(match run.finish(None)? {
-        // An unreadable source is exit 2, as without --on-error, unless a
-        // null marks it.
+        // An unreadable source (one that could not be read whole, too) is
+        // exit 2, as without --on-error, unless a null marks it.
         ExitStatus::Failure if worst_code == 2 => ExitStatus::Error,
         status => status,
     })

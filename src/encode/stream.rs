@@ -1,38 +1,43 @@
-//! `partkit encode` of files and stdin without holding them: why this exists.
+//! `partkit encode` of files and stdin: why this exists.
 //!
 //! [`encode`](super::encode) returns blocks with their base64 in strings, so a
 //! 200 MB file was held three times over (the bytes, the base64, the JSON). The
-//! command instead makes each large file's part with a placeholder for its
-//! data ([`Block::Streamed`]), decides everything `encode` decides before
-//! printing anything (the type is sniffed from the first [`HEAD`] bytes, the
-//! cap checked from the file's size, the shape's refusals made), and then
-//! prints the JSON around the placeholder while [`pump`](super::pump) writes
-//! the base64 of the file in its place, read a chunk at a time.
+//! command instead makes each file's part with a placeholder for its data
+//! ([`Block::Streamed`]), decides everything `encode` decides before printing
+//! anything (the type is sniffed from the first [`HEAD`] bytes, the size
+//! checked from the file's, the shape's refusals made), and then prints the
+//! JSON around the placeholder while [`pump`](super::pump) writes the base64
+//! of the bytes in its place, on every core.
 //!
-//! What it prints is what `encode` would print, byte for byte. A source
-//! shorter than the head is all read to sniff it, and encoded from memory. A
-//! source whose type the head cannot decide alone, or whose block does not
-//! carry its data as one base64 string (an Anthropic text document), is read
-//! whole as `encode` reads it; so is a stream other than a regular file under
-//! `--max-part-bytes` (up to the cap), so that one over the cap prints
-//! nothing, as a file over it does.
+//! The bytes themselves are read whole into memory before the first byte of
+//! their block is printed ([`Block::load`]), within `--max-part-bytes` and
+//! `--max-document-size`: a source that fails while read (an I/O error, a
+//! file that grows past the cap, a device without an end) then prints
+//! nothing, instead of half a block that no reader can use. Held once, as
+//! bytes, a source costs its size in memory and no more; an array holds all
+//! its sources, and is bounded by the document limit as a whole, while one
+//! part per line (`--jsonl`) holds one source at a time.
+//!
+//! What it prints is what `encode` would print, byte for byte. A source whose
+//! type the head cannot decide alone, or whose block does not carry its data
+//! as one base64 string (an Anthropic text document), is made as `encode`
+//! makes it.
 
 use std::collections::hash_map::RandomState;
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::pump::{self, Feed, PumpError};
 use super::{
-    check_cap, check_options, decide_type, encode_source, from_bytes, named, EncodeOptions,
+    check_options, check_size, decide_type, encode_source, from_bytes, named, EncodeOptions,
     Refusal, SourceSpec,
 };
 use crate::b64;
 use crate::error::{Error, Result};
-use crate::io::Input;
 use crate::media;
 use crate::output::{stdout_error, write_json, Printer};
 use crate::part::{MediaPart, Part, Source};
@@ -45,9 +50,10 @@ const HEAD: usize = 256 * 1024;
 /// One source's block, ready to print.
 #[derive(Debug)]
 pub(crate) enum Block {
-    /// A block made in memory, as [`encode`](super::encode) makes it.
-    Ready(Value),
-    /// A block whose data is still in its source.
+    /// A block made in memory, as [`encode`](super::encode) makes it, and the
+    /// bytes of its source it holds.
+    Ready { value: Value, held: u64 },
+    /// A block whose data is spliced in as it is printed.
     Streamed(Box<Streamed>),
 }
 
@@ -63,17 +69,22 @@ pub(crate) struct Streamed {
     shape: Shape,
 }
 
-/// A source's bytes not yet read: a regular file rewound to its start, or a
-/// stream after the `head` already taken from it.
+/// A source's bytes: a regular file to read again from its start, or a
+/// stream after the `head` already taken from it, until [`Body::load`] reads
+/// it whole.
 pub(crate) struct Body {
     reader: Reader,
     head: Vec<u8>,
-    /// Whether `head` is all there is (a source shorter than [`HEAD`]).
+    /// Whether `head` is all there is: a source shorter than [`HEAD`], or
+    /// one [`loaded`](Body::load).
     at_end: bool,
-    /// How read errors name the source (`-` for stdin).
+    /// How read errors and the document limit name the source (`-` for stdin).
     path: PathBuf,
     label: String,
-    max: Option<u64>,
+    /// `--max-part-bytes`.
+    cap: Option<u64>,
+    /// A regular file's size when opened, to read it into one allocation.
+    size_hint: Option<u64>,
 }
 
 impl std::fmt::Debug for Body {
@@ -88,45 +99,74 @@ pub(crate) struct Prepared {
     pub warnings: Vec<String>,
 }
 
-/// One source's block (`None`: left out with a warning), or its error.
-pub(crate) type SourceResult = std::result::Result<Option<Block>, Error>;
+/// How much of the sources [`prepare`] reads before anything is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hold {
+    /// Every source, whole: one JSON array, printed only when all of it can
+    /// be. What the array holds is bounded by the document limit as a whole.
+    All,
+    /// Each source's head; the rest of each is read whole just before its
+    /// own line is printed ([`write_line`]).
+    Each,
+}
 
 /// [`encode`](super::encode) for printing: every source checked, nothing
-/// returned unless all succeed, large files left to be streamed.
-pub(crate) fn prepare(options: &EncodeOptions) -> Result<Prepared> {
-    check_options(options)?;
-    let tokens = Tokens::new();
+/// returned unless all succeed; under [`Hold::All`] every source read.
+pub(crate) fn prepare(options: &EncodeOptions, hold: Hold) -> Result<Prepared> {
+    let sources = Sources::new(options)?;
     let mut warnings = Vec::new();
-    let mut pending = Vec::with_capacity(options.sources.len());
+    let mut blocks = Vec::with_capacity(options.sources.len());
+    let limit = crate::io::max_document();
+    let mut held = 0u64;
     for (index, source) in options.sources.iter().enumerate() {
-        pending.push(open_source(
-            source,
-            &tokens.token(index),
-            options,
-            &mut warnings,
-        )?);
-    }
-    let mut blocks = Vec::with_capacity(pending.len());
-    for (pending, source) in pending.into_iter().zip(&options.sources) {
-        if let Some(block) = write_block(pending, source, options, &mut warnings)? {
-            blocks.push(block);
+        let Some(mut block) = sources.block(index, &mut warnings)? else {
+            continue;
+        };
+        if hold == Hold::All {
+            held = held.saturating_add(block.load_within(limit.saturating_sub(held))?);
+            if held > limit {
+                return Err(together_too_large(source, limit));
+            }
         }
+        blocks.push(block);
     }
     Ok(Prepared { blocks, warnings })
 }
 
-/// [`encode_each`](super::encode_each) for printing: each source on its own.
-pub(crate) fn prepare_each(options: &EncodeOptions) -> Result<(Vec<SourceResult>, Vec<String>)> {
-    check_options(options)?;
-    let tokens = Tokens::new();
-    let mut warnings = Vec::new();
-    let mut results = Vec::with_capacity(options.sources.len());
-    for (index, source) in options.sources.iter().enumerate() {
-        let result = open_source(source, &tokens.token(index), options, &mut warnings)
-            .and_then(|pending| write_block(pending, source, options, &mut warnings));
-        results.push(result);
+/// The error of an array whose parts together are over the document limit,
+/// named by the source that took it over.
+fn together_too_large(source: &SourceSpec, limit: u64) -> Error {
+    Error::TooLarge {
+        path: PathBuf::from(format!("{} with the parts before it", source.label())),
+        line: None,
+        limit,
     }
-    Ok((results, warnings))
+}
+
+/// The sources of one run, each made into its block on its own (the
+/// placeholders are the run's).
+pub(crate) struct Sources<'a> {
+    options: &'a EncodeOptions,
+    tokens: Tokens,
+}
+
+impl<'a> Sources<'a> {
+    /// Checks the options that concern all sources together.
+    pub(crate) fn new(options: &'a EncodeOptions) -> Result<Sources<'a>> {
+        check_options(options)?;
+        Ok(Sources {
+            options,
+            tokens: Tokens::new(),
+        })
+    }
+
+    /// Source `index`'s block (`None`: left out with a warning): checked,
+    /// typed and written for the shape, its data not yet read whole.
+    pub(crate) fn block(&self, index: usize, warnings: &mut Vec<String>) -> Result<Option<Block>> {
+        let source = &self.options.sources[index];
+        let pending = open_source(source, &self.tokens.token(index), self.options, warnings)?;
+        write_block(pending, source, self.options, warnings)
+    }
 }
 
 /// A source's part before it is written as a block: whole, or with the
@@ -151,40 +191,40 @@ fn open_source(
         SourceSpec::Stdin => {
             let stdin = Opened {
                 reader: Reader::Stdin(io::stdin()),
-                rewinds: false,
+                size: None,
             };
             (stdin, PathBuf::from("-"), None, None)
         }
         SourceSpec::Path(path) => {
-            let input = Input::Path(path.clone());
-            if let (Some(max), Some(len)) = (options.max_part_bytes, input.file_len()) {
-                check_cap(&label, len, max)?;
-            }
             let opened = open_path(path)?;
+            if let Some(len) = opened.size {
+                check_size(&label, path, len, options)?;
+            }
             let extension = media::extension_of_path(path);
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             (opened, path.clone(), extension, name)
         }
         _ => return Ok(Pending::Whole(encode_source(source, options, warnings)?)),
     };
-    let Opened { reader, rewinds } = opened;
+    let Opened { reader, size } = opened;
+    let regular_file = size.is_some();
     let mut body = Body {
         reader,
         head: Vec::new(),
         at_end: false,
         path,
         label,
-        max: options.max_part_bytes,
+        cap: options.max_part_bytes,
+        size_hint: size,
     };
     let head = body.read_head()?;
-    // A stream (not a file) under a cap is read whole, up to the cap, so
-    // that one over it prints nothing, as a file over it does.
-    let capped_stream = !rewinds && options.max_part_bytes.is_some();
-    if head.len() == HEAD && (capped_stream || !head_decides(&head)) {
-        let bytes = body.read_whole(head)?;
+    if head.len() == HEAD && !head_decides(&head) {
+        body.head = head;
+        let label = body.label.clone();
+        let bytes = body.take_all()?;
         let media = from_bytes(
             bytes,
-            &body.label,
+            &label,
             extension.as_deref(),
             None,
             name,
@@ -195,11 +235,13 @@ fn open_source(
     }
     if head.len() < HEAD {
         // All of it, refused as `encode` refuses it.
-        body.check_cap(head.len() as u64)?;
+        body.check_bounds(head.len() as u64)?;
         if head.is_empty() {
             return Err(Error::refused(&body.label, Refusal::Empty));
         }
-        body.at_end = true;
+    } else {
+        // At least the head: over a bound smaller than the head already.
+        body.check_bounds(HEAD as u64)?;
     }
     let media_type = decide_type(
         &head,
@@ -209,9 +251,12 @@ fn open_source(
         options,
         warnings,
     )?;
-    if rewinds && !body.at_end {
-        body.rewind()?;
+    if regular_file {
+        // Read again when its block is printed, so that a run of many files
+        // holds none of them, nor their descriptors, before then.
+        body.reader = Reader::Closed;
     } else {
+        body.at_end = head.len() < HEAD;
         body.head = head;
     }
     let Part::Media(media) = named(
@@ -227,16 +272,24 @@ fn open_source(
     })
 }
 
-/// An opened source: a regular file (read again from its start when
-/// streamed) or another stream (stdin, a pipe, a device).
+/// An opened source: a regular file (`size`: its size, and it is read again
+/// from its start when printed) or another stream (stdin, a pipe, a device).
 struct Opened {
     reader: Reader,
-    rewinds: bool,
+    size: Option<u64>,
 }
 
 enum Reader {
     File(File),
     Stdin(io::Stdin),
+    /// A regular file set aside after its head was read: opened again, by
+    /// its path, when it is read whole.
+    Closed,
+    /// A source read whole: its file is closed.
+    Done,
+    /// Any reader, for tests of how a failing read is handled.
+    #[cfg(test)]
+    Other(Box<dyn Read + Send>),
 }
 
 impl Read for Reader {
@@ -244,17 +297,25 @@ impl Read for Reader {
         match self {
             Reader::File(file) => file.read(buf),
             Reader::Stdin(stdin) => stdin.read(buf),
+            Reader::Closed | Reader::Done => Ok(0),
+            #[cfg(test)]
+            Reader::Other(reader) => reader.read(buf),
         }
     }
 }
 
-/// Opens a path as [`Input::open`] does, with the same errors.
+/// Opens a path as [`Input::open`](crate::io::Input::open) does, with the
+/// same errors.
 fn open_path(path: &Path) -> Result<Opened> {
     let file = crate::io::open_file(path)?;
-    let rewinds = file.metadata().is_ok_and(|m| m.is_file());
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     Ok(Opened {
         reader: Reader::File(file),
-        rewinds,
+        size,
     })
 }
 
@@ -275,73 +336,87 @@ impl Body {
         }
     }
 
-    /// `head` and the rest of the source, refused over the cap as
-    /// [`encode`](super::encode) refuses it.
-    fn read_whole(&mut self, mut bytes: Vec<u8>) -> Result<Vec<u8>> {
-        let result = match self.max {
-            Some(max) => {
-                let room = max.saturating_add(1).saturating_sub(bytes.len() as u64);
-                (&mut self.reader).take(room).read_to_end(&mut bytes)
+    /// The most bytes the source may have: the cap or the document limit,
+    /// whichever is smaller.
+    fn bound(&self) -> u64 {
+        let limit = crate::io::max_document();
+        self.cap.map_or(limit, |cap| cap.min(limit))
+    }
+
+    /// Refuses `len` bytes read over the cap (exit 1) or the document limit
+    /// (exit 2), whichever is smaller.
+    fn check_bounds(&self, len: u64) -> Result<()> {
+        if len <= self.bound() {
+            return Ok(());
+        }
+        let limit = crate::io::max_document();
+        Err(match self.cap {
+            Some(max) if max <= limit => {
+                Error::refused(&self.label, Refusal::OverCap { size: None, max })
             }
-            None => self.reader.read_to_end(&mut bytes),
-        };
-        result.map_err(|error| self.read_error(error))?;
-        self.check_cap(bytes.len() as u64)?;
-        Ok(bytes)
+            _ => Error::TooLarge {
+                path: self.path.clone(),
+                line: None,
+                limit,
+            },
+        })
     }
 
-    /// Refuses `len` bytes read over the cap.
-    fn check_cap(&self, len: u64) -> Result<()> {
-        match self.max {
-            Some(max) if len > max => Err(Error::refused(
-                &self.label,
-                Refusal::OverCap { size: None, max },
-            )),
-            _ => Ok(()),
+    /// Reads the rest of the source into memory, within its bounds: after
+    /// this, printing it cannot fail but for the output.
+    fn load(&mut self) -> Result<()> {
+        self.load_within(u64::MAX).map(drop)
+    }
+
+    /// [`load`](Body::load), with at most `room` bytes held; the bytes held.
+    /// Past the room and within the bounds is `Ok` with more than `room`:
+    /// the caller says what the room was for.
+    fn load_within(&mut self, room: u64) -> Result<u64> {
+        if !self.at_end {
+            let least = self.bound().min(room);
+            let mut bytes = std::mem::take(&mut self.head);
+            let expected = self.size_hint.unwrap_or(0).min(least.saturating_add(1));
+            bytes.reserve(usize::try_from(expected).unwrap_or(0));
+            let more = least.saturating_add(1).saturating_sub(bytes.len() as u64);
+            if let Reader::Closed = self.reader {
+                self.reader = Reader::File(crate::io::open_file(&self.path)?);
+            }
+            if let Err(error) = (&mut self.reader).take(more).read_to_end(&mut bytes) {
+                return Err(self.read_error(error));
+            }
+            self.check_bounds(bytes.len() as u64)?;
+            if bytes.is_empty() {
+                // A file emptied since it was opened.
+                return Err(Error::refused(&self.label, Refusal::Empty));
+            }
+            self.head = bytes;
+            self.at_end = true;
+            self.reader = Reader::Done;
         }
+        Ok(self.head.len() as u64)
     }
 
-    /// Back to the start of a regular file (the head is read again).
-    fn rewind(&mut self) -> Result<()> {
-        let result = match &mut self.reader {
-            Reader::File(file) => file.seek(SeekFrom::Start(0)).map(drop),
-            Reader::Stdin(_) => Ok(()),
-        };
-        result.map_err(|error| self.read_error(error))
-    }
-
-    /// All the source's bytes, `head` first.
+    /// All the source's bytes.
     fn take_all(mut self) -> Result<Vec<u8>> {
-        let head = std::mem::take(&mut self.head);
-        if self.at_end {
-            return Ok(head);
-        }
-        self.read_whole(head)
+        self.load()?;
+        Ok(self.head)
     }
 
-    /// Writes the base64 of the source to `out`.
-    fn pump(mut self, out: &mut dyn Write) -> Result<()> {
-        if self.at_end {
-            // A source read whole: one chunk at most, no workers.
+    /// Writes the base64 of the source, [loaded](Body::load) before.
+    fn pump(self, out: &mut dyn Write) -> Result<()> {
+        debug_assert!(self.at_end, "a body is loaded before it is printed");
+        if self.head.len() <= pump::CHUNK {
             let encoded = base64_simd::STANDARD.encode_type::<Vec<u8>>(&self.head);
             return out.write_all(&encoded).map_err(stdout_error);
         }
         let workers = rayon::current_num_threads();
-        let feed = Feed::new(&self.head, &mut self.reader, self.max);
+        let mut nothing_more = io::empty();
+        let feed = Feed::new(&self.head, &mut nothing_more, None);
         match pump::pump(feed, out, workers) {
             Ok(()) => Ok(()),
             Err(PumpError::Write(error)) => Err(stdout_error(error)),
-            Err(PumpError::Read(error)) => Err(Error::Read {
-                path: self.path.clone(),
-                source: error,
-            }),
-            Err(PumpError::OverCap) => Err(Error::refused(
-                &self.label,
-                Refusal::OverCap {
-                    size: None,
-                    max: self.max.unwrap_or_default(),
-                },
-            )),
+            Err(PumpError::Read(error)) => Err(self.read_error(error)),
+            Err(PumpError::OverCap) => unreachable!("bytes in memory have no cap"),
         }
     }
 }
@@ -417,7 +492,10 @@ fn write_block(
                 warnings.push(why.to_string());
                 return Ok(None);
             }
-            return write(&part).map(|v| Some(Block::Ready(v))).map_err(refused);
+            let held = held_by(&part);
+            return write(&part)
+                .map(|value| Some(Block::Ready { value, held }))
+                .map_err(refused);
         }
         Pending::Open { media, token, body } => (media, token, body),
     };
@@ -443,33 +521,68 @@ fn write_block(
     let Part::Media(media) = part else {
         unreachable!("an open part is a media part")
     };
-    read_whole(media, body, options.to).map(|v| Some(Block::Ready(v)))
+    read_whole(media, body, options.to).map(Some)
+}
+
+/// The bytes of its source a part made in memory holds: a media part's
+/// decoded data, a text part's text.
+fn held_by(part: &Part) -> u64 {
+    match part {
+        Part::Text(text) => text.len() as u64,
+        Part::Media(MediaPart {
+            source: Source::Data(data),
+            ..
+        }) => b64::decoded_len(data).unwrap_or(data.len() as u64),
+        Part::Media(_) => 0,
+    }
 }
 
 /// The block of a part whose data is read into memory now.
-fn read_whole(media: MediaPart, body: Body, shape: Shape) -> Result<Value> {
+fn read_whole(media: MediaPart, body: Body, shape: Shape) -> Result<Block> {
     let label = body.label.clone();
-    let data = b64::encode(&body.take_all()?);
+    let bytes = body.take_all()?;
+    let held = bytes.len() as u64;
     let part = Part::Media(MediaPart {
-        source: Source::Data(data),
+        source: Source::Data(b64::encode(&bytes)),
         ..media
     });
+    drop(bytes);
     shapes::write_part(shape, &part, Place::User)
+        .map(|value| Block::Ready { value, held })
         .map_err(|unsupported| Error::refused(label, Refusal::from(unsupported)))
 }
 
 impl Block {
     fn value(&self) -> &Value {
         match self {
-            Block::Ready(value) => value,
+            Block::Ready { value, .. } => value,
             Block::Streamed(streamed) => &streamed.value,
+        }
+    }
+
+    /// Reads the block's source whole, if it is not yet: after this, printing
+    /// the block cannot fail but for the output. A source that fails while
+    /// read, or runs past its bounds, prints nothing.
+    pub(crate) fn load(&mut self) -> Result<()> {
+        self.load_within(u64::MAX).map(drop)
+    }
+
+    /// [`load`](Block::load) holding at most `room` bytes; the bytes of its
+    /// source the block holds (more than `room` when it did not fit).
+    fn load_within(&mut self, room: u64) -> Result<u64> {
+        match self {
+            Block::Ready { held, .. } => Ok(*held),
+            Block::Streamed(streamed) => streamed.body.load_within(room),
         }
     }
 }
 
 impl Streamed {
     fn read_whole(self) -> Result<Value> {
-        read_whole(self.media, self.body, self.shape)
+        match read_whole(self.media, self.body, self.shape)? {
+            Block::Ready { value, .. } => Ok(value),
+            Block::Streamed(_) => unreachable!("read whole, a block is ready"),
+        }
     }
 }
 
@@ -486,17 +599,22 @@ fn occurrences(haystack: &[u8], needle: &[u8]) -> usize {
 /// Prints the blocks as one JSON array and a line break, pretty or compact
 /// laid out as `printer` says.
 pub(crate) fn write_array(
-    blocks: Vec<Block>,
+    mut blocks: Vec<Block>,
     out: &mut dyn Write,
     printer: &Printer,
 ) -> Result<()> {
+    // Every source read before the first byte: an array is printed whole or
+    // not at all ([`prepare`] with [`Hold::All`] has read them already).
+    for block in &mut blocks {
+        block.load()?;
+    }
     let values: Vec<&Value> = blocks.iter().map(Block::value).collect();
     let mut document = Vec::new();
     printer
         .write_json(&mut document, &values)
         .expect("writing JSON into memory cannot fail");
     let placeholders_once = blocks.iter().all(|block| match block {
-        Block::Ready(_) => true,
+        Block::Ready { .. } => true,
         Block::Streamed(streamed) => occurrences(&document, streamed.token.as_bytes()) == 1,
     });
     if !placeholders_once {
@@ -507,7 +625,7 @@ pub(crate) fn write_array(
     let streams = blocks
         .into_iter()
         .filter_map(|block| match block {
-            Block::Ready(_) => None,
+            Block::Ready { .. } => None,
             Block::Streamed(streamed) => Some((streamed.token, streamed.body)),
         })
         .collect();
@@ -515,9 +633,11 @@ pub(crate) fn write_array(
 }
 
 /// Prints one block on a line of its own, compact, without the line break.
-pub(crate) fn write_line(block: Block, out: &mut dyn Write) -> Result<()> {
+/// Its source is read whole first: a source that fails prints nothing.
+pub(crate) fn write_line(mut block: Block, out: &mut dyn Write) -> Result<()> {
+    block.load()?;
     match block {
-        Block::Ready(value) => write_json(&mut { out }, &value, false).map_err(stdout_error),
+        Block::Ready { value, .. } => write_json(&mut { out }, &value, false).map_err(stdout_error),
         Block::Streamed(streamed) => splice(
             &compact(&streamed.value),
             vec![(streamed.token, streamed.body)],
@@ -546,11 +666,107 @@ fn write_whole(blocks: Vec<Block>, out: &mut dyn Write, printer: &Printer) -> Re
     let values = blocks
         .into_iter()
         .map(|block| match block {
-            Block::Ready(value) => Ok(value),
+            Block::Ready { value, .. } => Ok(value),
             Block::Streamed(streamed) => streamed.read_whole(),
         })
         .collect::<Result<Vec<Value>>>()?;
     printer
         .write_json(&mut { out }, &values)
         .map_err(stdout_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::JsonStyle;
+
+    /// Hands out `good` bytes, then fails as a disk does.
+    struct FailsAfter {
+        good: usize,
+    }
+
+    impl Read for FailsAfter {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::other("input/output error"));
+            }
+            let n = buf.len().min(self.good);
+            buf[..n].fill(7);
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    /// A block whose source is a stream that fails after `good` bytes, past
+    /// its head (as a file that fails partway is once its head is read).
+    fn failing_block(good: usize) -> Block {
+        let token = Tokens::new().token(0);
+        let media = MediaPart {
+            kind: media::MediaKind::File,
+            mime_type: "application/octet-stream".to_string(),
+            source: Source::Data(token.clone()),
+            name: None,
+        };
+        let value = shapes::write_part(Shape::Canonical, &Part::Media(media.clone()), Place::User)
+            .expect("a canonical part");
+        let body = Body {
+            reader: Reader::Other(Box::new(FailsAfter { good })),
+            head: vec![7; HEAD],
+            at_end: false,
+            path: PathBuf::from("disk.bin"),
+            label: "disk.bin".to_string(),
+            cap: None,
+            size_hint: None,
+        };
+        Block::Streamed(Box::new(Streamed {
+            value,
+            token,
+            body,
+            media,
+            shape: Shape::Canonical,
+        }))
+    }
+
+    fn assert_read_error(result: Result<()>) {
+        match result {
+            Err(Error::Read { path, source }) => {
+                assert_eq!(path, PathBuf::from("disk.bin"));
+                assert_eq!(source.to_string(), "input/output error");
+            }
+            other => panic!("not a read error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_read_error_partway_writes_nothing() {
+        for good in [0, 1, 3 * pump::CHUNK + 5] {
+            let mut out = Vec::new();
+            assert_read_error(write_line(failing_block(good), &mut out));
+            assert!(out.is_empty(), "a line was begun after {good} bytes");
+            let printer = Printer::new(JsonStyle::Compact, true);
+            let blocks = vec![
+                Block::Ready {
+                    value: serde_json::json!({"type": "text", "text": "first"}),
+                    held: 5,
+                },
+                failing_block(good),
+            ];
+            let mut out = Vec::new();
+            assert_read_error(write_array(blocks, &mut out, &printer));
+            assert!(out.is_empty(), "an array was begun after {good} bytes");
+        }
+    }
+
+    #[test]
+    fn a_loaded_block_is_printed_whole() {
+        let mut block = failing_block(0);
+        let Block::Streamed(streamed) = &mut block else {
+            unreachable!()
+        };
+        streamed.body.reader = Reader::Other(Box::new(io::empty()));
+        let mut out = Vec::new();
+        write_line(block, &mut out).unwrap();
+        let line: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(line["data"], b64::encode(&vec![7; HEAD]));
+    }
 }

@@ -5,6 +5,7 @@
 mod bounded;
 mod duplicates;
 mod echo;
+mod encoding;
 mod files;
 mod images;
 mod inputs;
