@@ -176,12 +176,10 @@ impl Replacement {
         }
     }
 
-    /// The error of a failed write to it.
+    /// The error of a failed write to it (or of the read of an input
+    /// copied into it: see [`Error::write`]).
     pub fn error(&self, source: io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
+        Error::write(&self.path, source)
     }
 
     /// Writes all of `bytes` and puts the file in place.

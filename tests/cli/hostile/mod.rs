@@ -10,5 +10,6 @@ mod images;
 mod inputs;
 mod limits;
 mod outputs;
+mod writes;
 
 pub use bounded::{run_bounded, Feed};
