@@ -6,10 +6,35 @@
 //! input.
 
 use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::support::media::{b64, b64_of, bytes};
-use crate::{path_arg, Run};
+use crate::{path_arg, run, Run};
+
+/// A reply whose image declares the wrong type: `validate --fix` rewrites it.
+fn fixable_reply() -> String {
+    format!(
+        r#"{{"text":"t","tool_output_images":[{{"image_url":"data:image/jpeg;base64,{}"}}]}}"#,
+        b64("tiny.png")
+    )
+}
+
+/// A reply `view` draws (one document, one image).
+fn reply() -> String {
+    format!(
+        r#"{{"text":"t","tool_output_images":[{{"image_url":"data:image/png;base64,{}"}}]}}"#,
+        b64("tiny.png")
+    )
+}
+
+/// Says why a case did not run here (seen with `--nocapture`): a skipped
+/// case is not a passed one.
+#[allow(clippy::print_stderr)]
+fn skip(why: &str) {
+    eprintln!("skipped: {why}");
+}
 
 fn partkit() -> Command {
     Command::new(assert_cmd::cargo::cargo_bin("partkit"))
@@ -29,6 +54,124 @@ fn errors(run: &Run) -> Vec<&str> {
         .lines()
         .filter(|l| l.starts_with("partkit: error: "))
         .collect()
+}
+
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// `view -o` writes into a device node and a FIFO, and through a symlink
+/// (to a file, or to the run's own stdout), as `>` would: none of them is
+/// replaced by a regular file.
+#[test]
+fn view_output_goes_into_devices_fifos_and_through_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("r.json");
+    std::fs::write(&input, reply()).unwrap();
+
+    // A device node of its own (never the machine's /dev/null): as root a
+    // replacing write would destroy it.
+    let null = dir.path().join("null");
+    let made = Command::new("mknod")
+        .arg(&null)
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let wrote = run(&["view", path_arg(&input), "-o", path_arg(&null)]);
+        assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+        let kind = std::fs::symlink_metadata(&null).unwrap().file_type();
+        assert!(kind.is_char_device(), "still a device node");
+    } else {
+        skip("the device node: mknod is not permitted here");
+    }
+
+    // A FIFO: its reader gets the page.
+    let fifo = dir.path().join("page.fifo");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let wrote = run(&["view", path_arg(&input), "-o", path_arg(&fifo)]);
+    assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+    let page = reader.join().unwrap();
+    assert!(page.starts_with("<!doctype html"), "{page:.60}");
+    assert!(page.trim_end().ends_with("</html>"));
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "still a FIFO");
+
+    // A symlink to a file: the file gets the page, the link stays a link.
+    let real = dir.path().join("real.html");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.html");
+    std::os::unix::fs::symlink("real.html", &link).unwrap();
+    let wrote = run(&["view", path_arg(&input), "-o", path_arg(&link)]);
+    assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(std::fs::read_to_string(&real)
+        .unwrap()
+        .starts_with("<!doctype html"));
+
+    // A symlink to the run's own stdout (a pipe here).
+    let out = dir.path().join("stdout.html");
+    std::os::unix::fs::symlink("/proc/self/fd/1", &out).unwrap();
+    let wrote = run(&["view", path_arg(&input), "-o", path_arg(&out)]);
+    assert_eq!(wrote.code, 0, "{}", wrote.stderr);
+    assert!(
+        wrote.stdout.starts_with("<!doctype html"),
+        "{}",
+        wrote.stderr
+    );
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
+}
+
+/// Every command's failed write to a full stdout names stdout.
+#[test]
+fn a_full_stdout_is_named_stdout() {
+    if !Path::new("/dev/full").exists() {
+        skip("no /dev/full here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..200).map(|_| format!("{}\n", reply())).collect();
+    let jsonl = dir.path().join("r.jsonl");
+    std::fs::write(&jsonl, lines).unwrap();
+    let fix = dir.path().join("fix.json");
+    std::fs::write(&fix, fixable_reply()).unwrap();
+    let png = crate::fixture("tiny.png");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["validate", path_arg(&fix)],
+        vec!["convert", "--to", "canonical", path_arg(&jsonl)],
+        vec!["split", path_arg(&jsonl)],
+        vec!["resize", "--max-dim", "1000", path_arg(&jsonl)],
+        vec!["inspect", path_arg(&jsonl)],
+        vec!["view", path_arg(&jsonl)],
+        vec!["encode", path_arg(&png)],
+        vec!["config"],
+        vec!["--help"],
+        vec!["--version"],
+        vec!["validate", "--help"],
+    ];
+    for args in commands {
+        let output = partkit()
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        let run = finished(output);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        let lines = errors(&run);
+        assert_eq!(lines.len(), 1, "{args:?}: {}", run.stderr);
+        assert!(
+            lines[0].starts_with("partkit: error: cannot write <stdout>"),
+            "{args:?}: {}",
+            lines[0]
+        );
+    }
 }
 
 /// A large input (one JSON document, read in place) truncated while it is
