@@ -32,6 +32,8 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         JsonStyle::Auto
     };
     let printer = Printer::new(style, cli.global.quiet);
+    // A run stopped by a signal removes its temporary files.
+    crate::io::replace::for_command_line();
     if let Some(max) = cli.global.max_document_size {
         crate::io::set_max_document(max);
     }

@@ -1,19 +1,28 @@
 //! Writing files people keep (issue 13): whole or not at all, with the mode,
 //! owner and group of the file replaced, through a symlink to its target,
-//! and never over a change another process made meanwhile.
+//! and never over a change another process made meanwhile. A run stopped by
+//! a signal leaves no temporary file ([`temps`]).
 //!
 //! Every file partkit writes goes through here: a new or replaced output
 //! ([`write_atomic`], [`Replacement`]), an in-place rewrite of an input
 //! ([`Replacement::in_place`], given what the input was when it was read),
 //! and a new file that must not replace anything ([`write_new`]).
 
+mod temps;
+
 use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use super::temp_file_in;
 use crate::error::{Error, Result};
+use temps::Temp;
+
+/// Set up by the command line: SIGINT, SIGTERM and SIGHUP remove the
+/// temporary files of a run they stop.
+pub fn for_command_line() {
+    temps::remove_on_signals();
+}
 
 /// What a file was when partkit read it: the same file (device and inode)
 /// with the same size, modification and change times. A file replaced or
@@ -104,7 +113,7 @@ pub struct Replacement {
 }
 
 enum Sink {
-    Temp(tempfile::NamedTempFile),
+    Temp(Temp),
     Direct(File),
 }
 
@@ -137,7 +146,7 @@ impl Replacement {
                 expect: None,
             });
         }
-        let temp = temp_file_in(folder_of(&target)).map_err(&error)?;
+        let temp = Temp::new_in(folder_of(&target)).map_err(&error)?;
         Ok(Replacement {
             target,
             path: path.to_path_buf(),
@@ -154,7 +163,7 @@ impl Replacement {
         Ok(Replacement {
             target: path.to_path_buf(),
             path: path.to_path_buf(),
-            sink: Sink::Temp(temp_file_in(folder_of(path)).map_err(error)?),
+            sink: Sink::Temp(Temp::new_in(folder_of(path)).map_err(error)?),
             existing: fs::symlink_metadata(path).ok().filter(Metadata::is_file),
             expect: None,
         })
@@ -171,7 +180,7 @@ impl Replacement {
     /// Where the bytes go.
     pub fn file(&mut self) -> &mut File {
         match &mut self.sink {
-            Sink::Temp(temp) => temp.as_file_mut(),
+            Sink::Temp(temp) => temp.file_mut(),
             Sink::Direct(file) => file,
         }
     }
@@ -197,7 +206,7 @@ impl Replacement {
             Sink::Direct(mut file) => return file.flush().map_err(error),
             Sink::Temp(temp) => temp,
         };
-        let file = temp.as_file();
+        let file = temp.file();
         file.sync_all().map_err(&error)?;
         if let Some(existing) = &self.existing {
             file.set_permissions(existing.permissions())
@@ -214,7 +223,7 @@ impl Replacement {
                 )));
             }
         }
-        temp.persist(&self.target).map_err(|e| error(e.error))?;
+        temp.persist(&self.target).map_err(error)?;
         Ok(())
     }
 }
@@ -271,10 +280,10 @@ pub fn write_in_folder(path: &Path, bytes: &[u8]) -> Result<()> {
 /// exists.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let error = write_error(path);
-    let mut temp = temp_file_in(folder_of(path)).map_err(&error)?;
-    temp.write_all(bytes).map_err(&error)?;
-    temp.as_file().sync_all().map_err(&error)?;
-    temp.persist_noclobber(path).map_err(|e| error(e.error))?;
+    let mut temp = Temp::new_in(folder_of(path)).map_err(&error)?;
+    temp.file_mut().write_all(bytes).map_err(&error)?;
+    temp.file().sync_all().map_err(&error)?;
+    temp.persist_noclobber(path).map_err(error)?;
     Ok(())
 }
 
