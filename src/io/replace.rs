@@ -1,27 +1,45 @@
-//! Writing files people keep (issue 13): whole or not at all, with the mode,
-//! owner and group of the file replaced, through a symlink to its target,
-//! and never over a change another process made meanwhile. A run stopped by
-//! a signal leaves no temporary file ([`temps`]).
+//! Writing files people keep (issues 13 and 29): whole or not at all, with
+//! the owner, group, mode and extended attributes (an ACL among them) of
+//! the file replaced ([`keep`]), through a symlink to its target, and never
+//! over a change another process made meanwhile. A run stopped by a signal
+//! leaves no temporary file ([`temps`]).
 //!
 //! Every file partkit writes goes through here: a new or replaced output
 //! ([`write_atomic`], [`Replacement`]), an in-place rewrite of an input
 //! ([`Replacement::in_place`], given what the input was when it was read),
 //! and a new file that must not replace anything ([`write_new`]).
 
+mod keep;
 mod temps;
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::error::{Error, Result};
 use temps::Temp;
 
-/// Set up by the command line: SIGINT, SIGTERM and SIGHUP remove the
-/// temporary files of a run they stop.
-pub fn for_command_line() {
+/// A warning about a file written.
+type Warn = Box<dyn Fn(&str) + Send + Sync>;
+
+/// Where warnings about files written go: the command line's stderr; a
+/// library caller hears none.
+static WARN: Mutex<Option<Warn>> = Mutex::new(None);
+
+/// Set up by the command line: warnings about files written go to `warn`,
+/// and SIGINT, SIGTERM and SIGHUP remove the temporary files of a run they
+/// stop.
+pub fn for_command_line(warn: impl Fn(&str) + Send + Sync + 'static) {
+    *WARN.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(warn));
     temps::remove_on_signals();
+}
+
+fn warn(message: &str) {
+    if let Some(warn) = &*WARN.lock().unwrap_or_else(|e| e.into_inner()) {
+        warn(message);
+    }
 }
 
 /// What a file was when partkit read it: the same file (device and inode)
@@ -105,8 +123,8 @@ pub struct Replacement {
     /// What `path` names, for messages.
     path: PathBuf,
     sink: Sink,
-    /// The file replaced, when there is one: its mode, owner and group
-    /// carry over.
+    /// The file replaced, when there is one: its owner, group, mode and
+    /// extended attributes carry over.
     existing: Option<Metadata>,
     /// For an in-place write: the input as it was read.
     expect: Option<Seen>,
@@ -198,8 +216,8 @@ impl Replacement {
     }
 
     /// Puts the new file in place: on disk in full (synced) first, with the
-    /// old file's mode, owner and group, and only if an input rewritten in
-    /// place is still what was read.
+    /// old file's owner, group, mode and extended attributes, and only if an
+    /// input rewritten in place is still what was read.
     pub fn commit(self) -> Result<()> {
         let error = write_error(&self.path);
         let temp = match self.sink {
@@ -209,12 +227,7 @@ impl Replacement {
         let file = temp.file();
         file.sync_all().map_err(&error)?;
         if let Some(existing) = &self.existing {
-            file.set_permissions(existing.permissions())
-                .map_err(&error)?;
-            // Owner and group as they were: always possible as root; as
-            // anyone else the file is theirs already, and a group they are
-            // not in is left as the new file has it.
-            let _ = std::os::unix::fs::fchown(file, Some(existing.uid()), Some(existing.gid()));
+            keep::carry_over(file, &self.target, existing, &self.path).map_err(&error)?;
         }
         if let Some(expect) = self.expect {
             if Seen::now(&self.target).ok() != Some(expect) {

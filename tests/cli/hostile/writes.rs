@@ -6,12 +6,12 @@
 //! input.
 
 use std::io::{Read, Write};
-use std::os::unix::fs::FileTypeExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::support::media::{b64, b64_of, bytes};
+use crate::support::media::{b64, b64_of, bytes, png_of};
 use crate::{path_arg, run, Run};
 
 /// A reply whose image declares the wrong type: `validate --fix` rewrites it.
@@ -136,6 +136,206 @@ fn view_output_goes_into_devices_fifos_and_through_links() {
         wrote.stderr
     );
     assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
+}
+
+/// A POSIX access ACL as the kernel stores it (`system.posix_acl_access`):
+/// version 2, then (tag, permissions, id) entries in the kernel's order.
+fn acl(entries: &[(u16, u16, u32)]) -> Vec<u8> {
+    let mut bytes = 2u32.to_le_bytes().to_vec();
+    for (tag, perm, id) in entries {
+        bytes.extend(tag.to_le_bytes());
+        bytes.extend(perm.to_le_bytes());
+        bytes.extend(id.to_le_bytes());
+    }
+    bytes
+}
+
+const USER_OBJ: u16 = 0x01;
+const USER: u16 = 0x02;
+const GROUP_OBJ: u16 = 0x04;
+const MASK: u16 = 0x10;
+const OTHER: u16 = 0x20;
+const NO_ID: u32 = u32::MAX;
+const NOBODY: u32 = 65534;
+
+const ACCESS_ACL: &str = "system.posix_acl_access";
+const DEFAULT_ACL: &str = "system.posix_acl_default";
+
+fn get_attribute(path: &Path, name: &str) -> Option<Vec<u8>> {
+    let mut buffer = vec![0u8; 4096];
+    let n = rustix::fs::getxattr(path, name, &mut buffer[..]).ok()?;
+    buffer.truncate(n);
+    Some(buffer)
+}
+
+fn set_attribute(path: &Path, name: &str, value: &[u8]) -> std::io::Result<()> {
+    rustix::fs::setxattr(path, name, value, rustix::fs::XattrFlags::empty())
+        .map_err(std::io::Error::from)
+}
+
+/// `setfacl -m u:nobody:rw` and `setfattr -n user.k -v v`, without the
+/// tools: `false` where the file system holds neither.
+fn give_acl_and_attribute(path: &Path) -> bool {
+    let entries = [
+        (USER_OBJ, 6, NO_ID),
+        (USER, 6, NOBODY),
+        (GROUP_OBJ, 4, NO_ID),
+        (MASK, 6, NO_ID),
+        (OTHER, 4, NO_ID),
+    ];
+    let set = set_attribute(path, ACCESS_ACL, &acl(&entries))
+        .and_then(|()| set_attribute(path, "user.k", b"v"));
+    if let Err(error) = set {
+        skip(&format!(
+            "{} holds no ACL or user attribute here ({error})",
+            path.display()
+        ));
+        return false;
+    }
+    true
+}
+
+/// Every rewrite of an existing file (`--fix`, `--in-place`, `-o` over it)
+/// keeps its ACL and its extended attributes, and its mode: the group bits
+/// are the ACL's mask, as before, and the group's own entry stays `r--`.
+#[test]
+fn rewrites_keep_acls_extended_attributes_and_the_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("r.json");
+    std::fs::write(&input, reply()).unwrap();
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        (
+            "fix.json",
+            fixable_reply().into_bytes(),
+            vec!["validate", "--fix"],
+        ),
+        (
+            "shot.png",
+            png_of(64, 32),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
+            "page.html",
+            b"old page".to_vec(),
+            vec!["view", path_arg(&input), "-o"],
+        ),
+    ];
+    for (name, content, args) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, &content).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        if !give_acl_and_attribute(&file) {
+            return;
+        }
+        let acl_before = get_attribute(&file, ACCESS_ACL).unwrap();
+        let mode_before = std::fs::metadata(&file).unwrap().mode() & 0o7777;
+        assert_eq!(mode_before, 0o664, "the mask shows as the group bits");
+        let mut args = args.clone();
+        args.push(path_arg(&file));
+        let wrote = run(&args);
+        assert_eq!(wrote.code, 0, "{args:?}: {}", wrote.stderr);
+        assert_ne!(
+            std::fs::read(&file).unwrap(),
+            content,
+            "{args:?}: rewritten"
+        );
+        assert_eq!(
+            get_attribute(&file, ACCESS_ACL).as_deref(),
+            Some(&acl_before[..]),
+            "{args:?}: the ACL is kept, its group entry r-- and mask rw-"
+        );
+        assert_eq!(
+            get_attribute(&file, "user.k").as_deref(),
+            Some(&b"v"[..]),
+            "{args:?}"
+        );
+        let mode_after = std::fs::metadata(&file).unwrap().mode() & 0o7777;
+        assert_eq!(mode_after, mode_before, "{args:?}");
+    }
+
+    // A folder's default ACL gives a new file an ACL: a file that had none
+    // is rewritten without one.
+    let inherits = dir.path().join("inherits");
+    std::fs::create_dir(&inherits).unwrap();
+    let default = acl(&[
+        (USER_OBJ, 6, NO_ID),
+        (USER, 6, NOBODY),
+        (GROUP_OBJ, 4, NO_ID),
+        (MASK, 6, NO_ID),
+        (OTHER, 4, NO_ID),
+    ]);
+    let file = inherits.join("plain.json");
+    std::fs::write(&file, fixable_reply()).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    if set_attribute(&inherits, DEFAULT_ACL, &default).is_err() {
+        skip("the default ACL: not held here");
+        return;
+    }
+    let fixed = run(&["validate", "--fix", path_arg(&file)]);
+    assert_eq!(fixed.code, 0, "{}", fixed.stderr);
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("image/png"));
+    assert_eq!(get_attribute(&file, ACCESS_ACL), None, "no ACL gained");
+    assert_eq!(std::fs::metadata(&file).unwrap().mode() & 0o7777, 0o640);
+}
+
+/// A shell command run as `nobody`, when this test runs as root with
+/// `setpriv`; `None` otherwise.
+fn as_nobody(args: &[&str]) -> Option<Run> {
+    let root = rustix::process::geteuid().is_root();
+    let setpriv = Path::new("/usr/bin/setpriv").exists();
+    if !root || !setpriv {
+        skip("the unprivileged cases: they need root and setpriv");
+        return None;
+    }
+    let output = Command::new("/usr/bin/setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("partkit"))
+        .args(args)
+        .output()
+        .unwrap();
+    Some(finished(output))
+}
+
+/// Files of another user, writable by all in a folder writable by all, are
+/// rewritten as the runner's: a warning says so, once a run, naming the
+/// first one written (files are fixed in parallel: either).
+#[test]
+fn an_owner_that_cannot_be_kept_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let theirs: Vec<PathBuf> = ["a.json", "b.json"]
+        .iter()
+        .map(|name| dir.path().join(name))
+        .collect();
+    for path in &theirs {
+        std::fs::write(path, fixable_reply()).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    }
+    let Some(fixed) = as_nobody(&[
+        "validate",
+        "--fix",
+        path_arg(&theirs[0]),
+        path_arg(&theirs[1]),
+    ]) else {
+        return;
+    };
+    assert_eq!(fixed.code, 0, "{}", fixed.stderr);
+    let warnings: Vec<&str> = fixed
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("partkit: warning: "))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", fixed.stderr);
+    let named = theirs
+        .iter()
+        .any(|path| warnings[0].contains(path_arg(path)));
+    assert!(named && warnings[0].contains("owner"), "{}", warnings[0]);
+    for path in &theirs {
+        assert!(std::fs::read_to_string(path).unwrap().contains("image/png"));
+        assert_eq!(std::fs::metadata(path).unwrap().uid(), NOBODY);
+    }
 }
 
 /// Waits until `dir` holds one of partkit's temporary files, for at most
