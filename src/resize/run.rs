@@ -480,7 +480,9 @@ fn write_image(
                     Replacement::in_place(path, seen)?.write_whole(new_bytes)?;
                 } else {
                     // A new name for the new format: the old file goes once
-                    // the new one is in place (and only if it is as read).
+                    // the new one is in place (and only if it is as read),
+                    // so it must be one that may go.
+                    crate::io::replace::check_removable(path)?;
                     write_atomic(&target, new_bytes)?;
                     if Seen::now(path).ok() == Some(seen) {
                         fs::remove_file(path).map_err(write_error(path))?;

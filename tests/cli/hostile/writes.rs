@@ -22,6 +22,14 @@ fn fixable_reply() -> String {
     )
 }
 
+/// A reply whose image `resize --max-dim 16` makes smaller.
+fn large_reply() -> String {
+    format!(
+        r#"{{"text":"t","tool_output_images":[{{"image_url":"data:image/png;base64,{}"}}]}}"#,
+        b64_of(&png_of(64, 32))
+    )
+}
+
 /// A reply `view` draws (one document, one image).
 fn reply() -> String {
     format!(
@@ -138,6 +146,61 @@ fn view_output_goes_into_devices_fifos_and_through_links() {
     assert!(std::fs::symlink_metadata(&out).unwrap().is_symlink());
 }
 
+/// A file with several names is not rewritten: a new file renamed into
+/// place would leave the other names with the old content, and writing
+/// over it in place could leave it torn. One line naming the file, exit 2,
+/// every name as it was.
+#[test]
+fn a_hard_linked_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("r.json");
+    std::fs::write(&input, reply()).unwrap();
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        (
+            "fix.json",
+            fixable_reply().into_bytes(),
+            vec!["validate", "--fix"],
+        ),
+        (
+            "shot.png",
+            png_of(64, 32),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
+            "shots.json",
+            large_reply().into_bytes(),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
+            "page.html",
+            b"old page".to_vec(),
+            vec!["view", path_arg(&input), "-o"],
+        ),
+    ];
+    for (name, content, args) in cases {
+        let first = dir.path().join(name);
+        let second = dir.path().join(format!("other-{name}"));
+        std::fs::write(&first, &content).unwrap();
+        std::fs::hard_link(&first, &second).unwrap();
+        let mut args = args.clone();
+        args.push(path_arg(&first));
+        let refused = run(&args);
+        assert_eq!(refused.code, 2, "{args:?}: {}", refused.stderr);
+        let lines = errors(&refused);
+        assert_eq!(lines.len(), 1, "{args:?}: {}", refused.stderr);
+        assert!(
+            lines[0].contains(path_arg(&first)) && lines[0].contains("hard links"),
+            "{}",
+            lines[0]
+        );
+        for path in [&first, &second] {
+            assert_eq!(std::fs::read(path).unwrap(), content, "{args:?}");
+            assert_eq!(std::fs::metadata(path).unwrap().nlink(), 2);
+        }
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new());
+    }
+}
+
 /// A POSIX access ACL as the kernel stores it (`system.posix_acl_access`):
 /// version 2, then (tag, permissions, id) entries in the kernel's order.
 fn acl(entries: &[(u16, u16, u32)]) -> Vec<u8> {
@@ -215,6 +278,11 @@ fn rewrites_keep_acls_extended_attributes_and_the_mode() {
             vec!["resize", "--max-dim", "16", "--in-place"],
         ),
         (
+            "shots.json",
+            large_reply().into_bytes(),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
             "page.html",
             b"old page".to_vec(),
             vec!["view", path_arg(&input), "-o"],
@@ -280,6 +348,109 @@ fn rewrites_keep_acls_extended_attributes_and_the_mode() {
     assert_eq!(std::fs::metadata(&file).unwrap().mode() & 0o7777, 0o640);
 }
 
+/// The one error line of a refused read-only file.
+fn assert_read_only_refused(refused: &Run, file: &Path, what: &str) {
+    assert_eq!(refused.code, 2, "{what}: {}", refused.stderr);
+    let lines = errors(refused);
+    assert_eq!(lines.len(), 1, "{what}: {}", refused.stderr);
+    assert!(
+        lines[0].contains(path_arg(file)) && lines[0].contains("read-only"),
+        "{what}: {}",
+        lines[0]
+    );
+}
+
+/// A file without a write bit is not rewritten, even by root (for whom the
+/// bit would not stop a write): exit 2, one line naming it, nothing changed.
+#[test]
+fn a_read_only_file_is_not_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("r.json");
+    std::fs::write(&input, reply()).unwrap();
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>)> = vec![
+        (
+            "fix.json",
+            fixable_reply().into_bytes(),
+            vec!["validate", "--fix"],
+        ),
+        (
+            "shot.png",
+            png_of(64, 32),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
+            "shots.json",
+            large_reply().into_bytes(),
+            vec!["resize", "--max-dim", "16", "--in-place"],
+        ),
+        (
+            "resized.png",
+            b"old image".to_vec(),
+            vec!["resize", "--max-dim", "16", path_arg(&input), "-o"],
+        ),
+        (
+            "page.html",
+            b"old page".to_vec(),
+            vec!["view", path_arg(&input), "-o"],
+        ),
+    ];
+    for (name, content, args) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, &content).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let mut args = args.clone();
+        args.push(path_arg(&file));
+        let refused = run(&args);
+        assert_read_only_refused(&refused, &file, &format!("{args:?}"));
+        assert_eq!(std::fs::read(&file).unwrap(), content, "{args:?}");
+        assert_eq!(std::fs::metadata(&file).unwrap().mode() & 0o777, 0o444);
+        assert_eq!(temporaries(dir.path()), Vec::<String>::new());
+    }
+    // Nothing to change: no write, so no error.
+    let clean = dir.path().join("clean.json");
+    std::fs::write(&clean, reply()).unwrap();
+    std::fs::set_permissions(&clean, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let checked = run(&["validate", "--fix", path_arg(&clean)]);
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+
+    // In an output folder too (`--force` replaces files, not read-only bits).
+    let shots = dir.path().join("shots");
+    std::fs::create_dir(&shots).unwrap();
+    let shot = shots.join("001.png");
+    std::fs::write(&shot, "old image").unwrap();
+    std::fs::set_permissions(&shot, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = run(&[
+        "split",
+        path_arg(&input),
+        "--images-dir",
+        path_arg(&shots),
+        "--force",
+    ]);
+    assert_read_only_refused(&refused, &shot, "split --images-dir --force");
+    assert_eq!(std::fs::read(&shot).unwrap(), b"old image");
+
+    // Its summary says what failed: a write, not a read.
+    let file = dir.path().join("fix.json");
+    let refused = run(&["validate", "--fix", path_arg(&file)]);
+    assert!(
+        refused.stderr.contains("1 path could not be written"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!refused.stderr.contains("could not be read"));
+    let missing = run(&[
+        "validate",
+        "--fix",
+        path_arg(&dir.path().join("missing.json")),
+    ]);
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("1 path could not be read"),
+        "{}",
+        missing.stderr
+    );
+}
+
 /// A shell command run as `nobody`, when this test runs as root with
 /// `setpriv`; `None` otherwise.
 fn as_nobody(args: &[&str]) -> Option<Run> {
@@ -296,6 +467,32 @@ fn as_nobody(args: &[&str]) -> Option<Run> {
         .output()
         .unwrap();
     Some(finished(output))
+}
+
+/// As an unprivileged owner: a read-only file is refused, a writable one
+/// rewritten.
+#[test]
+fn an_unprivileged_owner_cannot_rewrite_a_read_only_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let file = dir.path().join("mine.json");
+    std::fs::write(&file, fixable_reply()).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&file, Some(NOBODY), Some(NOBODY)).unwrap();
+    }
+    let Some(refused) = as_nobody(&["validate", "--fix", path_arg(&file)]) else {
+        return;
+    };
+    assert_read_only_refused(&refused, &file, "validate --fix");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), fixable_reply());
+
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let fixed = as_nobody(&["validate", "--fix", path_arg(&file)]).unwrap();
+    assert_eq!(fixed.code, 0, "{}", fixed.stderr);
+    assert!(!fixed.stderr.contains("warning"), "{}", fixed.stderr);
+    let after = std::fs::metadata(&file).unwrap();
+    assert_eq!((after.uid(), after.mode() & 0o777), (NOBODY, 0o644));
 }
 
 /// Files of another user, writable by all in a folder writable by all, are
