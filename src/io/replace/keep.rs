@@ -42,8 +42,8 @@ pub(super) fn carry_over(
     for (key, value) in &attributes {
         match rustix::fs::fsetxattr(new, key.as_os_str(), value, rustix::fs::XattrFlags::empty()) {
             Ok(()) => {}
-            // The folder's file system holds none (the old file had them
-            // from elsewhere: a file system that copies them on rename).
+            // A kind of attribute the file system does not take (some
+            // show attributes they do not store): nothing to keep it in.
             Err(Errno::NOTSUP) => {}
             Err(error) => not_kept.push(format!("{} ({error})", key.to_string_lossy())),
         }
