@@ -96,14 +96,16 @@ fn view_output_goes_into_devices_fifos_and_through_links() {
         .args(["c", "1", "3"])
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success());
+        .is_ok_and(|s| s.success())
+        // (A file system mounted nodev makes it, but will not open it.)
+        && std::fs::OpenOptions::new().write(true).open(&null).is_ok();
     if made {
         let wrote = run(&["view", path_arg(&input), "-o", path_arg(&null)]);
         assert_eq!(wrote.code, 0, "{}", wrote.stderr);
         let kind = std::fs::symlink_metadata(&null).unwrap().file_type();
         assert!(kind.is_char_device(), "still a device node");
     } else {
-        skip("the device node: mknod is not permitted here");
+        skip("the device node: none can be made and opened here");
     }
 
     // A FIFO: its reader gets the page.
