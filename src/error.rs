@@ -122,11 +122,82 @@ impl Error {
         }
     }
 
+    /// The error of a failed write to `path` — unless what failed was the
+    /// read of an input whose bytes were being copied there ([`ReadFault`]),
+    /// which is that input's read error, not the output's.
+    pub fn write(path: impl Into<PathBuf>, source: io::Error) -> Error {
+        if !ReadFault::is_in(&source) {
+            return Error::Write {
+                path: path.into(),
+                source,
+            };
+        }
+        let kind = source.kind();
+        let source = match source
+            .into_inner()
+            .map(|inner| inner.downcast::<ReadFault>())
+        {
+            Some(Ok(fault)) => {
+                return Error::Read {
+                    path: fault.path,
+                    source: fault.source,
+                }
+            }
+            Some(Err(other)) => io::Error::new(kind, other),
+            None => io::Error::from(kind),
+        };
+        Error::Write {
+            path: path.into(),
+            source,
+        }
+    }
+
     /// Whether this error is a closed pipe on output, which ends a run quietly.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
     }
 }
+
+/// A failed read of an input met while its bytes were being written out (a
+/// large file copied to the output as it is read): carried through writers
+/// inside an [`io::Error`] ([`ReadFault::into_io`]), and made the input's
+/// [`Error::Read`] again by [`Error::write`].
+#[derive(Debug)]
+pub struct ReadFault {
+    pub path: PathBuf,
+    pub source: io::Error,
+}
+
+impl ReadFault {
+    /// The fault as an [`io::Error`] of the same kind, for a writer to return.
+    pub fn into_io(path: impl Into<PathBuf>, source: io::Error) -> io::Error {
+        io::Error::new(
+            source.kind(),
+            ReadFault {
+                path: path.into(),
+                source,
+            },
+        )
+    }
+
+    /// Whether `error` carries a read fault.
+    pub fn is_in(error: &io::Error) -> bool {
+        error.get_ref().is_some_and(|inner| inner.is::<ReadFault>())
+    }
+}
+
+impl std::fmt::Display for ReadFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot read {}: {}",
+            display_path(&self.path),
+            self.source
+        )
+    }
+}
+
+impl std::error::Error for ReadFault {}
 
 fn display_path(path: &std::path::Path) -> String {
     if path.as_os_str() == "-" {

@@ -142,7 +142,16 @@ where
             ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                let _ = error.print();
+                if let Err(source) = error.print() {
+                    // Help or a version not written to stdout (a full disk;
+                    // a closed pipe ends a run quietly, as for any output).
+                    let to_stdout = !error.use_stderr();
+                    if to_stdout && source.kind() != std::io::ErrorKind::BrokenPipe {
+                        let error = Error::write("<stdout>", source);
+                        report_error(&format!("{:#}", anyhow::Error::from(error)));
+                        return 2;
+                    }
+                }
                 if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     2
                 } else {

@@ -81,11 +81,11 @@ impl Write for RawStdout {
 impl crate::resize::Output for Stdout {
     /// Straight from the file to the descriptor, by the kernel where it can
     /// (`resize` passing a large document through unchanged).
-    fn write_file(&mut self, file: &std::fs::File) -> io::Result<()> {
+    fn write_file(&mut self, input: &crate::resize::InputFile<'_>) -> io::Result<()> {
         self.flush()?;
         match &mut self.get_mut().direct {
-            Some(direct) => crate::resize::copy_file_to_file(file, direct),
-            None => crate::resize::copy_file(file, self),
+            Some(direct) => crate::resize::copy_file_to_file(input, direct),
+            None => crate::resize::copy_file(input, self),
         }
     }
 }
@@ -192,10 +192,8 @@ impl Printer {
 }
 
 /// The error of a failed write to stdout (a closed pipe among them, which
-/// `main` turns into a quiet exit 0).
+/// `main` turns into a quiet exit 0), or of the read of an input copied to
+/// it as it was written ([`Error::write`]).
 pub fn stdout_error(source: io::Error) -> Error {
-    Error::Write {
-        path: PathBuf::from("<stdout>"),
-        source,
-    }
+    Error::write(PathBuf::from("<stdout>"), source)
 }

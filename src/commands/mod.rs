@@ -32,6 +32,10 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         JsonStyle::Auto
     };
     let printer = Printer::new(style, cli.global.quiet);
+    // A warning about a file written goes where every warning goes, and a
+    // run stopped by a signal removes its temporary files.
+    let warner = printer.clone();
+    crate::io::replace::for_command_line(move |message| warner.warn(message));
     if let Some(max) = cli.global.max_document_size {
         crate::io::set_max_document(max);
     }

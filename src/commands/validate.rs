@@ -106,7 +106,7 @@ pub fn run(
         ));
     }
     printer.note(&summary);
-    Ok(if unreadable > 0 || totals.too_large > 0 {
+    Ok(if unreadable + totals.unwritable + totals.too_large > 0 {
         ExitStatus::Error
     } else if args.exit_zero {
         ExitStatus::Success
@@ -200,10 +200,12 @@ struct Totals {
     errors: usize,
     warnings: usize,
     fixed: usize,
-    /// Inputs that could not be read (or written back).
+    /// Inputs that could not be read.
     unreadable: usize,
     /// JSON Lines lines passed over for their size.
     too_large: usize,
+    /// Inputs whose fixes could not be written back (`--fix`).
+    unwritable: usize,
 }
 
 /// Prints every finding (and each input's error, on stderr) in input order.
@@ -253,7 +255,10 @@ fn print_reports(
             printer.error(&format!("{:#}", anyhow::Error::from(error)));
         }
         if let Some(error) = report.error {
-            totals.unreadable += 1;
+            match error {
+                Error::Write { .. } => totals.unwritable += 1,
+                _ => totals.unreadable += 1,
+            }
             // The error goes to stderr after the findings before it.
             out.flush().map_err(stdout_error)?;
             printer.error(&format!("{:#}", anyhow::Error::from(error)));
@@ -312,6 +317,12 @@ impl Totals {
             summary.push_str(&format!(
                 "; {} could not be read",
                 plural(unreadable, "path")
+            ));
+        }
+        if self.unwritable > 0 {
+            summary.push_str(&format!(
+                "; {} could not be written",
+                plural(self.unwritable, "path")
             ));
         }
         summary

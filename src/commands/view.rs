@@ -1,13 +1,15 @@
 //! `partkit view`: the arguments into [`ViewOptions`], the page written to a
-//! file (whole, then renamed into place) or to stdout.
+//! file (whole, then renamed into place, or into a device or FIFO as it is
+//! drawn) or to stdout.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::set_threads;
 use crate::check::Depth;
 use crate::cli::ViewArgs;
 use crate::error::{Error, ExitStatus, Result};
+use crate::io::replace::Replacement;
 use crate::io::{Input, Layout};
 use crate::output::{stdout_error, Printer};
 use crate::validate::{CheckOptions, Limits};
@@ -48,7 +50,8 @@ pub fn run(args: ViewArgs, printer: &Printer) -> Result<ExitStatus> {
         Some(path) => (to_file(&input, &options, path)?, path.display().to_string()),
         None => {
             let mut out = printer.stdout();
-            let totals = crate::view::write_page(&input, &options, &mut out, Path::new("-"))?;
+            let totals =
+                crate::view::write_page(&input, &options, &mut out, Path::new("<stdout>"))?;
             out.flush().map_err(stdout_error)?;
             (totals, "stdout".to_string())
         }
@@ -57,21 +60,17 @@ pub fn run(args: ViewArgs, printer: &Printer) -> Result<ExitStatus> {
     Ok(ExitStatus::Success)
 }
 
-/// Writes the page beside `path` and renames it over `path` once whole.
+/// Writes the page to `path` as every output file is written
+/// ([`Replacement`]): beside it, renamed over it once whole, with what the
+/// file replaced keeps; into a device or a FIFO directly; through a symlink.
 fn to_file(input: &Input, options: &ViewOptions, path: &Path) -> Result<Totals> {
-    let write_error = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let temp = crate::io::temp_file_in(&dir).map_err(write_error)?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, temp);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, Replacement::new(path)?);
     let totals = crate::view::write_page(input, options, &mut out, path)?;
-    let temp = out.into_inner().map_err(|e| write_error(e.into_error()))?;
-    temp.persist(path).map_err(|e| write_error(e.error))?;
+    let page = out.into_inner().map_err(|e| {
+        let (error, page) = e.into_parts();
+        page.get_ref().error(error)
+    })?;
+    page.commit()?;
     Ok(totals)
 }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::convert::{self, ConvertError, ConvertOptions};
+use crate::error::ReadFault;
 use crate::json::lent::{self, Lent};
 use crate::shapes::nemo_gym::rollout::{self, Conversation};
 use crate::shapes::Shape;
@@ -250,12 +251,22 @@ impl FileConverted {
     }
 
     /// Writes the output, its payloads read from the file (`path` names it
-    /// in an error).
+    /// in an error). A file changed since it was converted fails (a
+    /// [`ReadFault`]): its payloads would not be the ones converted, or too
+    /// few bytes would be left to read.
     pub fn write_to<W: Write>(&self, out: &mut W, path: &Path) -> io::Result<()> {
         let document = &self.document;
-        document
+        let written = document
             .lent
-            .write_from_file(out, &document.output, &self.file, path)
+            .write_from_file(out, &document.output, &self.file, path);
+        match written {
+            Err(error) if !ReadFault::is_in(&error) => Err(error),
+            _ if !self.is_current() => Err(ReadFault::into_io(
+                path,
+                io::Error::other("it changed while partkit read it"),
+            )),
+            written => written,
+        }
     }
 }
 

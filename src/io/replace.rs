@@ -1,19 +1,48 @@
-//! Writing files people keep (issue 13): whole or not at all, with the mode,
-//! owner and group of the file replaced, through a symlink to its target,
-//! and never over a change another process made meanwhile.
+//! Writing files people keep (issues 13 and 29): whole or not at all, with
+//! the owner, group, mode and extended attributes (an ACL among them) of
+//! the file replaced ([`keep`]), into a device or a FIFO and through a
+//! symlink as the shell's `>` does, never over a change another process
+//! made meanwhile, and never over a read-only file or one with other names
+//! (hard links). A run stopped by a signal leaves no temporary file
+//! ([`temps`]).
 //!
 //! Every file partkit writes goes through here: a new or replaced output
 //! ([`write_atomic`], [`Replacement`]), an in-place rewrite of an input
 //! ([`Replacement::in_place`], given what the input was when it was read),
 //! and a new file that must not replace anything ([`write_new`]).
 
+mod keep;
+mod temps;
+
 use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-use super::temp_file_in;
 use crate::error::{Error, Result};
+use temps::Temp;
+
+/// A warning about a file written.
+type Warn = Box<dyn Fn(&str) + Send + Sync>;
+
+/// Where warnings about files written go: the command line's stderr; a
+/// library caller hears none.
+static WARN: Mutex<Option<Warn>> = Mutex::new(None);
+
+/// Set up by the command line: warnings about files written go to `warn`,
+/// and SIGINT, SIGTERM and SIGHUP remove the temporary files of a run they
+/// stop.
+pub fn for_command_line(warn: impl Fn(&str) + Send + Sync + 'static) {
+    *WARN.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(warn));
+    temps::remove_on_signals();
+}
+
+fn warn(message: &str) {
+    if let Some(warn) = &*WARN.lock().unwrap_or_else(|e| e.into_inner()) {
+        warn(message);
+    }
+}
 
 /// What a file was when partkit read it: the same file (device and inode)
 /// with the same size, modification and change times. A file replaced or
@@ -47,20 +76,22 @@ impl Seen {
 /// An input to rewrite in place, checked before it is read: a regular file
 /// (or a symlink to one, whose target is rewritten: the link stays a link).
 /// A FIFO, a device or a folder is refused — writing back to it would make
-/// a regular file of it.
+/// a regular file of it. (Whether it may be replaced is asked once there is
+/// something to write: a read-only file needing no change is no error.)
 pub fn in_place_target(path: &Path) -> Result<(PathBuf, Seen)> {
-    let error = |source| Error::Write {
+    // A file that cannot be looked at cannot be read either.
+    let unreadable = |source| Error::Read {
         path: path.to_path_buf(),
         source,
     };
-    let target = if fs::symlink_metadata(path).map_err(error)?.is_symlink() {
-        fs::canonicalize(path).map_err(error)?
+    let target = if fs::symlink_metadata(path).map_err(unreadable)?.is_symlink() {
+        fs::canonicalize(path).map_err(unreadable)?
     } else {
         path.to_path_buf()
     };
-    let metadata = fs::metadata(&target).map_err(error)?;
+    let metadata = fs::metadata(&target).map_err(unreadable)?;
     if !metadata.is_file() {
-        return Err(error(io::Error::new(
+        return Err(write_error(path)(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
                 "is {}, not a regular file: it cannot be rewritten in place",
@@ -69,6 +100,67 @@ pub fn in_place_target(path: &Path) -> Result<(PathBuf, Seen)> {
         )));
     }
     Ok((target, Seen::of(&metadata)))
+}
+
+/// [`check_replaceable`] of the file at `path` (through a link), for an
+/// input removed once its content is written under another name.
+pub fn check_removable(path: &Path) -> Result<()> {
+    let metadata = fs::metadata(path).map_err(write_error(path))?;
+    check_replaceable(path, path, &metadata)
+}
+
+/// Refuses to replace a regular file (`target`, named `path` in messages)
+/// that the running user may not write — root too, when it has no write
+/// bit at all: a tool does not defeat a read-only bit — or that has other
+/// names (hard links): a new file renamed into place would leave them with
+/// the old content, and writing over the file itself could leave it torn.
+fn check_replaceable(path: &Path, target: &Path, metadata: &Metadata) -> Result<()> {
+    if metadata.nlink() > 1 {
+        return Err(write_error(path)(io::Error::other(format!(
+            "it has {} hard links, and a new file in its place would leave the other names with the old content; copy it to a file of its own first",
+            metadata.nlink()
+        ))));
+    }
+    if !writable(target, metadata) {
+        return Err(read_only(path));
+    }
+    Ok(())
+}
+
+/// The refusal of a file [`writable`] says no to.
+fn read_only(path: &Path) -> Error {
+    let why = if rustix::process::geteuid().is_root() {
+        "it is read-only (no write permission bit is set)"
+    } else {
+        "it is read-only (this user has no write permission)"
+    };
+    write_error(path)(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("{why}; partkit does not write over a read-only file"),
+    ))
+}
+
+/// Whether the running user may write the file: root when some write bit
+/// is set (root may write any file; the bits say whether it was meant to
+/// be), anyone else as the system says for their effective IDs.
+fn writable(target: &Path, metadata: &Metadata) -> bool {
+    if rustix::process::geteuid().is_root() {
+        return metadata.mode() & 0o222 != 0;
+    }
+    match rustix::fs::accessat(
+        rustix::fs::CWD,
+        target,
+        rustix::fs::Access::WRITE_OK,
+        rustix::fs::AtFlags::EACCESS,
+    ) {
+        Ok(()) => true,
+        Err(error) => ![
+            rustix::io::Errno::ACCESS,
+            rustix::io::Errno::PERM,
+            rustix::io::Errno::ROFS,
+        ]
+        .contains(&error),
+    }
 }
 
 fn file_kind(metadata: &Metadata) -> &'static str {
@@ -96,21 +188,26 @@ pub struct Replacement {
     /// What `path` names, for messages.
     path: PathBuf,
     sink: Sink,
-    /// The file replaced, when there is one: its mode, owner and group
-    /// carry over.
+    /// The file replaced, when there is one: its owner, group, mode and
+    /// extended attributes carry over.
     existing: Option<Metadata>,
     /// For an in-place write: the input as it was read.
     expect: Option<Seen>,
 }
 
 enum Sink {
-    Temp(tempfile::NamedTempFile),
+    Temp(Temp),
     Direct(File),
 }
 
 impl Replacement {
-    /// Starts writing `path` (a symlink's target, if it is one).
+    /// Starts writing `path` (a symlink's target, if it is one); refused at
+    /// once when that is a file not to replace ([`check_replaceable`]).
     pub fn new(path: &Path) -> Result<Replacement> {
+        Replacement::open(path, true)
+    }
+
+    fn open(path: &Path, check: bool) -> Result<Replacement> {
         let error = write_error(path);
         let target = match fs::symlink_metadata(path) {
             Ok(m) if m.is_symlink() => match fs::canonicalize(path) {
@@ -121,6 +218,9 @@ impl Replacement {
             _ => path.to_path_buf(),
         };
         let existing = fs::metadata(&target).ok();
+        if let Some(existing) = existing.as_ref().filter(|m| m.is_file() && check) {
+            check_replaceable(path, &target, existing)?;
+        }
         if existing
             .as_ref()
             .is_some_and(|m| !m.is_file() && !m.is_dir())
@@ -137,7 +237,7 @@ impl Replacement {
                 expect: None,
             });
         }
-        let temp = temp_file_in(folder_of(&target)).map_err(&error)?;
+        let temp = Temp::new_in(folder_of(&target)).map_err(&error)?;
         Ok(Replacement {
             target,
             path: path.to_path_buf(),
@@ -148,22 +248,30 @@ impl Replacement {
     }
 
     /// Starts writing a file in an output folder: a symlink there is
-    /// replaced, not followed (nothing is written outside the folder).
+    /// replaced, not followed (nothing is written outside the folder), and
+    /// so is a file with other names (the entry is replaced, the others
+    /// keep theirs); a read-only file is not.
     pub fn in_folder(path: &Path) -> Result<Replacement> {
         let error = write_error(path);
+        let existing = fs::symlink_metadata(path).ok().filter(Metadata::is_file);
+        if existing.as_ref().is_some_and(|m| !writable(path, m)) {
+            return Err(read_only(path));
+        }
         Ok(Replacement {
             target: path.to_path_buf(),
             path: path.to_path_buf(),
-            sink: Sink::Temp(temp_file_in(folder_of(path)).map_err(error)?),
-            existing: fs::symlink_metadata(path).ok().filter(Metadata::is_file),
+            sink: Sink::Temp(Temp::new_in(folder_of(path)).map_err(error)?),
+            existing,
             expect: None,
         })
     }
 
     /// Starts rewriting an input in place: `target` and `seen` from
-    /// [`in_place_target`], taken before the input was read.
+    /// [`in_place_target`], taken before the input was read. Whether it may
+    /// be replaced is asked by [`Replacement::commit`]: an input found
+    /// unchanged is not written, and then no error.
     pub fn in_place(target: &Path, seen: Seen) -> Result<Replacement> {
-        let mut replacement = Replacement::new(target)?;
+        let mut replacement = Replacement::open(target, false)?;
         replacement.expect = Some(seen);
         Ok(replacement)
     }
@@ -171,17 +279,15 @@ impl Replacement {
     /// Where the bytes go.
     pub fn file(&mut self) -> &mut File {
         match &mut self.sink {
-            Sink::Temp(temp) => temp.as_file_mut(),
+            Sink::Temp(temp) => temp.file_mut(),
             Sink::Direct(file) => file,
         }
     }
 
-    /// The error of a failed write to it.
+    /// The error of a failed write to it (or of the read of an input
+    /// copied into it: see [`Error::write`]).
     pub fn error(&self, source: io::Error) -> Error {
-        Error::Write {
-            path: self.path.clone(),
-            source,
-        }
+        Error::write(&self.path, source)
     }
 
     /// Writes all of `bytes` and puts the file in place.
@@ -191,23 +297,21 @@ impl Replacement {
     }
 
     /// Puts the new file in place: on disk in full (synced) first, with the
-    /// old file's mode, owner and group, and only if an input rewritten in
-    /// place is still what was read.
+    /// old file's owner, group, mode and extended attributes, and only if an
+    /// input rewritten in place is still what was read.
     pub fn commit(self) -> Result<()> {
         let error = write_error(&self.path);
         let temp = match self.sink {
             Sink::Direct(mut file) => return file.flush().map_err(error),
             Sink::Temp(temp) => temp,
         };
-        let file = temp.as_file();
+        if let (Some(existing), Some(_)) = (&self.existing, self.expect) {
+            check_replaceable(&self.path, &self.target, existing)?;
+        }
+        let file = temp.file();
         file.sync_all().map_err(&error)?;
         if let Some(existing) = &self.existing {
-            file.set_permissions(existing.permissions())
-                .map_err(&error)?;
-            // Owner and group as they were: always possible as root; as
-            // anyone else the file is theirs already, and a group they are
-            // not in is left as the new file has it.
-            let _ = std::os::unix::fs::fchown(file, Some(existing.uid()), Some(existing.gid()));
+            keep::carry_over(file, &self.target, existing, &self.path).map_err(&error)?;
         }
         if let Some(expect) = self.expect {
             if Seen::now(&self.target).ok() != Some(expect) {
@@ -216,7 +320,7 @@ impl Replacement {
                 )));
             }
         }
-        temp.persist(&self.target).map_err(|e| error(e.error))?;
+        temp.persist(&self.target).map_err(error)?;
         Ok(())
     }
 }
@@ -273,10 +377,10 @@ pub fn write_in_folder(path: &Path, bytes: &[u8]) -> Result<()> {
 /// exists.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let error = write_error(path);
-    let mut temp = temp_file_in(folder_of(path)).map_err(&error)?;
-    temp.write_all(bytes).map_err(&error)?;
-    temp.as_file().sync_all().map_err(&error)?;
-    temp.persist_noclobber(path).map_err(|e| error(e.error))?;
+    let mut temp = Temp::new_in(folder_of(path)).map_err(&error)?;
+    temp.file_mut().write_all(bytes).map_err(&error)?;
+    temp.file().sync_all().map_err(&error)?;
+    temp.persist_noclobber(path).map_err(error)?;
     Ok(())
 }
 

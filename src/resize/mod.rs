@@ -41,7 +41,9 @@ use std::time::Instant;
 pub use decode::{DecodeError, DecodeLimits};
 pub use limits::Limits;
 pub use report::{Report, ReportStyle};
-pub use run::{copy_file, copy_file_to_file, run, Destination, Output, RunOptions, Sink};
+pub use run::{
+    copy_file, copy_file_to_file, run, Destination, InputFile, Output, RunOptions, Sink,
+};
 
 use crate::media;
 use crate::size::group_digits;

@@ -18,7 +18,7 @@ use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::stream::run_json;
 use super::{resize_image, sniff_format, Format, ResizeOptions, Resized};
 use crate::accounting::{worse, OnError};
-use crate::error::{Error, ExitStatus, Result};
+use crate::error::{Error, ExitStatus, ReadFault, Result};
 use crate::io::replace::{Replacement, Seen};
 use crate::io::{write_atomic, Input};
 
@@ -53,34 +53,87 @@ pub struct RunOptions {
 
 /// Where output goes, and how a whole file is written there.
 pub trait Output: Write {
-    /// Writes all of `file` (read from its start), after what was written.
-    fn write_file(&mut self, file: &File) -> io::Result<()> {
-        copy_file(file, self)
+    /// Writes all of `input` (read from its start), after what was written.
+    fn write_file(&mut self, input: &InputFile<'_>) -> io::Result<()> {
+        copy_file(input, self)
     }
 }
 
-/// Writes all of `file` to `out`, through a buffer.
-pub fn copy_file(file: &File, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
+/// A file whose bytes go to the output as they are, read while the output
+/// is written (a large document passing through unchanged, or blank lines
+/// set aside). A failed read is the file's error, not the output's (a
+/// [`ReadFault`] inside the [`io::Error`]), and so is a change since `seen`:
+/// the output would hold bytes that were never checked, or too few.
+pub struct InputFile<'a> {
+    pub file: &'a File,
+    /// Its name in messages.
+    pub path: &'a Path,
+    /// What it was when first read, when a change matters.
+    pub seen: Option<Seen>,
+}
+
+impl InputFile<'_> {
+    /// Whether it is no longer what it was when first read.
+    fn changed(&self) -> bool {
+        self.seen
+            .is_some_and(|seen| self.file.metadata().ok().map(|m| Seen::of(&m)) != Some(seen))
+    }
+
+    /// A failed read of it, said as its own error ("it changed while
+    /// partkit read it" when it did: a file cut short fails a read).
+    fn fault(&self, error: io::Error) -> io::Error {
+        let error = if self.changed() { changed() } else { error };
+        ReadFault::into_io(self.path, error)
+    }
+
+    /// After the copy: an error if it changed meanwhile.
+    fn check(&self) -> io::Result<()> {
+        if self.changed() {
+            return Err(ReadFault::into_io(self.path, changed()));
+        }
+        Ok(())
+    }
+}
+
+fn changed() -> io::Error {
+    io::Error::other("it changed while partkit read it")
+}
+
+/// Writes all of `input` to `out`, through a buffer.
+pub fn copy_file(input: &InputFile<'_>, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
     let mut buffer = vec![0; 1 << 18];
     let mut at = 0u64;
     loop {
-        let n = match file.read_at(&mut buffer, at) {
-            Ok(0) => return Ok(()),
+        let n = match input.file.read_at(&mut buffer, at) {
+            Ok(0) => return input.check(),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
+            Err(e) => return Err(input.fault(e)),
         };
         out.write_all(&buffer[..n])?;
         at += n as u64;
     }
 }
 
-/// Writes all of `file` to `out`, a file: by the kernel where it can
+/// Writes all of `input` to `out`, a file: by the kernel where it can
 /// (`copy_file_range`, `sendfile`: the bytes never pass through partkit).
-pub fn copy_file_to_file(file: &File, out: &mut File) -> io::Result<()> {
-    let mut from = file;
-    from.seek(io::SeekFrom::Start(0))?;
-    io::copy(&mut from, out).map(drop)
+pub fn copy_file_to_file(input: &InputFile<'_>, out: &mut File) -> io::Result<()> {
+    let mut from = input.file;
+    from.seek(io::SeekFrom::Start(0))
+        .map_err(|e| input.fault(e))?;
+    match io::copy(&mut from, out) {
+        Ok(_) => input.check(),
+        Err(error) => {
+            // The kernel's copy does not say which side failed: where the
+            // input's own read fails at the point the copy stopped, it did.
+            let at = from.stream_position().unwrap_or(0);
+            match input.file.read_at(&mut [0u8; 1], at) {
+                Err(read) => Err(input.fault(read)),
+                Ok(_) if input.changed() => Err(input.fault(error)),
+                Ok(_) => Err(error),
+            }
+        }
+    }
 }
 
 /// Where a run's results and reports go: the caller's stdout and stderr.
@@ -243,11 +296,10 @@ fn other_type(prefix: &[u8]) -> Option<String> {
     crate::media::sniff(prefix).filter(|kind| !crate::media::is_text_type(kind))
 }
 
+/// The error of a failed write to `path` (or of a read under it: see
+/// [`Error::write`]).
 pub(super) fn write_error(path: &Path) -> impl Fn(io::Error) -> Error + '_ {
-    move |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| Error::write(path, source)
 }
 
 /// Reads one input and resizes what it holds; returns its status, or the
@@ -443,7 +495,9 @@ fn write_image(
                     Replacement::in_place(path, seen)?.write_whole(new_bytes)?;
                 } else {
                     // A new name for the new format: the old file goes once
-                    // the new one is in place (and only if it is as read).
+                    // the new one is in place (and only if it is as read),
+                    // so it must be one that may go.
+                    crate::io::replace::check_removable(path)?;
                     write_atomic(&target, new_bytes)?;
                     if Seen::now(path).ok() == Some(seen) {
                         fs::remove_file(path).map_err(write_error(path))?;
@@ -480,15 +534,15 @@ impl Out<'_> {
         Out::File(Box::new(BufWriter::with_capacity(1 << 20, file)))
     }
 
-    /// Writes all of `file` (a document passing through unchanged).
-    pub(super) fn write_file(&mut self, file: &File) -> Result<()> {
+    /// Writes all of `input` (a document passing through unchanged).
+    pub(super) fn write_file(&mut self, input: &InputFile<'_>) -> Result<()> {
         match self {
             Out::Stdout(out) => out
-                .write_file(file)
+                .write_file(input)
                 .map_err(write_error(Path::new("<stdout>"))),
             Out::File(out) => {
                 out.flush().map_err(|e| out.get_ref().error(e))?;
-                let result = copy_file_to_file(file, out.get_mut().file());
+                let result = copy_file_to_file(input, out.get_mut().file());
                 result.map_err(|e| out.get_ref().error(e))
             }
         }
@@ -514,6 +568,70 @@ impl Out<'_> {
                     Err(out.get_ref().error(error))
                 }
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The side of a failed copy that failed is named: a read of the input
+    /// is the input's error, a write the output's, and a change to the input
+    /// meanwhile is said as such.
+    #[test]
+    fn a_failed_copy_names_the_side_that_failed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.json");
+        fs::write(&path, vec![b'x'; 1 << 16]).unwrap();
+        let blamed = |error| match Error::write("<stdout>", error) {
+            Error::Read { path, .. } => format!("read {}", path.display()),
+            Error::Write { path, .. } => format!("write {}", path.display()),
+            other => panic!("{other}"),
+        };
+        // Opened to write only: every read of it fails.
+        let write_only = File::options().write(true).open(&path).unwrap();
+        let input = InputFile {
+            file: &write_only,
+            path: &path,
+            seen: None,
+        };
+        let error = copy_file_to_file(&input, &mut tempfile::tempfile().unwrap()).unwrap_err();
+        assert_eq!(blamed(error), format!("read {}", path.display()));
+        let error = copy_file(&input, &mut Vec::new()).unwrap_err();
+        assert_eq!(blamed(error), format!("read {}", path.display()));
+
+        // An output opened to read only: every write to it fails.
+        let readable = File::open(&path).unwrap();
+        let input = InputFile {
+            file: &readable,
+            path: &path,
+            seen: Some(Seen::of(&readable.metadata().unwrap())),
+        };
+        let mut read_only = File::open(dir.path().join("in.json")).unwrap();
+        let error = copy_file_to_file(&input, &mut read_only).unwrap_err();
+        assert_eq!(blamed(error), "write <stdout>");
+
+        // Cut short since it was first read.
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(10)
+            .unwrap();
+        let errors = [
+            copy_file_to_file(&input, &mut tempfile::tempfile().unwrap()).unwrap_err(),
+            copy_file(&input, &mut Vec::new()).unwrap_err(),
+        ];
+        for error in errors {
+            let message = format!("{:#}", anyhow::Error::from(Error::write("<stdout>", error)));
+            assert_eq!(
+                message,
+                format!(
+                    "cannot read {}: it changed while partkit read it",
+                    path.display()
+                )
+            );
         }
     }
 }

@@ -4,13 +4,13 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use super::document::{resize_document_at, unchanged_file, DocumentImage, ResizedDocument};
 use super::report::{report_image, Emit, Report, ReportStyle, Where};
-use super::run::{Destination, Out, RunOptions, Sink};
+use super::run::{Destination, InputFile, Out, RunOptions, Sink};
 use super::Resized;
 use crate::accounting::{worse, Tally};
 use crate::error::{Error, ExitStatus, Result};
@@ -58,8 +58,13 @@ pub(super) fn run_json(
         resized: 0,
         changed: false,
     };
-    if let Some((file, images)) = unchanged_large_file(input, options) {
+    if let Some((file, seen, images)) = unchanged_large_file(input, options) {
         let mut stream = new_stream(true, out);
+        let file = InputFile {
+            file: &file,
+            path: &input.error_path(),
+            seen: Some(seen),
+        };
         stream.unchanged_file(&file, images, report, sink)?;
         return stream.finish(report);
     }
@@ -112,7 +117,7 @@ pub(super) fn run_json(
 #[derive(Clone, Copy)]
 enum Doc<'a> {
     Bytes(&'a [u8]),
-    File(&'a File),
+    File(&'a InputFile<'a>),
 }
 
 /// The error of a failed read of the input `label` names.
@@ -125,8 +130,12 @@ fn read_error_of(label: &str) -> impl Fn(io::Error) -> Error + '_ {
 
 /// A large JSON file (one document) whose images are all within every cap,
 /// told without holding it ([`super::document::unchanged_file`]): it then
-/// passes through from the file. `None` for anything else.
-fn unchanged_large_file(input: &Input, options: &RunOptions) -> Option<(File, Vec<DocumentImage>)> {
+/// passes through from the file, if it is still what it was before that
+/// look (`Seen`). `None` for anything else.
+fn unchanged_large_file(
+    input: &Input,
+    options: &RunOptions,
+) -> Option<(File, Seen, Vec<DocumentImage>)> {
     let Input::Path(path) = input else {
         return None;
     };
@@ -134,8 +143,9 @@ fn unchanged_large_file(input: &Input, options: &RunOptions) -> Option<(File, Ve
         return None;
     }
     let (_, file) = crate::io::large_file(Some(path))?;
+    let seen = Seen::of(&file.metadata().ok()?);
     let images = unchanged_file(&file, &options.resize)?;
-    Some((file, images))
+    Some((file, seen, images))
 }
 
 /// The error of a failed read of `input`.
@@ -295,18 +305,19 @@ impl Stream<'_, '_> {
     /// file (the same reports and output as [`Stream::single`] gives it).
     fn unchanged_file(
         &mut self,
-        file: &File,
+        input: &InputFile<'_>,
         images: Vec<DocumentImage>,
         report: Emit<'_>,
         sink: &dyn Sink,
     ) -> Result<()> {
+        let file = input.file;
         let len = file.metadata().map_err(read_error_of(self.label))?.len();
         sink.progress(len);
         let result = Ok(ResizedDocument {
             output: None,
             images,
         });
-        let status = self.document(1, Doc::File(file), b"", result, report)?;
+        let status = self.document(1, Doc::File(input), b"", result, report)?;
         self.status = worse(self.status, status);
         Ok(())
     }
@@ -494,7 +505,11 @@ impl Gap {
 
     fn write_to(&self, out: &mut Out<'_>) -> Result<()> {
         match &self.file {
-            Some(file) => out.write_file(file),
+            Some(file) => out.write_file(&InputFile {
+                file,
+                path: Path::new("a temporary file"),
+                seen: None,
+            }),
             None => out.write(&self.bytes),
         }
     }

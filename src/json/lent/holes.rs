@@ -8,6 +8,7 @@ use std::os::unix::fs::FileExt;
 use std::path::Path;
 
 use super::lend::payload_range;
+use crate::error::ReadFault;
 
 /// Output text with holes where lent payloads go, filled from the input as
 /// it is written.
@@ -53,7 +54,8 @@ impl Lent {
     }
 
     /// Writes `text` with the holes filled from `file` (the file the payloads
-    /// were lent from), a piece at a time. A failed read says which file.
+    /// were lent from), a piece at a time. A failed read is the file's error,
+    /// not the output's ([`ReadFault`]).
     pub fn write_from_file<W: Write>(
         &self,
         out: &mut W,
@@ -70,9 +72,8 @@ impl Lent {
             let mut from = range.start;
             while from < range.end {
                 let piece = &mut buffer[..PIECE.min(range.end - from)];
-                file.read_exact_at(piece, from as u64).map_err(|e| {
-                    io::Error::new(e.kind(), format!("reading {}: {e}", path.display()))
-                })?;
+                file.read_exact_at(piece, from as u64)
+                    .map_err(|e| ReadFault::into_io(path, e))?;
                 out.write_all(piece)?;
                 from += piece.len();
             }

@@ -13,5 +13,6 @@ mod limits;
 mod lines;
 mod outputs;
 mod settings;
+mod writes;
 
 pub use bounded::{run_bounded, Feed};
