@@ -242,6 +242,7 @@ impl Stream<'_, '_> {
                         let raw = if fits {
                             Ok(raw)
                         } else {
+                            lines.pass_over(&mut raw)?;
                             Err((lines.too_large(line), raw))
                         };
                         batch.push((line, raw));
@@ -259,7 +260,12 @@ impl Stream<'_, '_> {
 
     /// Lines resized across the cores, and written in order. A line over
     /// the limit comes as its error and its line break.
-    fn batch(&mut self, batch: Vec<(usize, RawLine)>, report: Emit<'_>, sink: &dyn Sink) -> Result<()> {
+    fn batch(
+        &mut self,
+        batch: Vec<(usize, RawLine)>,
+        report: Emit<'_>,
+        sink: &dyn Sink,
+    ) -> Result<()> {
         let options = self.options;
         let results: Vec<Option<std::result::Result<ResizedDocument, String>>> = batch
             .par_iter()
@@ -549,8 +555,8 @@ impl<'r> RawLines<'r> {
     }
 
     /// The next line (blank or not), appended to `raw`; its number, and
-    /// whether it is within the limit. One that is not is read past without
-    /// being held (docs/json-lines.md): `raw` then holds only its line break.
+    /// whether it is within the limit (one that is not is read no further:
+    /// [`RawLines::pass_over`] reads past the rest).
     fn next_raw(&mut self, raw: &mut Vec<u8>) -> Result<Option<(usize, bool)>> {
         let start = raw.len();
         // Its line break may come at `max + 1`, and `\r\n` at `max + 2`.
@@ -563,11 +569,15 @@ impl<'r> RawLines<'r> {
             return Ok(None);
         }
         self.line += 1;
-        if content(&raw[start..]).len() <= self.max {
-            return Ok(Some((self.line, true)));
-        }
+        Ok(Some((self.line, content(&raw[start..]).len() <= self.max)))
+    }
+
+    /// Reads past the rest of a line over the limit without holding it
+    /// (docs/json-lines.md); `raw`, which holds its start, is left holding
+    /// only its line break.
+    fn pass_over(&mut self, raw: &mut Vec<u8>) -> Result<()> {
         let mut ended = raw.last() == Some(&b'\n');
-        raw.truncate(start);
+        raw.clear();
         while !ended {
             let chunk = self.reader.fill_buf().map_err(read_error(self.input))?;
             if chunk.is_empty() {
@@ -583,7 +593,7 @@ impl<'r> RawLines<'r> {
         if ended {
             raw.push(b'\n');
         }
-        Ok(Some((self.line, false)))
+        Ok(())
     }
 
     /// Reads lines until one is not blank, into `raw`; that line's number.

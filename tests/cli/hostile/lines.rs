@@ -322,7 +322,10 @@ fn resize_fails_a_line_over_the_limit_alone_and_counts_blank_lines() {
         );
         if policy == "null" {
             let lines: Vec<&str> = run.stdout.lines().collect();
-            assert_eq!((lines[999], lines[1000], lines[1001]), ("{\"n\":999}", "null", ""));
+            assert_eq!(
+                (lines[999], lines[1000], lines[1001]),
+                ("{\"n\":999}", "null", "")
+            );
             assert!(
                 run.stderr
                     .contains("1,007 lines in (1 blank), 1,007 out (1 null), 1 failed"),
