@@ -4,7 +4,7 @@
 //! to pass over. Any file is read up to a cap: `/dev/zero`, or a stray
 //! gigabyte file that happens to be called `partkit.toml`, is never held.
 
-use std::fs::{self, File, Metadata};
+use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -63,7 +63,7 @@ pub fn read(path: &Path, shown: &str, how: How) -> Result<String> {
     if how == How::Found && !metadata.is_file() {
         return Err(fail(format!(
             "{}, not a regular file: a config file must be one",
-            kind(&metadata)
+            crate::io::replace::file_kind(&metadata)
         )));
     }
     let file = File::open(path).map_err(|error| cannot_read(shown, &error))?;
@@ -91,21 +91,6 @@ pub fn read(path: &Path, shown: &str, how: How) -> Result<String> {
 /// A file where a config is that cannot be read.
 pub fn cannot_read(shown: &str, error: &io::Error) -> Error {
     Error::usage(format!("{shown}: cannot read config: {error}"))
-}
-
-/// What a file that is not a regular one is, for messages.
-fn kind(metadata: &Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let kind = metadata.file_type();
-    if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device"
-    } else {
-        "not a regular file"
-    }
 }
 
 #[cfg(test)]

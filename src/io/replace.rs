@@ -163,7 +163,8 @@ fn writable(target: &Path, metadata: &Metadata) -> bool {
     }
 }
 
-fn file_kind(metadata: &Metadata) -> &'static str {
+/// What a file that is not a regular one is, for messages.
+pub(crate) fn file_kind(metadata: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let kind = metadata.file_type();
     if kind.is_dir() {
