@@ -33,6 +33,12 @@ pub fn is_data_url(text: &str) -> bool {
         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("data:"))
 }
 
+/// Whether a string is an `http://` or `https://` URL (case-insensitive scheme).
+pub fn is_http_url(text: &str) -> bool {
+    let lower = text.get(..8).unwrap_or(text).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
 /// Parses a `data:` URL. Parameters other than `name` and `base64` are accepted and
 /// ignored; they are never part of the media type.
 pub fn parse(text: &str) -> Result<DataUrl<'_>, DataUrlError> {

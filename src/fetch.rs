@@ -54,11 +54,7 @@ fn fetch_error(url: &str, reason: impl Into<String>) -> Error {
     }
 }
 
-/// Whether a string is an `http://` or `https://` URL (case-insensitive scheme).
-pub fn is_http_url(text: &str) -> bool {
-    let lower = text.get(..8).unwrap_or(text).to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
-}
+pub use crate::dataurl::is_http_url;
 
 /// Downloads `url` within the limits: the cap (`max_bytes`) and the document
 /// limit ([`crate::io::max_document`]) both bound the decoded body, and a

@@ -31,6 +31,7 @@
 // an options struct and returns values; none of them prints.
 pub mod b64;
 pub mod check;
+pub mod contract;
 pub mod convert;
 pub mod dataurl;
 pub mod echo;

@@ -194,7 +194,7 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
                     .map_err(|e| ReplyError::Unsupported(e.to_string()))?,
                 extensions: Default::default(),
             };
-            let delivered = crate::shapes::write_tool_result(*shape, &result)
+            let delivered = crate::convert::tool_result::write_tool_result(*shape, &result)
                 .map_err(|e| ReplyError::Unsupported(e.to_string()))?;
             notes.extend(delivered.notes);
             render::write_json(&mut out, &delivered.value, options.pretty)

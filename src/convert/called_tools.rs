@@ -10,9 +10,9 @@
 use serde_json::{json, Value};
 
 use super::{Context, ConvertError, Form};
+use crate::contract::acceptance::{verdict, Form as Accepted, Verdict};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Tool, Transcript};
-use crate::validate::acceptance::{verdict, Form as Accepted, Verdict};
 
 /// The schema of a tool declared only because the history calls it: any
 /// arguments at all. An object schema without properties that opens no other
@@ -153,7 +153,7 @@ mod tests {
             strict,
             ..ConvertOptions::default()
         };
-        Context::new(options, Shape::OpenaiChat, to)
+        Context::new(options, Shape::OpenaiChat, to.dialect())
     }
 
     #[test]
@@ -218,7 +218,7 @@ mod tests {
         let mut from_canonical = Context::new(
             ConvertOptions::default(),
             Shape::Canonical,
-            Shape::Anthropic,
+            Shape::Anthropic.dialect(),
         );
         declare(&mut transcript, Form::Request, &mut from_canonical).unwrap();
         assert_eq!(transcript.tools, None);

@@ -7,10 +7,10 @@
 //! canonical (the model carries labels as written).
 
 use super::Context;
+use crate::contract::acceptance::{verdict, Form, Verdict};
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
 use crate::transcript::{Block, Transcript};
-use crate::validate::acceptance::{verdict, Form, Verdict};
 
 /// The type an image's bytes have, where it is an image type other than the
 /// declared one (and not one the declared type merely refines). Only the

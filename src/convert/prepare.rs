@@ -333,12 +333,4 @@ pub fn mark_lifted(message: &mut Message) {
     );
 }
 
-/// Whether a user message holds media lifted out of tool results (its parts
-/// count as coming from tools).
-pub fn is_lifted(message: &Message) -> bool {
-    message
-        .extensions
-        .get(crate::shapes::HUB.name())
-        .and_then(|c| c.get("$lifted"))
-        .is_some()
-}
+pub use crate::contract::ext::is_lifted;

@@ -7,24 +7,9 @@
 //! they are an error unless `--on-unsupported text` asks for the placeholder.
 
 use super::{Context, ConvertError, OnUnsupported};
+pub use crate::contract::Reference;
 use crate::shapes::Unsupported;
 use crate::transcript::{Block, Opaque, Role, Transcript};
-
-/// A media reference found in an opaque block.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reference {
-    /// `image`, `file`, `audio` or `video`.
-    pub kind: &'static str,
-    /// What it names: `anthropic file file_011…`, `s3://bucket/key`.
-    pub target: String,
-}
-
-impl Reference {
-    /// The text that stands in for it.
-    pub fn placeholder(&self) -> String {
-        format!("[unsupported {} part ({})]", self.kind, self.target)
-    }
-}
 
 /// The media reference an opaque block holds, if it is one (as its shape
 /// reads its own blocks, [`Dialect::file_reference`](crate::shapes::Dialect::file_reference)).

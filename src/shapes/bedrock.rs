@@ -29,6 +29,7 @@ impl super::Dialect for Bedrock {
 mod acceptance;
 mod conversion;
 mod detect;
+pub(crate) mod formats;
 mod read;
 mod scan;
 
@@ -41,7 +42,7 @@ pub use write::write;
 
 use serde_json::Value;
 
-use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{check_image_type, join_or, object, string, Place, Shape, Unsupported};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 
@@ -67,36 +68,36 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     let bytes = || object([("bytes", string(data))]);
     match media.kind {
         MediaKind::Image => {
-            check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
-            let format = media.mime_type.trim_start_matches("image/");
+            check_image_type(media, SHAPE, &formats::media_types("image"))?;
+            let format = format_token(media, "image")?;
             Ok(object([(
                 "image",
                 object([("format", string(format)), ("source", bytes())]),
             )]))
         }
         MediaKind::Audio => {
-            if place == Place::ToolResult {
+            if place == Place::ToolResult && !formats::in_tool_result("audio") {
                 return Err(Unsupported::media(
                     media,
                     SHAPE,
                     "tool results carry no audio",
                 ));
             }
-            let format = audio_format(media)?;
+            let format = format_token(media, "audio")?;
             Ok(object([(
                 "audio",
                 object([("format", string(format)), ("source", bytes())]),
             )]))
         }
         MediaKind::File if media.mime_type.starts_with("video/") => {
-            let format = video_format(media)?;
+            let format = format_token(media, "video")?;
             Ok(object([(
                 "video",
                 object([("format", string(format)), ("source", bytes())]),
             )]))
         }
         MediaKind::File => {
-            let format = document_format(media)?;
+            let format = format_token(media, "document")?;
             let name = document_name(media.name.as_deref().unwrap_or(""));
             Ok(object([(
                 "document",
@@ -110,65 +111,15 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
     }
 }
 
-/// The `DocumentFormat` token for a file's media type.
-pub fn document_format(media: &MediaPart) -> Result<&'static str, Unsupported> {
-    Ok(match media.mime_type.as_str() {
-        "application/pdf" => "pdf",
-        "text/csv" => "csv",
-        "application/msword" => "doc",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document" => "docx",
-        "application/vnd.ms-excel" => "xls",
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" => "xlsx",
-        "text/html" => "html",
-        "text/plain" => "txt",
-        "text/markdown" => "md",
-        _ => {
-            return Err(Unsupported::media(
-                media,
-                SHAPE,
-                "documents must be pdf, csv, doc, docx, xls, xlsx, html, txt or md",
-            ))
-        }
-    })
-}
-
-fn audio_format(media: &MediaPart) -> Result<&'static str, Unsupported> {
-    Ok(match media.mime_type.as_str() {
-        "audio/mpeg" => "mp3",
-        "audio/wav" => "wav",
-        "audio/aac" => "aac",
-        "audio/flac" => "flac",
-        "audio/ogg" => "ogg",
-        "audio/mp4" => "m4a",
-        "audio/opus" => "opus",
-        "audio/webm" => "webm",
-        _ => {
-            return Err(Unsupported::media(
-                media,
-                SHAPE,
-                "no Converse audio format matches",
-            ))
-        }
-    })
-}
-
-fn video_format(media: &MediaPart) -> Result<&'static str, Unsupported> {
-    Ok(match media.mime_type.as_str() {
-        "video/mp4" => "mp4",
-        "video/webm" => "webm",
-        "video/quicktime" => "mov",
-        "video/x-matroska" => "mkv",
-        "video/x-flv" => "flv",
-        "video/mpeg" => "mpeg",
-        "video/x-ms-wmv" => "wmv",
-        "video/3gpp" => "three_gp",
-        _ => {
-            return Err(Unsupported::media(
-                media,
-                SHAPE,
-                "no Converse video format matches",
-            ))
-        }
+/// The format token a block of its kind (`document`, `audio`, `video`) gives
+/// `media`'s type ([`formats`]), or why it has none.
+fn format_token(media: &MediaPart, block: &str) -> Result<&'static str, Unsupported> {
+    formats::token(block, &media.mime_type).ok_or_else(|| {
+        let reason = match block {
+            "document" => format!("documents must be {}", join_or(&formats::tokens(block))),
+            _ => format!("no Converse {block} format matches"),
+        };
+        Unsupported::media(media, SHAPE, reason)
     })
 }
 

@@ -5,7 +5,7 @@ mod detect;
 
 use serde_json::Value;
 
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Message, ModelError, Role, Transcript};
 

@@ -382,7 +382,7 @@ fn hint_str<'e>(extensions: &'e Extensions, key: &str) -> Option<&'e str> {
 
 /// Adds a form hint of this shape to some extensions.
 fn add_hint(extensions: &mut Extensions, key: &str, value: Value) {
-    crate::convert::ext::add_hint(extensions, SHAPE, key, value);
+    crate::contract::ext::add_hint(extensions, SHAPE, key, value);
 }
 
 /// Puts a kept field back at its dotted path inside `map`, creating the objects

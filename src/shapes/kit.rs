@@ -2,9 +2,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::{Context, ConvertError};
+use crate::contract::{Context, ConvertError};
 use crate::transcript::Block;
 
+pub(crate) mod foreign;
 mod read;
 pub(crate) mod scan;
 mod write;
@@ -35,7 +36,7 @@ pub(crate) fn drop_foreign(
     extensions: &crate::transcript::Extensions,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
-    for field in crate::convert::ext::foreign_fields(extensions, context.target) {
+    for field in foreign::foreign_fields(extensions, context.target) {
         context.lose(field)?;
     }
     Ok(())

@@ -294,7 +294,7 @@ fn image_data_url(
     let not_data_url = |why: &str| problem("reply-image-not-data-url", why.to_string());
     let parsed = match dataurl::parse(url) {
         Ok(parsed) => parsed,
-        Err(_) if crate::fetch::is_http_url(url) => {
+        Err(_) if dataurl::is_http_url(url) => {
             return Err(not_data_url(
                 "image_url is a remote URL; it must be a base64 data: URL",
             ))

@@ -7,8 +7,8 @@ use super::{
     Arguments, Block, Extensions, Message, ModelError, Opaque, Role, Tool, ToolCall, ToolChoice,
     ToolResult, Transcript,
 };
+use crate::contract::Shape;
 use crate::part::{Part, PartError, PartView};
-use crate::shapes::Shape;
 
 // Canonical JSON: writing
 

@@ -10,9 +10,9 @@ mod json;
 
 use serde_json::{Map, Value};
 
+use crate::contract::Shape;
 use crate::json::Json;
 use crate::part::{MediaPart, Part, PartError, Source};
-use crate::shapes::Shape;
 
 /// Per-shape extras of one object: shape name → object of fields. Keys starting
 /// with `$` are form hints (how a shape spelled something); other keys are the

@@ -1,22 +1,6 @@
 //! The rule table: every finding `validate` can report, with a stable id.
 
-/// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Fails the run.
-    Error,
-    /// Reported; fails the run only with `--deny-warnings`.
-    Warning,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
+pub use crate::contract::rules::Severity;
 
 /// One rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

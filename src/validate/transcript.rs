@@ -31,11 +31,11 @@ pub(super) fn check(value: &Value, shape: Shape, target: Option<Shape>) -> Vec<I
         on_invalid_arguments: OnInvalidArguments::Keep,
         ..ConvertOptions::default()
     };
-    let mut context = convert::Context::new(options.clone(), shape, crate::shapes::HUB);
+    let mut context = convert::Context::new(options.clone(), shape, crate::shapes::HUB.dialect());
     // A missing id is a finding of its own (tool-id-missing), not a document
     // the reader refuses: read it as an empty id.
     let filled = fill_missing_ids(value, shape);
-    let read = crate::shapes::read(shape, filled.as_ref().unwrap_or(value), &mut context);
+    let read = crate::convert::read_shape(shape, filled.as_ref().unwrap_or(value), &mut context);
     let (form, transcript) = match read {
         Ok(read) => read,
         Err(error) => {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{At, Rank, Tier, Unsure, HINT, STRONG};
+use crate::contract::detect::{At, Rank, Tier, Unsure, HINT, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     let kind = map.get("type").and_then(Value::as_str);

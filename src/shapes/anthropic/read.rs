@@ -32,8 +32,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::Part;
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::shapes::Shape;

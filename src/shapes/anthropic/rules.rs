@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{article, blank_text, blocks, empty_content, issue, kind, messages};
-use crate::validate::kit::{CallIds, HostedCall, Issue, ToolObject, ValidateFacts};
+use crate::contract::rules::{article, blank_text, blocks, empty_content, issue, kind, messages};
+use crate::contract::rules::{CallIds, HostedCall, Issue, ToolObject, ValidateFacts};
 
 /// A request needs `messages`; call ids match `[a-zA-Z0-9_-]+`.
 pub const FACTS: ValidateFacts = ValidateFacts {

@@ -1,8 +1,8 @@
 //! Finding media in a document (`scan`): Anthropic `image` and `document`
 //! blocks, by their `source`.
 
+use crate::contract::scan::{ext_type, push, string, text_blocks, Found, Payload, Verdict};
 use crate::json::Json;
-use crate::scan::{ext_type, push, string, text_blocks, Found, Payload, Verdict};
 use crate::shapes::kit::scan::kind_of;
 
 /// An Anthropic `image` or `document` block whose `source` has a `type`.

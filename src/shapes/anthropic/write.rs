@@ -30,8 +30,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{drop_foreign, first_tool_result, put, Forms};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Message, Role, Transcript};
@@ -130,7 +130,7 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
             );
             let spot = match message.role {
                 Role::System => Spot::System,
-                _ if crate::convert::prepare::is_lifted(message) => Spot::Lifted,
+                _ if crate::contract::ext::is_lifted(message) => Spot::Lifted,
                 _ => Spot::Message,
             };
             if let Some(content) = write_content(
@@ -245,7 +245,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::convert::ConvertOptions;
+    use crate::contract::ConvertOptions;
 
     #[test]
     fn canonical_to_anthropic_by_form() {
@@ -277,7 +277,7 @@ mod tests {
             let mut context = Context::new(
                 ConvertOptions::default(),
                 Shape::Canonical,
-                Shape::Anthropic,
+                Shape::Anthropic.dialect(),
             );
             assert_eq!(write(&transcript, form, &mut context).unwrap(), expected);
         }

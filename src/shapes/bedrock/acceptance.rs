@@ -1,7 +1,7 @@
 //! What Bedrock's Converse API accepts and refuses of the forms whose fate
 //! differs between providers, with the evidence (docs/acceptance.md).
 
-use crate::validate::kit::{Fact, Form};
+use crate::contract::rules::{Fact, Form};
 
 pub const ACCEPTANCE: &[Fact] = &[Fact::refuses(
     Form::CallsWithoutTools,

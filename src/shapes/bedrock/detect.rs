@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{At, Rank, Tier, STRONG};
+use crate::contract::detect::{At, Rank, Tier, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     let has = |key: &str| map.contains_key(key);

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::{says_nothing, Own};
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::{says_nothing, Own};
+use crate::contract::{Context, ConvertError, Form};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::{invalid, read_list, string_list};
@@ -333,44 +333,6 @@ fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError
     })
 }
 
-/// The media type of a Converse format token.
-pub fn format_type(block: &str, format: &str) -> Option<&'static str> {
-    Some(match (block, format) {
-        ("image", "png") => "image/png",
-        ("image", "jpeg") => "image/jpeg",
-        ("image", "gif") => "image/gif",
-        ("image", "webp") => "image/webp",
-        ("document", "pdf") => "application/pdf",
-        ("document", "csv") => "text/csv",
-        ("document", "doc") => "application/msword",
-        ("document", "docx") => {
-            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-        }
-        ("document", "xls") => "application/vnd.ms-excel",
-        ("document", "xlsx") => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        ("document", "html") => "text/html",
-        ("document", "txt") => "text/plain",
-        ("document", "md") => "text/markdown",
-        ("audio", "mp3") => "audio/mpeg",
-        ("audio", "wav") => "audio/wav",
-        ("audio", "aac") => "audio/aac",
-        ("audio", "flac") => "audio/flac",
-        ("audio", "ogg") => "audio/ogg",
-        ("audio", "m4a") => "audio/mp4",
-        ("audio", "opus") => "audio/opus",
-        ("audio", "webm") => "audio/webm",
-        ("video", "mp4") => "video/mp4",
-        ("video", "webm") => "video/webm",
-        ("video", "mov") => "video/quicktime",
-        ("video", "mkv") => "video/x-matroska",
-        ("video", "flv") => "video/x-flv",
-        ("video", "mpeg") => "video/mpeg",
-        ("video", "wmv") => "video/x-ms-wmv",
-        ("video", "three_gp") => "video/3gpp",
-        _ => return None,
-    })
-}
-
 /// Reads one content block (a union: one key per block).
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
@@ -460,7 +422,7 @@ pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError>
                 // S3 locations and content documents: only this shape has them.
                 _ => return Ok(opaque()),
             };
-            let mime_type = match format.and_then(|f| format_type(kind, f)) {
+            let mime_type = match format.and_then(|f| super::formats::media_type(kind, f)) {
                 Some(mime_type) => mime_type.to_string(),
                 None if own_text(&own) => "text/plain".to_string(),
                 None => return Ok(opaque()),
@@ -528,7 +490,7 @@ pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError>
 fn own_text(own: &Own) -> bool {
     let mut extensions = Extensions::new();
     own.clone().store(&mut extensions, SHAPE);
-    crate::convert::ext::Mine::of(&extensions, SHAPE)
+    crate::contract::ext::Mine::of(&extensions, SHAPE)
         .hint("text")
         .is_some()
 }

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{blocks, empty_content, issue, messages};
-use crate::validate::kit::{CallIds, Issue, ToolObject, ValidateFacts};
+use crate::contract::rules::{blocks, empty_content, issue, messages};
+use crate::contract::rules::{CallIds, Issue, ToolObject, ValidateFacts};
 
 /// Call ids match `[a-zA-Z0-9_.:-]{1,64}`.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -94,11 +94,17 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
             if let Some(result) = block.get("toolResult").and_then(Value::as_object) {
                 for (j, inner) in blocks(result, "content") {
                     let inner_at = format!("{here}/toolResult/content/{j}");
-                    if inner.contains_key("audio") {
+                    let refused =
+                        ["image", "document", "audio", "video"]
+                            .into_iter()
+                            .find(|block| {
+                                inner.contains_key(*block) && !super::formats::in_tool_result(block)
+                            });
+                    if let Some(block) = refused {
                         issues.push(issue(
                             "media-placement",
                             inner_at.clone(),
-                            "a toolResult cannot carry audio",
+                            format!("a toolResult cannot carry {block}"),
                         ));
                     }
                     bedrock_block(inner, &inner_at, "tool", issues);
@@ -127,12 +133,13 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
             ));
         }
         let format = image.get("format").and_then(Value::as_str).unwrap_or("");
-        if !matches!(format, "png" | "jpeg" | "gif" | "webp") {
+        if super::formats::media_type("image", format).is_none() {
             issues.push(issue(
                 "shape-field",
                 format!("{at}/image/format"),
                 format!(
-                    "image format {format} is not png, jpeg, gif or webp",
+                    "image format {format} is not {}",
+                    crate::shapes::join_or(&super::formats::tokens("image")),
                     format = crate::echo::quoted(format)
                 ),
             ));

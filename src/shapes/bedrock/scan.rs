@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
+use crate::contract::scan::{string, text_blocks, Found, Payload, Verdict};
 use crate::json::Json;
 use crate::media;
-use crate::scan::{format_type, string, text_blocks, Found, Payload, Verdict};
 
 /// A Bedrock content block (`{"image": {"format": …, "source": …}}`, no
 /// `type` key): the found item points at the inner block.
@@ -41,7 +41,7 @@ pub(crate) fn recognize<'j>(
             pointer: format!("{pointer}/{block}"),
             kind,
             declared: format
-                .and_then(|f| format_type(block, &f.to_ascii_lowercase()))
+                .and_then(|f| declared_type(block, &f.to_ascii_lowercase()))
                 .and_then(|t| media::normalize(&t)),
             declared_raw: format,
             payload,
@@ -50,4 +50,15 @@ pub(crate) fn recognize<'j>(
         return Verdict::Media;
     }
     Verdict::Other
+}
+
+/// The media type a format token declares: Converse's own ([`super::formats`]),
+/// else, for a token Converse does not know, the type it names (`image/jpg`,
+/// normalized by the caller) so that `inspect` shows what was declared.
+fn declared_type(block: &str, token: &str) -> Option<String> {
+    match super::formats::media_type(block, token) {
+        Some(media_type) => Some(media_type.to_string()),
+        None if matches!(block, "image" | "audio" | "video") => Some(format!("{block}/{token}")),
+        None => None,
+    }
 }

@@ -10,8 +10,8 @@
 use serde_json::{Map, Value};
 
 use super::read::read_block;
-use crate::convert::ext::{add_hint, Mine, Own};
-use crate::convert::ConvertError;
+use crate::contract::ext::{add_hint, Mine, Own};
+use crate::contract::ConvertError;
 use crate::part::Part;
 use crate::shapes::kit::put;
 use crate::shapes::{lengths_of, split_joined, Shape};

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::Part;
 use crate::shapes::kit::{
     drop_foreign, first_tool_result, kept_for, lose_block, put, write_documents, Documents, Forms,
@@ -240,7 +240,7 @@ impl Writer<'_> {
         if let Some(raw) = mine.hint("tool") {
             return Ok(Some(raw.clone()));
         }
-        if let Some(what) = crate::convert::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
+        if let Some(what) = crate::contract::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
             self.context.lose(what)?;
             return Ok(None);
         }
@@ -514,7 +514,7 @@ fn text_blocks(text: &str, lengths: &[Value], separator: &str) -> Value {
 
 /// The provenance of a user message's parts (lifted media came from tools).
 fn user_place(message: &Message) -> Place {
-    if crate::convert::prepare::is_lifted(message) {
+    if crate::contract::ext::is_lifted(message) {
         Place::ToolResult
     } else {
         Place::User

@@ -1,6 +1,6 @@
 //! What the conversion engine needs to know of the canonical model.
 
-use crate::convert::ConvertFacts;
+use crate::contract::ConvertFacts;
 
 /// The model itself: it carries everything as it is, a response of several
 /// turns and other shapes' opaque blocks included.

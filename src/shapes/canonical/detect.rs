@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{At, Rank, Tier, HINT, STRONG};
+use crate::contract::detect::{At, Rank, Tier, HINT, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     // A tool_result block that is not Anthropic's (ranked before).

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{CallIds, ToolObject, ValidateFacts};
+use crate::contract::rules::{CallIds, ToolObject, ValidateFacts};
 
 /// Canonical ids are optional (id-less results pair with id-less calls by
 /// name, in order), but an empty one is a missing one.

@@ -2,8 +2,8 @@
 //! blocks are spelled the same way; `scan::find_media` relabels them inside an
 //! MCP `CallToolResult`.
 
+use crate::contract::scan::{push, string, Found, Payload, Verdict};
 use crate::json::Json;
-use crate::scan::{push, string, Found, Payload, Verdict};
 use crate::shapes::kit::scan::kind_of;
 
 /// A canonical `image`, `file` or `audio` part: a `mimeType` and `data` or a

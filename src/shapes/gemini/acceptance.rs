@@ -2,7 +2,7 @@
 //! of the forms whose fate differs between providers, with the evidence
 //! (docs/acceptance.md).
 
-use crate::validate::kit::{Fact, Form};
+use crate::contract::rules::{Fact, Form};
 
 pub const ACCEPTANCE: &[Fact] = &[
     // Gemini does not check the history's calls against the declared tools.

@@ -1,6 +1,6 @@
 //! What the conversion engine needs to know of Gemini generateContent.
 
-use crate::convert::ConvertFacts;
+use crate::contract::ConvertFacts;
 
 pub const FACTS: ConvertFacts = ConvertFacts {
     // Calls and responses pair by name and order; an id is optional.

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::field;
-use crate::convert::detect::{At, Rank, Tier, STRONG};
+use crate::contract::detect::{At, Rank, Tier, STRONG};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     let has = |key: &str| field(map, key).is_some();

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::repeated::{self, Singles};
 use super::{add_hint, camel, camelize, field, get, snake_names, SHAPE};
-use crate::convert::ext::{says_nothing, Own};
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::{says_nothing, Own};
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::invalid;
 use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 

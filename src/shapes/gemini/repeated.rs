@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::{add_hint, hint};
-use crate::convert::ext::Own;
+use crate::contract::ext::Own;
 use crate::transcript::Extensions;
 
 /// The items of a repeated field with their pointers: a list's items, or the

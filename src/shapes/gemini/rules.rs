@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::issue;
-use crate::validate::kit::{CallIds, Issue, ToolObject, ValidateFacts};
+use crate::contract::rules::issue;
+use crate::contract::rules::{CallIds, Issue, ToolObject, ValidateFacts};
 
 /// A request needs `contents`; ids are optional, and (proto3) an empty id is
 /// an absent one; either base64 alphabet, padded or not, is legal (protobuf's

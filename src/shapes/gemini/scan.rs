@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
+use crate::contract::scan::{either, string, Found, Payload, Verdict};
 use crate::json::Json;
 use crate::media;
-use crate::scan::{either, string, Found, Payload, Verdict};
 
 /// A Gemini part holding inline bytes or a file URI. It carries no `type`
 /// key, so a part without either is left to the next shape.

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::convert::Context;
+use crate::contract::Context;
 use crate::shapes::Shape;
 
 /// The placeholder Google documents for calls without a real signature.

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{enums, repeated};
 use super::{hint, hint_str, mine, restore_at, spell_base64, spell_snake, SHAPE};
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
 use crate::shapes::kit::{invalid, lose_block, put, Forms};
 use crate::shapes::{object, string, Place};

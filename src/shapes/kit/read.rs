@@ -5,8 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::invalid;
-use crate::convert::ext::Own;
-use crate::convert::ConvertError;
+use crate::contract::ext::Own;
+use crate::contract::ConvertError;
 use crate::shapes::Shape;
 use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice, Transcript};
 

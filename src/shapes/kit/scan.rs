@@ -2,9 +2,9 @@
 //! reader or kind by its `type`, and the ways a payload is spelled (a URL, a
 //! data URL, base64, an upload's id) that mean the same in every shape.
 
+use crate::contract::scan::{ext_type, push, push_data_url, string, Found, Payload, Verdict};
 use crate::dataurl;
 use crate::json::Json;
-use crate::scan::{ext_type, push, push_data_url, string, Found, Payload, Verdict};
 
 /// Reads one kind of media block into `found`.
 pub(crate) type Reader = for<'j> fn(&'j Json<'j>, &str, &mut Vec<Found<'j>>) -> Verdict;

@@ -6,8 +6,8 @@ use std::marker::PhantomData;
 use serde_json::{Map, Value};
 
 use super::drop_foreign;
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Extensions, Message, Tool, ToolChoice, ToolResult, Transcript};
 
@@ -191,7 +191,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::convert::ConvertOptions;
+    use crate::contract::ConvertOptions;
 
     /// A writer that answers each form with that form's name.
     struct Names<'c>(&'c mut Context);
@@ -220,7 +220,11 @@ mod tests {
 
     #[test]
     fn each_form_goes_to_its_method() {
-        let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, Shape::Mcp);
+        let mut context = Context::new(
+            ConvertOptions::default(),
+            Shape::Canonical,
+            Shape::Mcp.dialect(),
+        );
         let empty = Transcript::default();
         for (form, expected) in [
             (Form::Request, "request"),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::convert::detect::{At, STRONG, WEAK};
+use crate::contract::detect::{At, STRONG, WEAK};
 
 /// `isError` or `structuredContent` are MCP's alone; a `content` list with no
 /// role (a message with one is someone else's) leans MCP's way, less than a

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::{Mine, Own};
+use crate::contract::ext::{Mine, Own};
 
 /// Records under `$<hint>` the keys of `map` when the writer's order, `first`
 /// (those present), the rest as they came, then `last`, is not theirs.

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{order, types};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::invalid;
@@ -296,12 +296,12 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::convert::ConvertOptions;
+    use crate::contract::ConvertOptions;
 
     /// Reads a result and writes it back as MCP, checking that it comes
     /// back key for key, in order.
     fn round_trip(value: &Value) -> (Transcript, Value) {
-        let mut context = Context::new(ConvertOptions::default(), SHAPE, SHAPE);
+        let mut context = Context::new(ConvertOptions::default(), SHAPE, SHAPE.dialect());
         let (form, transcript) = read(value, &mut context).expect("read");
         let written = super::super::write(&transcript, form, &mut context).expect("write");
         assert_eq!(written.to_string(), value.to_string());
@@ -436,23 +436,16 @@ mod tests {
         let result = json!({"content": [
             {"type": "resource", "resource": {"uri": "file:///a", "mimeType": "plain", "text": "a"}}
         ]});
-        let mut context = Context::new(ConvertOptions::default(), SHAPE, Shape::Canonical);
+        let mut context =
+            Context::new(ConvertOptions::default(), SHAPE, Shape::Canonical.dialect());
         let (_, transcript) = read(&result, &mut context).unwrap();
         assert_eq!(media_type(&blocks(&transcript)[0]), "text/plain");
-        let converted = crate::convert::convert(
-            &result,
-            Some(SHAPE),
-            Shape::Canonical,
-            ConvertOptions::default(),
-        )
-        .unwrap();
+        let notes = context.finish();
         assert!(
-            converted
-                .notes
+            notes
                 .iter()
                 .any(|note| note.contains("mimeType \"plain\" is not a media type")),
-            "{:?}",
-            converted.notes
+            "{notes:?}"
         );
     }
 }

@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::contract::rules::{issue, CallIds, Issue, ValidateFacts};
 use crate::media;
 use crate::part::json_kind;
-use crate::validate::kit::{issue, CallIds, Issue, ValidateFacts};
 
 /// A `CallToolResult` carries no call id.
 pub const FACTS: ValidateFacts = ValidateFacts {

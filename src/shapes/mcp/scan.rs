@@ -2,8 +2,8 @@
 //! blocks. (MCP `image` and `audio` blocks are spelled like canonical parts;
 //! `scan::find_media` relabels those inside a `CallToolResult`.)
 
+use crate::contract::scan::{push, string, Found, Payload, Verdict};
 use crate::json::Json;
-use crate::scan::{push, string, Found, Payload, Verdict};
 use crate::shapes::kit::scan::{by_type, Reader};
 
 /// An MCP embedded resource (a `blob` or `text`) or a resource link.

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::{Mine, Own};
+use crate::contract::ext::{Mine, Own};
 use crate::media;
 
 /// The hint's value for a block that had no `mimeType`.

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
 use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
@@ -125,7 +125,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::convert::ConvertOptions;
+    use crate::contract::ConvertOptions;
 
     #[test]
     fn one_tool_result_and_nothing_else() {
@@ -148,7 +148,8 @@ mod tests {
         ];
         for (input, form, expected) in table {
             let transcript = Transcript::from_value(&input).unwrap();
-            let mut context = Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE);
+            let mut context =
+                Context::new(ConvertOptions::default(), Shape::Canonical, SHAPE.dialect());
             let written = write(&transcript, form, &mut context).map_err(|_| ());
             assert_eq!(written, expected);
         }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{Rank, Tier};
+use crate::contract::detect::{Rank, Tier};
 
 /// `tool_output_images` is NeMo Gym's alone: it is checked first of all.
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {

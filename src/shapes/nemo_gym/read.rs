@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::json;
 use crate::shapes::Shape;
 

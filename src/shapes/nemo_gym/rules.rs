@@ -1,6 +1,6 @@
 //! What `validate` asks of NeMo Gym documents.
 
-use crate::validate::kit::{CallIds, ValidateFacts};
+use crate::contract::rules::{CallIds, ValidateFacts};
 
 /// A NeMo Gym reply is checked as a reply (its `tool_output_images`), not as
 /// a transcript, and carries no call id.

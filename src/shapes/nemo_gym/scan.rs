@@ -1,9 +1,9 @@
 //! Finding media in a document (`scan`): NeMo Gym `ToolOutputImage` entries,
 //! in a reply's `tool_output_images` list or bare.
 
+use crate::contract::scan::{push_data_url, string, Found, Verdict, Walk};
 use crate::dataurl;
 use crate::json::Json;
-use crate::scan::{push_data_url, string, walk, Found, Verdict};
 
 const KIND: &str = "nemo-gym tool_output_image";
 
@@ -39,12 +39,13 @@ pub(crate) fn recognize<'j>(
 
 /// A reply's `tool_output_images` list (at `pointer`): each entry's
 /// `image_url` is one item, whatever it holds (an entry without one is walked
-/// as any value). Whether the member was such a list.
+/// as any value, with `walk`). Whether the member was such a list.
 pub(crate) fn scan_member<'j>(
     key: &str,
     item: &'j Json<'j>,
     pointer: &str,
     found: &mut Vec<Found<'j>>,
+    walk: Walk<'j>,
 ) -> bool {
     let ("tool_output_images", Json::Array(entries)) = (key, item) else {
         return false;

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::Part;
 use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};

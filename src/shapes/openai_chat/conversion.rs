@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use crate::convert::references::Reference;
-use crate::convert::ConvertFacts;
+use crate::contract::ConvertFacts;
+use crate::contract::Reference;
 
 pub const FACTS: ConvertFacts = ConvertFacts {
     // Its file parts take only PDF.

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
+use crate::contract::detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
 
 pub fn document(map: &Map<String, Value>) -> Option<Rank> {
     if map.get("role").and_then(Value::as_str) == Some("tool") && map.contains_key("tool_call_id") {

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form, OnInvalidArguments};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form, OnInvalidArguments};
 use crate::dataurl;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};

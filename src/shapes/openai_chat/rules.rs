@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::{article, blocks, empty_content, issue, kind, messages};
-use crate::validate::kit::{Issue, ToolObject, ValidateFacts};
+use crate::contract::rules::{article, blocks, empty_content, issue, kind, messages};
+use crate::contract::rules::{Issue, ToolObject, ValidateFacts};
 
 /// A request needs `messages`.
 pub const FACTS: ValidateFacts = ValidateFacts {

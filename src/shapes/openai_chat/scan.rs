@@ -1,8 +1,8 @@
 //! Finding media in a document (`scan`): OpenAI Chat `image_url`,
 //! `input_audio` and `file` parts.
 
+use crate::contract::scan::{push, string, Found, Payload, Verdict};
 use crate::json::Json;
-use crate::scan::{format_type, push, string, Found, Payload, Verdict};
 use crate::shapes::kit::scan::{by_type, Block, Reader};
 
 /// An OpenAI Chat media part (`input_audio` is spelled alike in Responses,
@@ -44,7 +44,7 @@ fn input_audio<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>
         pointer,
         "openai input_audio",
         format,
-        format.and_then(|f| format_type("audio", f)),
+        format.and_then(audio_type),
         Payload::Base64(data),
         None,
     )
@@ -60,4 +60,17 @@ fn file<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> V
         Some(bytes) => block.data(bytes, found),
         None => block.file_id(file, found),
     }
+}
+
+/// The media type an `input_audio` format token stands for (`wav`, `mp3`,
+/// and the other spellings of their types clients send).
+fn audio_type(format: &str) -> Option<String> {
+    let media_type = match format {
+        "mp3" | "mpeg" | "mpga" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "m4a" | "mp4" => "audio/mp4",
+        "x-aac" => "audio/aac",
+        other => return Some(format!("audio/{other}")),
+    };
+    Some(media_type.to_string())
 }

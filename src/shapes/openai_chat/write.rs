@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
 use crate::shapes::kit::{
     drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,
@@ -166,7 +166,7 @@ fn write_tool(tool: &Tool, context: &mut Context) -> Result<Option<Value>, Conve
     if let Some(raw) = mine.hint("tool") {
         return Ok(Some(raw.clone()));
     }
-    if let Some(what) = crate::convert::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
+    if let Some(what) = crate::contract::ext::foreign_whole_tool(&tool.extensions, SHAPE) {
         context.lose(what)?;
         return Ok(None);
     }
@@ -236,7 +236,7 @@ fn messages(
                 if !content.is_empty() || message.content.is_empty() {
                     let mut map = Map::new();
                     put(&mut map, "role", Value::String("user".into()));
-                    let place = if crate::convert::prepare::is_lifted(message) {
+                    let place = if crate::contract::ext::is_lifted(message) {
                         Place::ToolResult
                     } else {
                         Place::User

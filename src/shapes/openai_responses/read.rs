@@ -17,8 +17,8 @@
 use serde_json::{Map, Value};
 
 use super::{is_tool_output_item, Entry, SHAPE};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{invalid, opaque};
 use crate::transcript::{Block, Message, Role, ToolCall, Transcript};
 

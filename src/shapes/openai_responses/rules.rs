@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::validate::kit::ValidateFacts;
-use crate::validate::kit::{blocks, issue, kind, messages, HostedCall, Issue, ToolObject};
+use crate::contract::rules::ValidateFacts;
+use crate::contract::rules::{blocks, issue, kind, messages, HostedCall, Issue, ToolObject};
 
 /// What the provider accepts of the forms whose fate differs between
 /// providers; otherwise a provider's defaults.

@@ -1,8 +1,8 @@
 //! Finding media in a document (`scan`): OpenAI Responses `input_image` and
 //! `input_file` parts (its `input_audio` is OpenAI Chat's spelling, found there).
 
+use crate::contract::scan::{string, Found, Verdict};
 use crate::json::Json;
-use crate::scan::{string, Found, Verdict};
 use crate::shapes::kit::scan::{by_type, Block, Reader};
 
 /// An OpenAI Responses media part.

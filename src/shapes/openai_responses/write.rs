@@ -17,8 +17,8 @@
 use serde_json::{Map, Value};
 
 use super::{default_spans, hinted_spans, Span, SHAPE};
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError, Form};
 use crate::part::{Part, Source};
 use crate::shapes::kit::{
     drop_foreign, kept_for, lose_block, put, write_documents, Documents, Forms,

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use super::tools::{read_tool, read_tool_choice};
 use super::{is_blank, Reader, REQUEST_KEYS, SHAPE};
-use crate::convert::ext::{says_nothing, Own};
-use crate::convert::ConvertError;
+use crate::contract::ext::{says_nothing, Own};
+use crate::contract::ConvertError;
 use crate::shapes::kit::{self, invalid, number_or_keep, string_list, string_or_keep};
 use crate::transcript::{Block, Message, Role, Transcript};
 

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::b64;
-use crate::convert::ext::Own;
+use crate::contract::ext::Own;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::WEB_IMAGE_TYPES;

@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::SHAPE;
-use crate::convert::ext::Own;
-use crate::convert::ConvertError;
+use crate::contract::ext::Own;
+use crate::contract::ConvertError;
 use crate::shapes::kit::{self, bool_or_keep, string_or_keep, tool_kept_whole};
 use crate::transcript::{Tool, ToolChoice};
 

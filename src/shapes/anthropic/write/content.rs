@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{is_blank, Spot, BLANK_NOTE, SHAPE};
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError};
 use crate::part::Part;
 use crate::shapes::kit::{drop_foreign, put};
 use crate::shapes::{Place, Unsupported};

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{messages, write_content, Spot, SHAPE};
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError};
 use crate::shapes::kit::{drop_foreign, put};
 use crate::transcript::{Extensions, Role, Tool, ToolChoice, Transcript};
 

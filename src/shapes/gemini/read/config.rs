@@ -3,8 +3,8 @@
 
 use super::keep_rest;
 use super::parts::extensions;
-use crate::convert::ext::Own;
-use crate::convert::ConvertError;
+use crate::contract::ext::Own;
+use crate::contract::ConvertError;
 use crate::shapes::gemini::enums::{self, CALLING_MODES};
 use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, camelize, get, schema_to_json};

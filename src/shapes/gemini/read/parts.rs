@@ -2,8 +2,8 @@
 //! into canonical blocks.
 
 use super::{joins_by_default, keep_rest, read_response_part, Place, Read, DATA_KEYS};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::gemini::repeated::{self, Singles};

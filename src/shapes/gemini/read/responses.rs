@@ -3,8 +3,8 @@
 
 use super::parts::{extensions, opaque, read_media};
 use super::{keep_rest, DATA_KEYS};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError};
 use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, field, get, SHAPE};
 use crate::transcript::{Block, ToolResult};

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{restore_kept, restore_part, Content, Writer};
-use crate::convert::prepare::is_lifted;
-use crate::convert::ConvertError;
+use crate::contract::ext::is_lifted;
+use crate::contract::ConvertError;
 use crate::part::Part;
 use crate::shapes::gemini::read::joins_by_default;
 use crate::shapes::gemini::{hint, hint_str, mine, repeated, restore_at, SHAPE};

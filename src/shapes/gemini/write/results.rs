@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{restore_kept, restore_part, Writer, TEXT_SEPARATOR};
-use crate::convert::ConvertError;
+use crate::contract::ConvertError;
 use crate::part::Part;
 use crate::shapes::gemini::{hint, hint_str, repeated, SHAPE};
 use crate::shapes::kit::{drop_foreign, invalid, lose_block, put};

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{restore_kept, Writer};
-use crate::convert::ConvertError;
+use crate::contract::ConvertError;
 use crate::shapes::gemini::{hint, mine, schema_to_json};
 use crate::shapes::kit::{drop_foreign, put};
 use crate::shapes::{object, string};

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{keep_inner, parse_arguments, read_content, Place, SHAPE};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError};
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::transcript::{Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript};
 

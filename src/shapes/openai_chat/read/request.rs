@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{read_messages, REQUEST_KEYS, SHAPE};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{
     self, bool_or_keep, invalid, string_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::Place;
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError};
 use crate::media::MediaKind;
 use crate::part::Part;
 use crate::shapes::kit::{invalid, opaque};

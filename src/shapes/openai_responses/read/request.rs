@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{Items, REQUEST_KEYS};
-use crate::convert::ext::Own;
-use crate::convert::{Context, ConvertError, Form};
+use crate::contract::ext::Own;
+use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{
     self, invalid, number_or_keep, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };

@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::{content_part, PartPlace};
-use crate::convert::ext::Mine;
-use crate::convert::{Context, ConvertError};
+use crate::contract::ext::Mine;
+use crate::contract::{Context, ConvertError};
 use crate::part::Part;
 use crate::shapes::kit::{drop_foreign, kept_for, lose_block, put};
 use crate::shapes::openai_responses::SHAPE;

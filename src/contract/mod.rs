@@ -1,0 +1,30 @@
+//! The contract every shape implements, in one place: the [`Dialect`] trait
+//! and everything its signatures name — the shapes ([`Shape`], [`Place`],
+//! [`Unsupported`]), the conversion context and error, the facts a shape
+//! gives each engine, detection ranks, file references, scan verdicts and
+//! validation issues. A shape's folder (`src/shapes/<shape>/`) imports this
+//! layer and the model below it, never an engine; the engines (`convert`,
+//! `validate`, `scan`, …) reach the shapes only through the registry
+//! (`Shape::dialect`). docs/architecture.md draws the layers.
+
+pub mod acceptance;
+pub mod convert;
+pub mod detect;
+pub mod dialect;
+pub mod ext;
+pub mod reference;
+pub mod rules;
+pub mod scan;
+pub mod shape;
+
+pub use convert::{
+    Context, ConvertError, ConvertFacts, ConvertOptions, Form, OnInvalidArguments, OnUnsupported,
+    ToolMedia,
+};
+pub use detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
+pub use dialect::Dialect;
+pub(crate) use dialect::{delegate, dialect_basics};
+pub use reference::Reference;
+pub use rules::{CallIds, HostedCall, Issue, Severity, ToolObject, ValidateFacts};
+pub use scan::{Found, Payload, Verdict, Walk};
+pub use shape::{Facts, Place, Shape, Unsupported, HUB};
