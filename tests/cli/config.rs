@@ -1,4 +1,4 @@
-//! The config file (issue 15): found from the working folder up (nested
+//! The config file (docs/configuration.md): found from the working folder up (nested
 //! folders, `.partkit.toml`, `pyproject.toml`), `--config` and `--no-config`,
 //! the command line over the file, per-path overrides, include and exclude
 //! for walks and named files, bad keys and values (exit 2 naming file, key and
