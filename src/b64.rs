@@ -9,7 +9,7 @@ use base64::Engine;
 
 use crate::json::lent;
 
-/// The longest prefix of a payload that messages may show (SPEC §1).
+/// The longest prefix of a payload that messages may show (docs/limits.md).
 pub const SHOWN_PREFIX: usize = 32;
 
 /// Why a base64 payload was refused.

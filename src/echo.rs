@@ -1,5 +1,5 @@
 //! Values from the input, echoed in messages: escaped and cut to a short
-//! prefix (issue 13). A media type, key or id is whatever the input says it
+//! prefix (docs/limits.md). A media type, key or id is whatever the input says it
 //! is — five megabytes, say — and a message quoting it whole was a
 //! five-megabyte line on a terminal or in a CI log.
 //!

@@ -1,4 +1,4 @@
-//! `partkit encode`: files, stdin, data URLs and http(s) URLs into parts (SPEC §4).
+//! `partkit encode`: files, stdin, data URLs and http(s) URLs into parts (docs/commands/encode.md).
 
 use std::path::{Path, PathBuf};
 

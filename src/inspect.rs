@@ -1,4 +1,4 @@
-//! Every media item in a recorded document of any shape (SPEC §9), with what
+//! Every media item in a recorded document of any shape (docs/commands/inspect.md), with what
 //! it declares, what its bytes are, and what is wrong: the operation behind
 //! `partkit inspect` ([`inspect_at`] for one document, [`table`] to lay the
 //! items out).

@@ -38,7 +38,7 @@ pub enum Json<'a> {
 /// An object's members as they are read: a key seen before keeps its place
 /// and takes the new value — the last key wins, as serde_json's map (and so
 /// `split` and `convert`), Python's `json` and JavaScript's `JSON.parse`
-/// read it — so that every command reads a document one way (issue 13).
+/// read it — so that every command reads a document one way (docs/safety.md).
 /// Each such key is counted for [`take_duplicates`].
 pub(crate) struct Members<'a> {
     list: Vec<(Cow<'a, str>, Json<'a>)>,

@@ -6,7 +6,7 @@ pub mod zip;
 
 use std::path::Path;
 
-/// What kind of part a media type makes (SPEC §3: `image/*` → image, `audio/*` →
+/// What kind of part a media type makes (docs/media-types.md: `image/*` → image, `audio/*` →
 /// audio, anything else → file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MediaKind {
@@ -37,7 +37,7 @@ impl MediaKind {
     }
 }
 
-/// The fixed extension table (SPEC §3). Extensions are matched case-insensitively.
+/// The fixed extension table (docs/media-types.md). Extensions are matched case-insensitively.
 const EXTENSIONS: &[(&str, &str)] = &[
     ("png", "image/png"),
     ("jpg", "image/jpeg"),
@@ -383,7 +383,7 @@ pub struct Decision {
 }
 
 /// Decides the media type of bytes from what was sniffed and what is claimed,
-/// by SPEC §3: an explicit type wins over everything; otherwise the sniffed type
+/// by docs/media-types.md: an explicit type wins over everything; otherwise the sniffed type
 /// wins over the extension and over a declared type, except where the claim only
 /// refines the sniffed family. Returns `None` when nothing names a type.
 ///

@@ -1,4 +1,4 @@
-//! The canonical part (SPEC §2): the currency of the toolkit.
+//! The canonical part (docs/model.md): the currency of the toolkit.
 //!
 //! Wire form, keys in this order:
 //! `{"type":"text","text":…}` or
@@ -96,7 +96,7 @@ impl Part {
         Value::Object(map)
     }
 
-    /// Reads a canonical part, checking its structure (SPEC §2). The content of
+    /// Reads a canonical part, checking its structure (docs/model.md). The content of
     /// `data` is not decoded here; see `validate` for that.
     pub fn from_value(value: &Value) -> Result<Part, PartError> {
         PartView::read(value).map(|view| view.to_part())
@@ -171,7 +171,7 @@ pub struct MediaView<'j> {
 }
 
 impl<'j> PartView<'j> {
-    /// Reads a canonical part, checking its structure (SPEC §2).
+    /// Reads a canonical part, checking its structure (docs/model.md).
     pub fn read<J: JsonLike>(value: &'j J) -> Result<PartView<'j>, PartError> {
         if !value.is_object() {
             return Err(PartError::new(

@@ -1,4 +1,4 @@
-//! Provider limits (SPEC §11), shared by `validate --profile` and `resize --profile`.
+//! Provider limits (docs/limits.md), shared by `validate --profile` and `resize --profile`.
 
 /// One provider's published limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

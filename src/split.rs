@@ -1,4 +1,4 @@
-//! A tool reply into text plus images (SPEC §5), with NeMo Gym's
+//! A tool reply into text plus images (docs/commands/split.md), with NeMo Gym's
 //! `split_tool_output_images` semantics: the operation behind `partkit split`
 //! ([`split_document`] for one document), and the [`ImageWriter`] that names
 //! and writes the images out (`split --images-dir`, `inspect --extract`).

@@ -1,5 +1,5 @@
 //! Estimated input tokens of an image, by the formulas the providers
-//! publish (issue 16). Estimates: the providers bill what their servers
+//! publish (docs/commands/inspect.md). Estimates: the providers bill what their servers
 //! count, and newer models may count otherwise.
 //!
 //! - **OpenAI**, tile models (GPT-4o class): `detail: "low"` costs 85;

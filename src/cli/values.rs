@@ -125,7 +125,7 @@ pub enum ItemFormat {
     Json,
 }
 
-/// `--profile` values (SPEC §11).
+/// `--profile` values (docs/limits.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
     /// NeMo Gym / PraisonAI: png, jpeg, gif, webp; 5,000,000 bytes per image

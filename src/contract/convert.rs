@@ -258,7 +258,7 @@ pub struct ConvertFacts {
     /// part a model reads as well.
     pub text_files_as_text: bool,
     /// Its tool results carry media; where they do not, the media is lifted
-    /// out into a user message (two-message delivery, SPEC §7).
+    /// out into a user message (two-message delivery, docs/conversion.md).
     pub tool_results_carry_media: bool,
     /// It has user messages to lift tool media into when `--tool-media lift`
     /// asks (not so a shape that is only tool results, or the model itself).

@@ -275,7 +275,7 @@ pub trait Dialect: Sync {
 
     // --- validate ---
 
-    /// The shape's own rules on a raw document (research/providers.md): media
+    /// The shape's own rules on a raw document (docs/commands/validate.md): media
     /// only where the shape carries it, no empty blocks where its API refuses
     /// them, the fields a block must have, the order of roles.
     fn validate_rules(&self, _value: &Value) -> Vec<Issue> {

@@ -1,4 +1,4 @@
-//! One document through [`crate::convert`] (SPEC §7): a whole transcript, the
+//! One document through [`crate::convert`] (docs/conversion.md): a whole transcript, the
 //! values at `--at` pointers spliced back into the document, or a NeMo Gym
 //! rollout's conversation; the operation behind `partkit convert`.
 

@@ -1,4 +1,4 @@
-//! The conversion engine (SPEC §7): a reader turns a document of one shape into
+//! The conversion engine (docs/conversion.md): a reader turns a document of one shape into
 //! the canonical transcript, a few shape-independent steps prepare it for the
 //! target (ids, media lifted out of tool results), and a writer turns it into
 //! the target shape. No two provider shapes are converted into each other

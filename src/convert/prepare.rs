@@ -226,7 +226,7 @@ pub fn assign_ids(transcript: &mut Transcript, context: &mut Context) {
     }
 }
 
-/// Two-message delivery (SPEC §7): the tool messages of one turn stay together;
+/// Two-message delivery (docs/conversion.md): the tool messages of one turn stay together;
 /// each result that carries media keeps its first part when that is text (else
 /// a pointer to the next message), and everything after moves, in order, to one
 /// user message after the turn's last tool message, introduced per result by

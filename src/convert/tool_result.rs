@@ -15,7 +15,7 @@ pub struct Delivered {
     pub notes: Vec<String>,
 }
 
-/// Writes one tool result as `shape` delivers it (SPEC §7), through the same
+/// Writes one tool result as `shape` delivers it (docs/conversion.md), through the same
 /// writer `convert` uses (a one-message transcript in `Form::ToolResult`):
 /// natively where the shape carries media in tool results, by two-message
 /// delivery for OpenAI Chat. A part the shape cannot carry there came from a
@@ -55,7 +55,7 @@ pub fn write_tool_result(shape: Shape, result: &ToolResult) -> Result<Delivered,
     let mut context = Context::new(options, Shape::Canonical, shape.dialect());
     let written = prepare::for_target(transcript, &mut context).and_then(|transcript| {
         match shape {
-            // SPEC §5: a reply's text stays `{"output": …}` (see gemini::write_split).
+            // A reply's text stays `{"output": …}` (docs/commands/split.md; gemini::write_split).
             Shape::Gemini => gemini::write_split(&transcript, Form::ToolResult, &mut context),
             _ => write_shape(shape, &transcript, Form::ToolResult, &mut context),
         }

@@ -1,4 +1,4 @@
-//! The most partkit holds in memory for one document (issue 13).
+//! The most partkit holds in memory for one document (docs/limits.md).
 //!
 //! Why a limit at all: a JSON Lines line or a JSON file is read whole before
 //! it is parsed, so an input without an end (`/dev/zero`, a stream that never

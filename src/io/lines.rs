@@ -1,4 +1,4 @@
-//! JSON Lines read straight into a batch's buffer (issue 12), every line
+//! JSON Lines read straight into a batch's buffer (docs/large-documents.md), every line
 //! accounted for at any size.
 //!
 //! Why: read line by line, every byte went from the kernel into the read

@@ -1,4 +1,4 @@
-//! The fast path of writing a tree as compact JSON (issue 12): what `split`
+//! The fast path of writing a tree as compact JSON (docs/large-documents.md): what `split`
 //! prints, byte for byte what serde_json's compact serializer writes.
 //!
 //! Why: `split`'s output is the replies' base64 again, ~all of its bytes, and

@@ -1,4 +1,4 @@
-//! The fast path of [`super::parse`] (issue 12): a borrowed JSON parser for
+//! The fast path of [`super::parse`] (docs/large-documents.md): a borrowed JSON parser for
 //! documents made mostly of long strings.
 //!
 //! Why: a tool reply is ~99.98 % base64 inside strings, and serde_json scans a

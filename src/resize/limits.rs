@@ -46,7 +46,7 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The limits a profile sets (SPEC §11); options given explicitly replace them.
+    /// The limits a profile sets (docs/limits.md); options given explicitly replace them.
     pub fn from_profile(profile: &'static Profile) -> Limits {
         let (max_bytes, max_encoded_bytes) = match profile.max_image {
             Some(Cap::Decoded(n)) => (Some(n), None),

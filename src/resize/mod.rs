@@ -1,4 +1,4 @@
-//! Bringing images under byte, size and pixel caps (SPEC §8): the engine behind
+//! Bringing images under byte, size and pixel caps (docs/commands/resize.md): the engine behind
 //! `partkit resize`, for one image's bytes ([`resize_image`]) or every image
 //! embedded in a JSON document ([`document::resize_document`]).
 //!

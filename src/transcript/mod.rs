@@ -1,4 +1,4 @@
-//! The canonical transcript model (SPEC §7): system prompt, tools, messages of
+//! The canonical transcript model (docs/model.md): system prompt, tools, messages of
 //! parts, tool calls, tool results and opaque provider blocks; and its JSON form.
 //!
 //! Every provider shape is a reader into this model and a writer out of it.
@@ -230,7 +230,7 @@ pub fn unsupported_placeholder(part: &Part) -> String {
     }
 }
 
-/// The text a tool message keeps when its result's first part is media (SPEC §7).
+/// The text a tool message keeps when its result's first part is media (docs/conversion.md).
 pub const MEDIA_MOVED_TEXT: &str = "[tool returned media; see the next user message]";
 
 /// The line that introduces a moved result in the following user message.

@@ -150,7 +150,7 @@ impl Checker<'_> {
                 let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
                 if self.url_safe_base64 && !how.whitespace {
                     // Either alphabet, padded or not, is legal where Gemini
-                    // reads it (protobuf's JSON mapping; SPEC §0); partkit's
+                    // reads it (protobuf's JSON mapping; docs/media-types.md); partkit's
                     // writers re-encode it for every other shape.
                     *scratch = bytes;
                     Some(scratch.len() as u64)

@@ -1,4 +1,4 @@
-//! The checks behind `partkit validate` (SPEC §6): pre-commit checks on
+//! The checks behind `partkit validate` (docs/commands/validate.md): pre-commit checks on
 //! fixtures and recordings. [`ValidateOptions`] in, one [`InputReport`] of
 //! [`Finding`]s per input out ([`validate_inputs`]); one document alone is
 //! [`check_document`]. The command line only maps its arguments to the options

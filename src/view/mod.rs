@@ -1,4 +1,4 @@
-//! `partkit view` (issue 16): one self-contained, offline HTML page of a
+//! `partkit view` (docs/commands/view.md): one self-contained, offline HTML page of a
 //! recorded document or a JSON Lines file of them — turns, images as
 //! thumbnails, tool calls paired with their results, `validate`'s findings,
 //! token estimates — that a person opens in a browser or attaches to a bug.

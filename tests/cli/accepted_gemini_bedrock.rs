@@ -1,5 +1,5 @@
 //! Bodies Gemini and Bedrock accept that partkit once refused or damaged
-//! (issue 28): one value where Gemini expects a list, enum numbers
+//! (docs/reading.md): one value where Gemini expects a list, enum numbers
 //! (`enum-encoding=int`), blank fields proto3 reads as unset, and the
 //! Converse blocks that wrap content (`guardContent`, `searchResult`). Each
 //! validates clean, comes back exactly from the canonical form, and reaches

@@ -1,4 +1,4 @@
-//! The config file (issue 15): found from the working folder up (nested
+//! The config file (docs/configuration.md): found from the working folder up (nested
 //! folders, `.partkit.toml`, `pyproject.toml`), `--config` and `--no-config`,
 //! the command line over the file, per-path overrides, include and exclude
 //! for walks and named files, bad keys and values (exit 2 naming file, key and
@@ -590,12 +590,13 @@ fn png_size(path: &Path) -> (u32, u32) {
 }
 
 #[test]
-fn the_readme_example_config_reads() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let section = &readme[readme.find("\n## Configuration").expect("the section")..];
-    let start = section.find("```toml\n").expect("an example") + "```toml\n".len();
-    let example = &section[start..start + section[start..].find("```").unwrap()];
+fn the_configuration_page_example_config_reads() {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/configuration.md"),
+    )
+    .unwrap();
+    let start = page.find("```toml\n").expect("an example") + "```toml\n".len();
+    let example = &page[start..start + page[start..].find("```").unwrap()];
     let project = Project::new();
     project.write("partkit.toml", example);
     let run = project.run_in(".", &["config"]);

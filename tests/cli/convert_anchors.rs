@@ -1,5 +1,5 @@
 //! One test per conversion bug that real converters shipped
-//! (research/anchors.md §2), named after what it guards.
+//! (docs/converter-bugs.md), named after what it guards.
 
 use serde_json::{json, Value};
 
@@ -50,7 +50,7 @@ fn chat_with_tool_image() -> Value {
     ]})
 }
 
-/// §2.1 (litellm#6953): an image inside an OpenAI tool message must reach
+/// R1 (litellm#6953): an image inside an OpenAI tool message must reach
 /// Anthropic as an image block of the tool_result.
 #[test]
 fn openai_tool_message_image_reaches_the_anthropic_tool_result() {
@@ -68,7 +68,7 @@ fn openai_tool_message_image_reaches_the_anthropic_tool_result() {
     );
 }
 
-/// §2.15 (langchain#31950): the same tool message converted back to OpenAI Chat
+/// R15 (langchain#31950): the same tool message converted back to OpenAI Chat
 /// delivers the image in a user message, since tool messages carry only text.
 #[test]
 fn openai_tool_message_image_is_relocated_for_openai_chat() {
@@ -89,7 +89,7 @@ fn openai_tool_message_image_is_relocated_for_openai_chat() {
     assert_eq!(out["messages"][3]["content"][1]["type"], json!("image_url"));
 }
 
-/// §2.3 (litellm#23712): Anthropic → Gemini keeps tool-result images, nested
+/// R3 (litellm#23712): Anthropic → Gemini keeps tool-result images, nested
 /// under functionResponse.parts.
 #[test]
 fn anthropic_tool_result_image_reaches_gemini_function_response_parts() {
@@ -110,7 +110,7 @@ fn anthropic_tool_result_image_reaches_gemini_function_response_parts() {
     );
 }
 
-/// §2.4 (litellm PR #25476) and §2.9 (vercel/ai#8209): a tool's image is never
+/// R4 (litellm PR #25476) and R9 (vercel/ai#8209): a tool's image is never
 /// written as a data URL inside a text field, for any target.
 #[test]
 fn no_target_flattens_a_tool_image_into_text() {
@@ -145,7 +145,7 @@ fn no_target_flattens_a_tool_image_into_text() {
     }
 }
 
-/// §2.8 (litellm PR #21154): parallel Gemini calls stay one assistant turn, so
+/// R8 (litellm PR #21154): parallel Gemini calls stay one assistant turn, so
 /// every result pairs with its call.
 #[test]
 fn parallel_gemini_calls_stay_one_assistant_turn() {
@@ -170,7 +170,7 @@ fn parallel_gemini_calls_stay_one_assistant_turn() {
     assert_eq!(messages[3]["content"], json!("21"));
 }
 
-/// §2.21 (hermes-agent#55432): an `image/jpg` data URL is forwarded to
+/// R21 (hermes-agent#55432): an `image/jpg` data URL is forwarded to
 /// Anthropic as `image/jpeg`.
 #[test]
 fn media_type_aliases_are_normalized_for_the_target() {
@@ -185,7 +185,7 @@ fn media_type_aliases_are_normalized_for_the_target() {
     assert_eq!(out[0]["content"][0]["image"]["format"], json!("jpeg"));
 }
 
-/// §2.23–§2.25 (copilot-cli#4536, langchain-mcp-adapters#272, nanobot PR #4542):
+/// R23–R25 (copilot-cli#4536, langchain-mcp-adapters#272, nanobot PR #4542):
 /// every block of an MCP result reaches the model, images intact, in order.
 #[test]
 fn mcp_images_audio_and_resources_all_reach_the_model() {
@@ -220,7 +220,7 @@ fn mcp_images_audio_and_resources_all_reach_the_model() {
     );
 }
 
-/// §2.26 (vllm PR #34745): Anthropic → OpenAI keeps tool_use_id as
+/// R26 (vllm PR #34745): Anthropic → OpenAI keeps tool_use_id as
 /// tool_call_id, never an empty one.
 #[test]
 fn anthropic_tool_use_id_becomes_the_openai_tool_call_id() {

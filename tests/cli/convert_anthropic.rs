@@ -1,9 +1,9 @@
-//! `partkit convert` with Anthropic Messages on either side (SPEC §7): requests,
+//! `partkit convert` with Anthropic Messages on either side (docs/conversion.md): requests,
 //! bare message lists, responses and single `tool_result` blocks round trip
 //! exactly (Anthropic → canonical → Anthropic gives back the same JSON, here even
 //! the same bytes, since the documents are written in the writer's key order);
 //! conversions to and from OpenAI Chat Completions give exact documents; and the
-//! bugs real converters shipped (research/anchors.md §2–§3) have a test named
+//! bugs real converters shipped (docs/converter-bugs.md) have a test named
 //! after what it guards.
 //!
 //! Documents are built here from the committed media fixtures (`tiny.png`,

@@ -138,7 +138,7 @@ fn chat_to_bedrock_merges_tool_results_into_one_user_turn() {
     );
 }
 
-/// Anchors §2.2 and §3.14: an image a tool returned stays in the toolResult,
+/// Converter bugs R2 and E14: an image a tool returned stays in the toolResult,
 /// every part kept even when the first part is an image.
 #[test]
 fn tool_result_images_stay_native_and_complete() {
@@ -158,7 +158,7 @@ fn tool_result_images_stay_native_and_complete() {
     );
 }
 
-/// Anchors §2.11 and §2.12: document names are reduced to Bedrock's alphabet.
+/// Converter bugs R11 and R12: document names are reduced to Bedrock's alphabet.
 #[test]
 fn document_names_are_sanitized() {
     let pdf = json!({"type": "file", "mimeType": "application/pdf", "data": b64("doc.pdf"),

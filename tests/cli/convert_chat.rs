@@ -176,7 +176,7 @@ fn canonical_to_chat_without_hints_writes_the_common_forms() {
     );
 }
 
-/// Anchors §3.3: three parallel calls, images in results 1 and 3: the tool
+/// Converter bugs E3: three parallel calls, images in results 1 and 3: the tool
 /// messages stay together, one user message follows, images in call order,
 /// each introduced by its call.
 #[test]
@@ -263,7 +263,7 @@ fn moved_media_follow_the_order_of_the_calls_when_results_come_back_in_another()
     );
 }
 
-/// Anchors §3.4: without a tool name the label falls back to the call id.
+/// Converter bugs E4: without a tool name the label falls back to the call id.
 #[test]
 fn relocation_label_without_a_tool_name_uses_the_call_id() {
     let run = convert(

@@ -1,8 +1,8 @@
-//! `partkit convert` from and to Gemini generateContent (SPEC §7): request bodies,
+//! `partkit convert` from and to Gemini generateContent (docs/conversion.md): request bodies,
 //! bare `contents` lists, responses and single function responses; camelCase and
 //! snake_case input, camelCase output; exact round trips through the canonical
 //! model; conversions with OpenAI Chat Completions; and the bugs real converters
-//! shipped (research/anchors.md §2.5, §2.27, §2.28, §2.30, §3.12, §3.13), one test
+//! shipped (docs/converter-bugs.md R5, R27, R28, R30, E12, E13), one test
 //! named after each.
 //!
 //! Documents are built here from the committed media fixtures (`tests/fixtures/
@@ -105,7 +105,7 @@ fn text(text: &str) -> Value {
     json!({"text": text})
 }
 
-/// The unsupported-part placeholder for a fixture (SPEC §7, toolnexus's wording).
+/// The unsupported-part placeholder for a fixture (docs/conversion.md, toolnexus's wording).
 fn placeholder(kind: &str, mime: &str, fixture_name: &str) -> String {
     format!(
         "[unsupported {kind} part ({mime}, {} bytes)]",
@@ -639,8 +639,8 @@ fn tool_groups_empty_configs_and_a_body_model_round_trip() {
 
 #[test]
 fn idless_calls_to_the_same_function_get_distinct_ids_shared_with_their_results() {
-    // anchors §2.27 (results keyed by name were discarded as orphans), §2.28 (the
-    // literal id "null", colliding), §3.13 (two calls to one function).
+    // Converter bugs R27 (results keyed by name were discarded as orphans), R28 (the
+    // literal id "null", colliding), E13 (two calls to one function).
     let contents = json!([
         {"role": "user", "parts": [text("Weather in Paris and Rome?")]},
         {"role": "model", "parts": [
@@ -694,7 +694,7 @@ fn idless_calls_to_the_same_function_get_distinct_ids_shared_with_their_results(
 
 #[test]
 fn openai_parallel_results_become_one_user_content() {
-    // anchors §2.30: consecutive tool messages became separate Gemini turns, and
+    // Converter bugs R30: consecutive tool messages became separate Gemini turns, and
     // Gemini wants as many function responses as calls in one turn.
     let request = json!({
         "model": "gpt-4o",
@@ -855,7 +855,7 @@ fn gemini_with_result_parts(parts: Value) -> Value {
 
 #[test]
 fn media_from_tools_nest_under_function_response_parts() {
-    // anchors §2.5: Gemini rejects media sent as sibling parts of a function
+    // Converter bugs R5: Gemini rejects media sent as sibling parts of a function
     // response; they belong under functionResponse.parts (text in `response`).
     let transcript = canonical_with_result(json!([
         {"type": "text", "text": "Here is the chart."},
@@ -966,7 +966,7 @@ fn unsupported_media_from_tools_degrade_to_text_and_attached_ones_fail() {
 
 #[test]
 fn function_response_is_always_an_object() {
-    // anchors §3.12: `response` must be an object, so scalar and array results are
+    // Converter bugs E12: `response` must be an object, so scalar and array results are
     // wrapped; an error goes under "error".
     let results = json!({"messages": [
         {"role": "assistant", "content": [

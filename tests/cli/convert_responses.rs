@@ -1,7 +1,7 @@
-//! `partkit convert` with OpenAI Responses documents (SPEC §7): requests, bare
+//! `partkit convert` with OpenAI Responses documents (docs/conversion.md): requests, bare
 //! item lists, response objects and single `function_call_output` items read
 //! and written exactly; conversions to and from OpenAI Chat; and the converter
-//! bugs of research/anchors.md §2–§3 that concern Responses, one test each.
+//! bugs of docs/converter-bugs.md that concern Responses, one test each.
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
@@ -545,9 +545,9 @@ fn a_responses_request_becomes_an_openai_chat_request() {
     );
 }
 
-// --- research/anchors.md, one test per bug ------------------------------------
+// --- docs/converter-bugs.md, one test per bug ---------------------------------
 
-/// anchors §2.7, §3.17: Chat-style `text` / `image_url` parts copied into
+/// Converter bugs R7, E17: Chat-style `text` / `image_url` parts copied into
 /// `function_call_output` make the API answer 400.
 #[test]
 fn function_call_output_uses_the_input_vocabulary_for_chat_tool_parts() {
@@ -587,7 +587,7 @@ fn function_call_output_uses_the_input_vocabulary_for_chat_tool_parts() {
     );
 }
 
-/// providers.md §3.3: the SDK rejects a message `input_image` without `detail`.
+/// The SDK types refuse a message `input_image` without `detail` (docs/reading.md).
 #[test]
 fn message_images_always_carry_detail() {
     let canonical = json!({"messages": [
@@ -623,7 +623,7 @@ fn message_images_always_carry_detail() {
     assert_converted(&run, &items, &[]);
 }
 
-/// anchors §2.29: Azure rejects raw base64 in `file_data`; a data URL with a
+/// Converter bugs R29: Azure rejects raw base64 in `file_data`; a data URL with a
 /// filename works.
 #[test]
 fn file_data_is_a_data_url_with_a_filename() {
@@ -665,7 +665,7 @@ fn file_data_is_a_data_url_with_a_filename() {
     );
 }
 
-/// SPEC §7: Responses function tools default to strict and always carry
+/// docs/conversion.md: Responses function tools default to strict and always carry
 /// `parameters`; a tool from a shape that defaults otherwise says so.
 #[test]
 fn non_strict_tools_are_written_strict_false_and_parameterless_tools_parameters_null() {
@@ -705,7 +705,7 @@ fn non_strict_tools_are_written_strict_false_and_parameterless_tools_parameters_
     );
 }
 
-/// SPEC §7: Responses has no `stop`.
+/// docs/conversion.md: Responses has no `stop`.
 #[test]
 fn stop_is_dropped_with_one_warning_and_strict_makes_it_exit_1() {
     let chat = json!({"model": "gpt-4o", "messages": [{"role": "user", "content": "Count."}],
@@ -733,7 +733,7 @@ fn stop_is_dropped_with_one_warning_and_strict_makes_it_exit_1() {
     run.assert_error(1, &["--strict: openai-responses cannot carry stop"]);
 }
 
-/// SPEC §7: an arguments string that is not JSON is exit 1, never `{}`.
+/// docs/conversion.md: an arguments string that is not JSON is exit 1, never `{}`.
 #[test]
 fn invalid_arguments_exit_1_or_are_kept_as_written() {
     let items = json!([
@@ -765,7 +765,7 @@ fn invalid_arguments_exit_1_or_are_kept_as_written() {
     );
 }
 
-/// providers.md §3.3: Responses input has no audio (anchors §3.19: an error
+/// Responses input has no audio (converter bugs E19: an error
 /// when the user attached it, a placeholder when a tool produced it).
 #[test]
 fn audio_is_an_error_when_attached_and_a_placeholder_from_a_tool() {
@@ -816,7 +816,7 @@ fn audio_is_an_error_when_attached_and_a_placeholder_from_a_tool() {
     );
 }
 
-/// providers.md §3.6: no error flag in Responses; the error is the text.
+/// No error flag in Responses; the error is the text (docs/conversion.md).
 #[test]
 fn the_error_flag_of_a_tool_result_is_dropped_with_a_warning() {
     let canonical = json!({"type": "tool_result", "call_id": "toolu_1", "name": "f", "is_error": true,
@@ -846,7 +846,7 @@ fn the_error_flag_of_a_tool_result_is_dropped_with_a_warning() {
     );
 }
 
-/// anchors §2.16, §2.17: "compatible" Responses gateways drop array outputs;
+/// Converter bugs R16, R17: "compatible" Responses gateways drop array outputs;
 /// `--tool-media lift` delivers media in a following user message instead.
 #[test]
 fn tool_media_lift_moves_media_out_of_function_call_output() {
@@ -912,7 +912,7 @@ fn tool_media_lift_moves_media_out_of_function_call_output() {
     );
 }
 
-/// SPEC §7: provider-only content is dropped with one warning listing it, and
+/// docs/conversion.md: provider-only content is dropped with one warning listing it, and
 /// `--strict` refuses to drop it.
 #[test]
 fn responses_only_items_and_fields_are_dropped_with_one_warning_elsewhere() {
@@ -952,7 +952,7 @@ fn responses_only_items_and_fields_are_dropped_with_one_warning_elsewhere() {
     );
 }
 
-/// SPEC §7: tool-call ids survive; the item ids (`fc_…`) are Responses' own.
+/// docs/conversion.md: tool-call ids survive; the item ids (`fc_…`) are Responses' own.
 #[test]
 fn call_ids_survive_and_item_ids_stay_with_responses() {
     let items = json!([

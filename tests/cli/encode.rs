@@ -1,4 +1,4 @@
-//! `partkit encode` (SPEC §4), everything but `--fetch` (see fetch.rs): files,
+//! `partkit encode` (docs/commands/encode.md), everything but `--fetch` (see fetch.rs): files,
 //! stdin, data: URLs and http(s) URLs into canonical parts and provider blocks.
 //!
 //! Paths are given as typed relative to the repository root (the harness runs the

@@ -1,4 +1,4 @@
-//! `partkit encode URL --fetch` (SPEC §4) against a small HTTP/1.1 server that each
+//! `partkit encode URL --fetch` (docs/commands/encode.md) against a small HTTP/1.1 server that each
 //! test starts on 127.0.0.1, on a port the OS picks. Nothing else is contacted.
 //!
 //! The server is hand-written so that status lines, headers, framing and timing are

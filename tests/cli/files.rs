@@ -1,4 +1,4 @@
-//! Files partkit writes (issue 13): the mode a new file gets.
+//! Files partkit writes (docs/safety.md): the mode a new file gets.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

@@ -1,5 +1,5 @@
-//! `partkit inspect` (SPEC §9): every part and embedded media item in a document of
-//! any shape (canonical parts, NeMo Gym replies, OpenAI Chat and Responses,
+//! `partkit inspect` (docs/commands/inspect.md): every part and embedded media
+//! item in a document of any shape (canonical parts, NeMo Gym replies, OpenAI Chat and Responses,
 //! Anthropic, Gemini in either casing, Bedrock, MCP, bare `data:` URLs in strings),
 //! as an aligned table or as JSON Lines (`--format json`), and written out with
 //! `--extract`.
@@ -7,7 +7,7 @@
 //! Documents are built here from the committed fixtures (`tests/fixtures/tiny.*`,
 //! `doc.pdf`, `tone.*`, `note.txt`), mostly by running `partkit encode --to X` and
 //! `partkit split --to X` so they are what partkit itself writes, and otherwise as
-//! hand-written requests in the shapes of research/providers.md. Most are given on
+//! hand-written requests in the providers' wire shapes. Most are given on
 //! stdin, so messages name `<stdin>`.
 
 use std::fs;
@@ -743,7 +743,7 @@ fn gemini_request_in_camel_case_by_hand() {
 
 #[test]
 fn gemini_request_in_snake_case_by_hand() {
-    // What the google-genai SDK sends inside parts (research/providers.md §5.2).
+    // What the google-genai SDK sends inside parts: snake_case (docs/reading.md).
     let doc = json!({
         "contents": [{"role": "user", "parts": [
             {"text": "Listen and read."},

@@ -687,7 +687,7 @@ fn encode_jsonl_accounts_for_every_source() {
 }
 
 // ---------------------------------------------------------------------------
-// Long JSON Lines (issue 12): lines longer than the read buffer (1 MiB), CRLF,
+// Long JSON Lines (docs/large-documents.md): lines longer than the read buffer (1 MiB), CRLF,
 // a blank line, a bad payload byte at a read-buffer boundary, and a last line
 // without a line break.
 

@@ -1,4 +1,4 @@
-//! Property tests (issue 13): `split` then re-assembly is the input; `resize`
+//! Property tests (docs/development.md): `split` then re-assembly is the input; `resize`
 //! is idempotent and within every cap; `--fix` then `validate` is clean and
 //! nothing but the fixed values changed. (Round trips between shapes are in
 //! `roundtrip.rs`.)

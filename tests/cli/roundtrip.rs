@@ -1,5 +1,5 @@
 //! Property tests: for generated transcripts, every shape's document converted
-//! to the canonical form and back is the same JSON value (SPEC §7), and
+//! to the canonical form and back is the same JSON value (docs/conversion.md), and
 //! converting through canonical twice changes nothing more. Media stand in
 //! every place a transcript has them: a user's image and PDF, an image in a
 //! later user turn, images in tool results.

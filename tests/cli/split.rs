@@ -1,6 +1,6 @@
-//! `partkit split` (SPEC §5): a NeMo Gym tool reply into the rest of the reply plus
+//! `partkit split` (docs/commands/split.md): a NeMo Gym tool reply into the rest of the reply plus
 //! its `tool_output_images`, as canonical parts, as `--rest`, as one tool result of
-//! a provider shape (`--to`, SPEC §7), and as image files (`--images-dir`).
+//! a provider shape (`--to`, docs/conversion.md), and as image files (`--images-dir`).
 //!
 //! Replies are built here from the committed image fixtures (`tests/fixtures/tiny.*`)
 //! and mostly given on stdin, so messages name `<stdin>:1:`. The two committed files

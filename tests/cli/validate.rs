@@ -1,6 +1,6 @@
-//! `partkit validate` (SPEC §6) on tool replies and canonical parts: exit codes and
-//! the summary, every rule of `--list-rules` on a document made for it, limits and
-//! profiles (SPEC §11), JSON Lines, skipped documents, `--format json`, `--ignore`,
+//! `partkit validate` (docs/commands/validate.md) on tool replies and canonical
+//! parts: exit codes and the summary, every rule of `--list-rules` on a document made for it, limits and
+//! profiles (docs/limits.md), JSON Lines, skipped documents, `--format json`, `--ignore`,
 //! `--deep`, `--fix` (in place, every other byte kept), directory walking with
 //! `.gitignore`, and a 2,000-line run.
 //!
@@ -1069,7 +1069,7 @@ fn rule_limit_bytes() {
         "91 bytes, over --max-bytes (90 bytes)",
         1,
     );
-    // Sizes take units (SPEC §1).
+    // Sizes take units (docs/conventions.md).
     let run = validate(&["--max-bytes", "1KiB"], &input);
     assert_clean(&run, "1 document, 1 image in T s: 0 errors");
 }
@@ -1749,7 +1749,7 @@ fn ignore_of_an_unknown_rule_is_exit_2() {
 
 #[test]
 fn deep_catches_a_truncated_png_that_the_header_check_passes() {
-    // SPEC §6: without --deep only magic bytes and the header are checked, so an
+    // docs/commands/validate.md: without --deep only magic bytes and the header are checked, so an
     // image cut short after its header passes; --deep decodes it in full.
     let truncated = truncated_png();
     let input = json!([
@@ -2589,7 +2589,7 @@ fn two_thousand_json_lines_in_one_run() {
 }
 
 // ---------------------------------------------------------------------------
-// No payloads in messages (SPEC §1)
+// No payloads in messages (docs/limits.md)
 
 #[test]
 fn findings_never_show_more_than_32_characters_of_a_payload() {

@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): tool-call arguments
+//! `partkit validate` on transcripts (docs/commands/validate.md): tool-call arguments
 //! against declared schemas by NeMo Guardrails' rules (more than 40 cases), and
 //! hosted tools without a schema.
 

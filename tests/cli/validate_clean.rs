@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): clean documents fire
+//! `partkit validate` on transcripts (docs/commands/validate.md): clean documents fire
 //! nothing: the committed fixtures (`tests/fixtures/validate-transcripts/`,
 //! rebuilt from `support/recipes.rs`; `PARTKIT_BLESS=1` rewrites them), bare
 //! message lists, and whatever `partkit convert` writes.

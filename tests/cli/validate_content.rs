@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): the rules on what messages
+//! `partkit validate` on transcripts (docs/commands/validate.md): the rules on what messages
 //! hold (media-placement, text-empty, content-empty), per shape.
 
 use serde_json::{json, Value};

@@ -1,5 +1,5 @@
 //! `validate --format github` (workflow commands CI turns into annotations)
-//! and `--exit-zero` (issue 15).
+//! and `--exit-zero` (docs/ci.md).
 
 use super::support::run;
 

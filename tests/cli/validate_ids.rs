@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): the tool-call id rules
+//! `partkit validate` on transcripts (docs/commands/validate.md): the tool-call id rules
 //! (tool-id-missing, tool-id-duplicate, tool-id-pattern), per shape.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): the media rules inside
+//! `partkit validate` on transcripts (docs/commands/validate.md): the media rules inside
 //! transcripts, `--fix` and `--profile`.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): JSON Lines, `--from`,
+//! `partkit validate` on transcripts (docs/commands/validate.md): JSON Lines, `--from`,
 //! shape detection, `--kind` and `--ignore`.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): calls and their results
+//! `partkit validate` on transcripts (docs/commands/validate.md): calls and their results
 //! (tool-call-unanswered, tool-result-orphan, tool-result-duplicate,
 //! tool-result-position), and Gemini's id-less pairing by name and order.
 

@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): the rules on a document's
+//! `partkit validate` on transcripts (docs/commands/validate.md): the rules on a document's
 //! shape (transcript-invalid, shape-field, shape-order), and that
 //! `--list-rules` names exactly the transcript rules these files test.
 

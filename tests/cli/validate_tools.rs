@@ -1,4 +1,4 @@
-//! `partkit validate` on transcripts (SPEC §6, issue 5): declared tools and call
+//! `partkit validate` on transcripts (docs/commands/validate.md): declared tools and call
 //! arguments (tool-undeclared, tool-duplicate-name, tool-schema-invalid,
 //! tool-arguments-*), and `--target` (target-unsupported).
 

@@ -1,4 +1,4 @@
-//! `partkit view` (issue 16): the page of a transcript with images and tool
+//! `partkit view` (docs/commands/view.md): the page of a transcript with images and tool
 //! calls, of a JSON Lines file of replies (index, `--lines`), recorded text
 //! that tries to become markup, and bad input. The same pages are opened in
 //! a real browser by `tests/browser/view.mjs` (run by `.ci/run`).

@@ -1,4 +1,4 @@
-//! Splitting a NeMo Gym tool reply (SPEC §5, `split_tool_output_images`): the
+//! Splitting a NeMo Gym tool reply (docs/commands/split.md, `split_tool_output_images`): the
 //! reply without its `tool_output_images`, and those images, checked.
 
 use std::borrow::Cow;

@@ -41,7 +41,7 @@ impl Forms for Documents<'_, '_, super::OpenaiChat> {
         response(transcript, self.mine, self.context)
     }
 
-    /// A tool result is the messages that deliver it (SPEC §7).
+    /// A tool result is the messages that deliver it (docs/conversion.md).
     fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
         self.messages(transcript)
     }

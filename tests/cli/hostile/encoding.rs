@@ -1,5 +1,5 @@
 //! `encode` on sources without an end, sources that fail while read, and
-//! servers that lie (issue 29): every source is read within
+//! servers that lie (docs/commands/encode.md): every source is read within
 //! `--max-document-size`, nothing partial ever reaches stdout, a body is
 //! decoded before it is sniffed, and a redirect leaves http(s) for nothing.
 

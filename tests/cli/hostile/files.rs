@@ -1,4 +1,4 @@
-//! Files partkit writes (issue 13): in-place rewrites through symlinks, of
+//! Files partkit writes (docs/safety.md): in-place rewrites through symlinks, of
 //! special files and of other users' files; output folders holding links; a
 //! full disk (an injected write error: `ulimit -f`); nothing half-written.
 

@@ -1,4 +1,4 @@
-//! Hostile and careless input (issue 13): every case ends with exit 0, 1 or
+//! Hostile and careless input (docs/safety.md): every case ends with exit 0, 1 or
 //! 2 and a one-line message, memory stays bounded, and nothing is
 //! half-written. Long variants are `#[ignore]`d (`.ci/run` runs them).
 

@@ -1,4 +1,4 @@
-//! How partkit writes files (issue 29): into devices and FIFOs and through
+//! How partkit writes files (docs/safety.md): into devices and FIFOs and through
 //! symlinks as the shell's `>` does; never splitting a hard link, dropping
 //! an ACL or an extended attribute, or defeating a read-only bit; no
 //! temporary file left behind by SIGINT or SIGTERM; a full stdout named as

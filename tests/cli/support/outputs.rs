@@ -37,7 +37,7 @@ pub fn assert_fails(run: &Run, code: i32, message: &str) {
     assert_eq!(run.stderr, format!("partkit: error: {message}\n"), "stderr");
 }
 
-/// SPEC §1: no message shows more than the first 32 characters of a payload.
+/// docs/limits.md: no message shows more than the first 32 characters of a payload.
 pub fn assert_no_payload_leak(stderr: &str, payload: &str) {
     assert!(
         payload.len() > 32,

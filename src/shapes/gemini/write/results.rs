@@ -117,7 +117,7 @@ impl Writer<'_> {
             // A result that is one JSON object (a structured response that
             // went through a shape whose results are text) is that object
             // again, unless it would read back as something else.
-            // (`partkit split` keeps SPEC's `{"output": …}` for a tool's text.)
+            // (`partkit split` keeps `{"output": …}` for a tool's text: docs/commands/split.md.)
             None if !result.is_error && !self.split && texts.len() == 1 => match parsed() {
                 Some(Value::Object(map))
                     if !map.is_empty()
