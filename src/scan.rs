@@ -17,7 +17,6 @@ pub use crate::contract::scan::{blocks_text, Found, Payload, Verdict};
 use crate::dataurl;
 use crate::json::{pointer_token, Json};
 use crate::media;
-use crate::shapes::Shape;
 
 /// Finds every media item in a document, in document order.
 pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {
@@ -70,7 +69,7 @@ pub(crate) fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Fou
             }
             for (key, item) in members {
                 let child = format!("{pointer}/{}", pointer_token(key));
-                let walked = Shape::SCAN_ORDER
+                let walked = crate::shapes::scan_order()
                     .iter()
                     .any(|shape| shape.dialect().scan_member(key, item, &child, found, walk));
                 if !walked {
@@ -160,7 +159,7 @@ pub fn find_data_url(text: &str) -> Option<(usize, String, usize)> {
 
 /// Recognizes one object as a media block; returns whether it was one.
 fn recognize<'j>(value: &'j Json<'j>, pointer: &str, found: &mut Vec<Found<'j>>) -> bool {
-    for shape in Shape::SCAN_ORDER {
+    for &shape in crate::shapes::scan_order() {
         match shape.dialect().recognize_media(value, pointer, found) {
             Verdict::Media => return true,
             Verdict::Empty => return false,

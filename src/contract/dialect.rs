@@ -6,8 +6,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    At, Context, ConvertError, ConvertFacts, Facts, Form, Found, HostedCall, Issue, Place, Rank,
-    Reference, Shape, ToolObject, Unsupported, Unsure, ValidateFacts, Verdict, Walk,
+    At, Context, ConvertError, ConvertFacts, Facts, Form, Found, HostedCall, Issue, Order, Place,
+    Rank, Reference, Shape, ToolObject, Unsupported, Unsure, ValidateFacts, Verdict, Walk,
 };
 use crate::json::Json;
 use crate::part::Part;
@@ -171,6 +171,9 @@ pub trait Dialect: Sync {
 
     /// What the command line says of the shape.
     fn facts(&self) -> &'static Facts;
+
+    /// Where the shape stands when the engines ask every shape in turn.
+    fn order(&self) -> Order;
 
     /// Reads a document of the shape into the canonical model.
     fn read(

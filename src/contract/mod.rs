@@ -27,4 +27,4 @@ pub(crate) use dialect::{delegate, dialect_basics};
 pub use reference::Reference;
 pub use rules::{CallIds, HostedCall, Issue, Severity, ToolObject, ValidateFacts};
 pub use scan::{Found, Payload, Verdict, Walk};
-pub use shape::{Facts, Place, Shape, Unsupported, HUB};
+pub use shape::{Facts, Order, Place, Shape, Unsupported, HUB};

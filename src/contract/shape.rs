@@ -11,31 +11,45 @@ use crate::part::MediaPart;
 /// extension hints).
 pub const HUB: Shape = Shape::Canonical;
 
-/// A wire shape partkit reads and writes. The default is partkit's own
-/// canonical form, the hub every conversion passes through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Shape {
-    /// partkit's own canonical parts and transcripts.
+/// Declares the wire shapes: the enum, each one's name, and the list of
+/// all. Adding a shape adds one line here (docs/adding-a-shape.md).
+macro_rules! shapes {
+    ($($(#[$attr:meta])* $variant:ident => $name:literal, $doc:literal;)+) => {
+        /// A wire shape partkit reads and writes. The default is partkit's own
+        /// canonical form, the hub every conversion passes through.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub enum Shape {
+            $(#[doc = $doc] $(#[$attr])* $variant,)+
+        }
+
+        impl Shape {
+            /// Every shape, in the order help lists them (and the order of
+            /// the registry, `shapes::DIALECTS`).
+            pub const ALL: [Shape; [$(Shape::$variant),+].len()] = [$(Shape::$variant),+];
+
+            /// The name used on the command line and in messages.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Shape::$variant => $name,)+
+                }
+            }
+        }
+    };
+}
+
+shapes! {
     #[default]
-    Canonical,
-    /// OpenAI Chat Completions.
-    OpenaiChat,
-    /// OpenAI Responses.
-    OpenaiResponses,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Google Gemini generateContent (REST, camelCase).
-    Gemini,
-    /// AWS Bedrock Converse.
-    Bedrock,
-    /// MCP `CallToolResult`.
-    Mcp,
-    /// A NeMo Gym tool reply; at the part level, a `ToolOutputImage` entry.
-    NemoGym,
+    Canonical => "canonical", "partkit's own canonical parts and transcripts.";
+    OpenaiChat => "openai-chat", "OpenAI Chat Completions.";
+    OpenaiResponses => "openai-responses", "OpenAI Responses.";
+    Anthropic => "anthropic", "Anthropic Messages.";
+    Gemini => "gemini", "Google Gemini generateContent (REST, camelCase).";
+    Bedrock => "bedrock", "AWS Bedrock Converse.";
+    Mcp => "mcp", "MCP `CallToolResult`.";
+    NemoGym => "nemo-gym", "A NeMo Gym tool reply; at the part level, a `ToolOutputImage` entry.";
 }
 
 impl Shape {
-    /// The name used on the command line and in messages.
     /// The name of the blocks a part becomes at the part level, where it
     /// differs from the shape (a NeMo Gym reply's parts are `tool-output-image`
     /// entries).
@@ -46,55 +60,32 @@ impl Shape {
         }
     }
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Shape::Canonical => "canonical",
-            Shape::OpenaiChat => "openai-chat",
-            Shape::OpenaiResponses => "openai-responses",
-            Shape::Anthropic => "anthropic",
-            Shape::Gemini => "gemini",
-            Shape::Bedrock => "bedrock",
-            Shape::Mcp => "mcp",
-            Shape::NemoGym => "nemo-gym",
-        }
-    }
-}
-
-impl Shape {
-    /// Every shape, in the order help lists them.
-    pub const ALL: [Shape; 8] = [
-        Shape::Canonical,
-        Shape::OpenaiChat,
-        Shape::OpenaiResponses,
-        Shape::Anthropic,
-        Shape::Gemini,
-        Shape::Bedrock,
-        Shape::Mcp,
-        Shape::NemoGym,
-    ];
-
-    /// The order the shapes are asked whether an object is one of their media
-    /// blocks (`scan::find_media`), the order the checks have
-    /// always had: blocks with a `type` first (canonical parts before the OpenAI
-    /// Chat `file` and Anthropic `image`/`document` blocks that share their type
-    /// names), then Gemini and Bedrock blocks, which have no `type`, then a bare
-    /// NeMo Gym entry, which has no `type` either (so no earlier shape can have
-    /// called it `Empty`).
-    pub const SCAN_ORDER: [Shape; 8] = [
-        Shape::Canonical,
-        Shape::OpenaiChat,
-        Shape::OpenaiResponses,
-        Shape::Anthropic,
-        Shape::Mcp,
-        Shape::Gemini,
-        Shape::Bedrock,
-        Shape::NemoGym,
-    ];
-
     /// The shape called `name` (as [`Shape::name`] spells it).
     pub fn from_name(name: &str) -> Option<Shape> {
         Shape::ALL.into_iter().find(|shape| shape.name() == name)
     }
+}
+
+/// Where a shape stands in the two orders the engines ask every shape in;
+/// each shape gives its own place (its `Dialect::order`), and no two shapes
+/// share one.
+///
+/// - `scan`: the order the shapes are asked whether an object is one of their
+///   media blocks (`scan::find_media`). Blocks with a `type` come first
+///   (canonical parts before the OpenAI Chat `file` and Anthropic
+///   `image`/`document` blocks that share their type names, then MCP's), then
+///   Gemini and Bedrock blocks, which have no `type`, then a bare NeMo Gym
+///   entry, which has no `type` either (so no earlier shape can have called
+///   it empty).
+/// - `ties`: the order that settles a tie of evidence when a document's shape
+///   is told (`convert::detect`, docs/detection.md): request keys of their own
+///   first (Gemini, Responses, Bedrock), then canonical's `extensions` before
+///   Anthropic's settings, then the message shapes (Chat), then the shapes
+///   that are single tool results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Order {
+    pub scan: u8,
+    pub ties: u8,
 }
 
 /// What the command line says of a shape (the descriptions of its `--to`

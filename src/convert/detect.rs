@@ -17,7 +17,7 @@
 //!    its evidence over the whole document: every top-level key, message,
 //!    content block, system block and tool declaration is shown to every
 //!    shape, which scores what only it writes ([`STRONG`]) or what leans its
-//!    way ([`WEAK`]). The highest total wins; a tie goes by [`TIE_ORDER`].
+//!    way ([`WEAK`]). The highest total wins; a tie goes by [`tie_order`].
 //!    When another shape's evidence is close or strong too, the document is
 //!    read as the likelier one and a note says so.
 //! 3. With no evidence at all: messages of plain text are read as OpenAI
@@ -29,7 +29,7 @@
 use serde_json::{Map, Value};
 
 pub use crate::contract::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
-use crate::shapes::{Dialect, Shape};
+use crate::shapes::{tie_order, Dialect, Shape};
 
 /// A detected shape, with a note when close candidates had to be told apart
 /// by a guess.
@@ -42,20 +42,6 @@ pub struct Detected {
     /// quiet about it.
     pub alike: bool,
 }
-
-/// The order that settles a tie of evidence (the order the earlier rules of
-/// detection had): request keys of their own first, then canonical's
-/// `extensions` before Anthropic's settings, then the message shapes.
-pub const TIE_ORDER: [Shape; 8] = [
-    Shape::Gemini,
-    Shape::OpenaiResponses,
-    Shape::Bedrock,
-    Shape::Canonical,
-    Shape::Anthropic,
-    Shape::OpenaiChat,
-    Shape::Mcp,
-    Shape::NemoGym,
-];
 
 fn sure(shape: Shape) -> Option<Detected> {
     Some(Detected {
@@ -109,15 +95,15 @@ pub fn detect(value: &Value) -> Option<Detected> {
     }
 }
 
-/// Every shape's evidence in one document, in [`TIE_ORDER`].
+/// Every shape's evidence in one document, in [`tie_order`]'s order.
 #[derive(Debug, Default)]
 struct Scores {
-    points: [u32; TIE_ORDER.len()],
+    points: [u32; Shape::ALL.len()],
 }
 
 impl Scores {
     fn add(&mut self, at: At<'_>, value: &Value) {
-        for (points, shape) in self.points.iter_mut().zip(TIE_ORDER) {
+        for (points, shape) in self.points.iter_mut().zip(tie_order()) {
             *points += shape.dialect().detect_evidence(at, value);
         }
     }
@@ -186,7 +172,7 @@ impl Scores {
         }
     }
 
-    /// The shapes with any evidence, most first (ties in [`TIE_ORDER`]).
+    /// The shapes with any evidence, most first (ties in [`tie_order`]).
     fn ranked(&self) -> Vec<(u32, Shape)> {
         let mut ranked: Vec<(u32, usize)> = self
             .points
@@ -198,7 +184,7 @@ impl Scores {
         ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         ranked
             .into_iter()
-            .map(|(points, at)| (points, TIE_ORDER[at]))
+            .map(|(points, at)| (points, tie_order()[at]))
             .collect()
     }
 }
@@ -213,7 +199,7 @@ fn weigh(value: &Value, mut scores: Scores) -> Option<Detected> {
                 .into_iter()
                 .find(|shape| shape.dialect().detect_model(model))
         });
-    if let Some(at) = owner.and_then(|owner| TIE_ORDER.iter().position(|s| *s == owner)) {
+    if let Some(at) = owner.and_then(|owner| tie_order().iter().position(|s| *s == owner)) {
         // A model name the shape owns tips a near tie, never more.
         if scores.points[at] > 0 {
             scores.points[at] += WEAK;

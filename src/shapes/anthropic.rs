@@ -14,6 +14,10 @@ pub struct Anthropic;
 
 impl super::Dialect for Anthropic {
     super::dialect_basics!(Anthropic, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 3, ties: 4 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

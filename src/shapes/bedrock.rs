@@ -13,6 +13,10 @@ pub struct Bedrock;
 
 impl super::Dialect for Bedrock {
     super::dialect_basics!(Bedrock, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 6, ties: 2 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

@@ -27,6 +27,10 @@ pub struct Canonical;
 
 impl super::Dialect for Canonical {
     super::dialect_basics!(Canonical, part_value);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 0, ties: 3 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

@@ -21,6 +21,10 @@ pub struct Gemini;
 
 impl super::Dialect for Gemini {
     super::dialect_basics!(Gemini, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 5, ties: 0 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

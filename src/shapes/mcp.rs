@@ -13,6 +13,10 @@ pub struct Mcp;
 
 impl super::Dialect for Mcp {
     super::dialect_basics!(Mcp, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 4, ties: 6 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_evidence => detect::evidence,

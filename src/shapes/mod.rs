@@ -12,11 +12,26 @@ pub mod nemo_gym;
 pub mod openai_chat;
 pub mod openai_responses;
 
+use std::sync::OnceLock;
+
 use serde_json::{Map, Value};
 
 pub(crate) use crate::contract::{delegate, dialect_basics};
-pub use crate::contract::{Dialect, Facts, Place, Shape, Unsupported, HUB};
+pub use crate::contract::{Dialect, Facts, Order, Place, Shape, Unsupported, HUB};
 use crate::part::{MediaPart, Part};
+
+/// Every shape's dialect, in [`Shape::ALL`]'s order: the one list of the
+/// shapes' folders.
+const DIALECTS: [&dyn Dialect; Shape::ALL.len()] = [
+    &canonical::Canonical,
+    &openai_chat::OpenaiChat,
+    &openai_responses::OpenaiResponses,
+    &anthropic::Anthropic,
+    &gemini::Gemini,
+    &bedrock::Bedrock,
+    &mcp::Mcp,
+    &nemo_gym::NemoGym,
+];
 
 impl Shape {
     /// What the command line says of the shape.
@@ -24,20 +39,29 @@ impl Shape {
         self.dialect().facts()
     }
 
-    /// Everything partkit knows of the shape, behind one trait: the one place
-    /// that lists the shapes' modules.
+    /// Everything partkit knows of the shape, behind one trait.
     pub fn dialect(self) -> &'static dyn Dialect {
-        match self {
-            Shape::Canonical => &canonical::Canonical,
-            Shape::OpenaiChat => &openai_chat::OpenaiChat,
-            Shape::OpenaiResponses => &openai_responses::OpenaiResponses,
-            Shape::Anthropic => &anthropic::Anthropic,
-            Shape::Gemini => &gemini::Gemini,
-            Shape::Bedrock => &bedrock::Bedrock,
-            Shape::Mcp => &mcp::Mcp,
-            Shape::NemoGym => &nemo_gym::NemoGym,
-        }
+        DIALECTS[self as usize]
     }
+}
+
+/// The shapes in the order the scan asks them about an object
+/// ([`Order`]'s `scan`).
+pub fn scan_order() -> &'static [Shape] {
+    static ORDER: OnceLock<Vec<Shape>> = OnceLock::new();
+    ORDER.get_or_init(|| ordered(|order| order.scan))
+}
+
+/// The shapes in the order that settles a tie of evidence ([`Order`]'s `ties`).
+pub fn tie_order() -> &'static [Shape] {
+    static ORDER: OnceLock<Vec<Shape>> = OnceLock::new();
+    ORDER.get_or_init(|| ordered(|order| order.ties))
+}
+
+fn ordered(place: fn(Order) -> u8) -> Vec<Shape> {
+    let mut shapes = Shape::ALL.to_vec();
+    shapes.sort_by_key(|shape| place(shape.dialect().order()));
+    shapes
 }
 
 /// The byte lengths of pieces a reader joins into one text, as the hint that
@@ -128,5 +152,53 @@ pub(crate) fn join_or(items: &[&str]) -> String {
         [] => String::new(),
         [one] => (*one).to_string(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_every_shape_once_in_order() {
+        for (at, shape) in Shape::ALL.into_iter().enumerate() {
+            assert_eq!(DIALECTS[at].shape(), shape);
+        }
+        for place in [|order: Order| order.scan, |order: Order| order.ties] {
+            let mut places: Vec<u8> = Shape::ALL
+                .iter()
+                .map(|shape| place(shape.dialect().order()))
+                .collect();
+            places.sort_unstable();
+            places.dedup();
+            assert_eq!(places.len(), Shape::ALL.len(), "two shapes share a place");
+        }
+    }
+
+    #[test]
+    fn the_orders_are_the_documented_ones() {
+        use Shape::*;
+        let scan = [
+            Canonical,
+            OpenaiChat,
+            OpenaiResponses,
+            Anthropic,
+            Mcp,
+            Gemini,
+            Bedrock,
+            NemoGym,
+        ];
+        assert_eq!(scan_order(), scan);
+        let ties = [
+            Gemini,
+            OpenaiResponses,
+            Bedrock,
+            Canonical,
+            Anthropic,
+            OpenaiChat,
+            Mcp,
+            NemoGym,
+        ];
+        assert_eq!(tie_order(), ties);
     }
 }

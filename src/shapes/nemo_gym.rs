@@ -13,6 +13,10 @@ pub struct NemoGym;
 
 impl super::Dialect for NemoGym {
     super::dialect_basics!(NemoGym, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 7, ties: 7 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         scan_member => scan::scan_member,

@@ -14,6 +14,10 @@ pub struct OpenaiChat;
 
 impl super::Dialect for OpenaiChat {
     super::dialect_basics!(OpenaiChat, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 1, ties: 5 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

@@ -14,6 +14,10 @@ pub struct OpenaiResponses;
 
 impl super::Dialect for OpenaiResponses {
     super::dialect_basics!(OpenaiResponses, write_part);
+
+    fn order(&self) -> super::Order {
+        super::Order { scan: 2, ties: 1 }
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,
