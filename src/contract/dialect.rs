@@ -6,8 +6,9 @@
 use serde_json::{Map, Value};
 
 use super::{
-    At, Context, ConvertError, ConvertFacts, Facts, Form, Found, HostedCall, Issue, Order, Place,
-    Rank, Reference, Shape, ToolObject, Unsupported, Unsure, ValidateFacts, Verdict, Walk,
+    At, Context, ConvertError, ConvertFacts, Envelope, Facts, Form, Found, HostedCall, ImageReply,
+    Issue, Order, Place, Rank, Reference, Shape, ToolObject, Unsupported, Unsure, ValidateFacts,
+    Verdict, Walk,
 };
 use crate::json::Json;
 use crate::part::Part;
@@ -261,12 +262,35 @@ pub trait Dialect: Sync {
         None
     }
 
+    /// The envelope this shape's documents come wrapped in, if any (NeMo
+    /// Gym's rollout lines): the engines open it to reach the conversation.
+    fn envelope(&self) -> Option<&'static dyn Envelope> {
+        None
+    }
+
+    /// The image reply this shape has, if any (NeMo Gym's `tool_output_images`):
+    /// `validate` checks its entries.
+    fn image_reply(&self) -> Option<&'static dyn ImageReply> {
+        None
+    }
+
     // --- writers ---
 
     /// Why `encode` leaves `part` out of a message of the shape, with a
     /// warning, rather than writing a block the API refuses (Anthropic's
     /// whitespace-only text); `None` to write it.
     fn leaves_out(&self, _part: &Part) -> Option<&'static str> {
+        None
+    }
+
+    /// One tool result of a split reply (`split --to`), written the shape's
+    /// own way where that differs from its writer's `Form::ToolResult`;
+    /// `None` to use the writer.
+    fn write_split_reply(
+        &self,
+        _transcript: &Transcript,
+        _context: &mut Context,
+    ) -> Option<Result<Value, ConvertError>> {
         None
     }
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::error::ReadFault;
 use crate::json::lent::{self, Lent};
-use crate::shapes::nemo_gym::rollout::{self, Conversation};
+use crate::shapes::rollout;
 use crate::shapes::Shape;
 use crate::shared::SharedBytes;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
@@ -138,7 +138,7 @@ fn convert_value(
     let scan = lent::scan(bytes);
     // Told from the text (the shorter one, without the payloads): a rollout is
     // then parsed once, as its conversation.
-    if request.rollout == RolloutChoice::Recognize && rollout::is_rollout_text(scan.text(bytes)) {
+    if request.rollout == RolloutChoice::Recognize && rollout().holds_text(scan.text(bytes)) {
         return convert_rollout(bytes, request, pretty);
     }
     let parsed = scan
@@ -197,16 +197,14 @@ fn convert_rollout(
     // JSON (a check that allocates nothing).
     serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let mut conversation = Conversation::of(bytes).ok_or_else(|| {
-        ConvertError::invalid(
-            "",
-            "not a NeMo Gym rollout: no responses_create_params object",
-        )
-    })?;
+    let envelope = rollout();
+    let mut conversation = envelope
+        .open(bytes)
+        .ok_or_else(|| ConvertError::invalid("", envelope.not_one()))?;
     let shared = SharedBytes::new(std::mem::take(&mut conversation.bytes));
     let parsed = lent::parse(&shared)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let from = request.from.unwrap_or(rollout::CONVERSATION);
+    let from = request.from.unwrap_or(envelope.conversation_shape());
     let text = parsed.shadow.as_deref().unwrap_or(&shared);
     let source = lent::Source::Bytes(shared.clone());
     let mut converted = convert_lent(
@@ -225,7 +223,7 @@ fn convert_rollout(
     let output = if request.bare {
         out
     } else {
-        splice(bytes, &mut [(conversation.request.clone(), out)])
+        splice(bytes, &mut [(conversation.replaces.clone(), out)])
     };
     Ok(ConvertedDocument::filled(output, notes, source))
 }
@@ -287,7 +285,7 @@ pub fn convert_file(
     let Ok(Some(scan)) = lent::scan_file(&file) else {
         return Ok(None);
     };
-    if request.rollout == RolloutChoice::Recognize && rollout::is_rollout_text(&scan.shadow) {
+    if request.rollout == RolloutChoice::Recognize && rollout().holds_text(&scan.shadow) {
         return Ok(None);
     }
     let Ok(value) = serde_json::from_slice::<Value>(&scan.shadow) else {
@@ -357,7 +355,7 @@ mod tests {
         let rollout = r#"{"responses_create_params": {"input": [{"role": "user", "content": "Hi"}]}, "reward": 1}"#;
         assert_eq!(
             convert_text(rollout, &request).source,
-            Some(crate::shapes::nemo_gym::rollout::CONVERSATION)
+            Some(crate::shapes::rollout().conversation_shape())
         );
     }
 }

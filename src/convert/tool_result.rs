@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{prepare, write_shape, Context, ConvertError, ConvertOptions, Form, OnUnsupported};
-use crate::shapes::{gemini, Shape, Unsupported};
+use crate::shapes::{Shape, Unsupported, HUB};
 use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
 /// A tool result written for a shape, with the notes the writer has for stderr.
@@ -27,19 +27,16 @@ pub fn write_tool_result(shape: Shape, result: &ToolResult) -> Result<Delivered,
         shape,
         reason,
     };
-    match shape {
-        Shape::NemoGym => {
-            return Err(failed(
-                "write a NeMo Gym reply with `convert --to nemo-gym`".into(),
-            ))
-        }
-        Shape::Canonical => {
-            return Ok(Delivered {
-                value: result.to_value(),
-                notes: Vec::new(),
-            })
-        }
-        _ => {}
+    if shape == HUB {
+        return Ok(Delivered {
+            value: result.to_value(),
+            notes: Vec::new(),
+        });
+    }
+    if shape.facts().tool_result.is_none() {
+        return Err(failed(format!(
+            "{shape} replies are not written one tool result at a time; use `convert --to {shape}`"
+        )));
     }
     let transcript = Transcript {
         messages: vec![Message::new(
@@ -54,10 +51,11 @@ pub fn write_tool_result(shape: Shape, result: &ToolResult) -> Result<Delivered,
     };
     let mut context = Context::new(options, Shape::Canonical, shape.dialect());
     let written = prepare::for_target(transcript, &mut context).and_then(|transcript| {
-        match shape {
-            // A reply's text stays `{"output": …}` (docs/commands/split.md; gemini::write_split).
-            Shape::Gemini => gemini::write_split(&transcript, Form::ToolResult, &mut context),
-            _ => write_shape(shape, &transcript, Form::ToolResult, &mut context),
+        // A shape may write a split reply its own way (Gemini keeps a reply's
+        // text as `{"output": …}`: docs/commands/split.md).
+        match shape.dialect().write_split_reply(&transcript, &mut context) {
+            Some(written) => written,
+            None => write_shape(shape, &transcript, Form::ToolResult, &mut context),
         }
     });
     let value = written.map_err(|e: ConvertError| failed(e.to_string()))?;

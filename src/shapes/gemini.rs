@@ -25,6 +25,18 @@ impl super::Dialect for Gemini {
     fn order(&self) -> super::Order {
         super::Order { scan: 5, ties: 0 }
     }
+
+    fn write_split_reply(
+        &self,
+        transcript: &crate::transcript::Transcript,
+        context: &mut crate::contract::Context,
+    ) -> Option<Result<serde_json::Value, crate::contract::ConvertError>> {
+        Some(write_split(
+            transcript,
+            crate::contract::Form::ToolResult,
+            context,
+        ))
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         detect_document => detect::document,

@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value};
 
 pub(crate) use crate::contract::{delegate, dialect_basics};
-pub use crate::contract::{Dialect, Facts, Order, Place, Shape, Unsupported, HUB};
+pub use crate::contract::{
+    Dialect, Envelope, Facts, ImageReply, Order, Place, Shape, Unsupported, HUB,
+};
 use crate::part::{MediaPart, Part};
 
 /// Every shape's dialect, in [`Shape::ALL`]'s order: the one list of the
@@ -56,6 +58,30 @@ pub fn scan_order() -> &'static [Shape] {
 pub fn tie_order() -> &'static [Shape] {
     static ORDER: OnceLock<Vec<Shape>> = OnceLock::new();
     ORDER.get_or_init(|| ordered(|order| order.ties))
+}
+
+/// The envelope `--kind rollout` and a rollout line mean: the one a shape
+/// offers (NeMo Gym's rollout; a test checks there is exactly one).
+pub fn rollout() -> &'static dyn Envelope {
+    static ROLLOUT: OnceLock<&'static dyn Envelope> = OnceLock::new();
+    *ROLLOUT.get_or_init(|| {
+        Shape::ALL
+            .iter()
+            .find_map(|shape| shape.dialect().envelope())
+            .expect("a shape offers the rollout envelope")
+    })
+}
+
+/// The image reply `--kind reply` means: the one a shape offers (NeMo Gym's
+/// `tool_output_images`; a test checks there is exactly one).
+pub fn image_reply() -> &'static dyn ImageReply {
+    static REPLY: OnceLock<&'static dyn ImageReply> = OnceLock::new();
+    *REPLY.get_or_init(|| {
+        Shape::ALL
+            .iter()
+            .find_map(|shape| shape.dialect().image_reply())
+            .expect("a shape offers the image reply")
+    })
 }
 
 fn ordered(place: fn(Order) -> u8) -> Vec<Shape> {
@@ -173,6 +199,22 @@ mod tests {
             places.dedup();
             assert_eq!(places.len(), Shape::ALL.len(), "two shapes share a place");
         }
+    }
+
+    #[test]
+    fn one_shape_offers_the_rollout_and_the_image_reply() {
+        let offered = Shape::ALL
+            .iter()
+            .filter(|shape| shape.dialect().envelope().is_some())
+            .count();
+        assert_eq!(offered, 1);
+        assert_eq!(rollout().name(), "NeMo Gym rollout");
+        let replies = Shape::ALL
+            .iter()
+            .filter(|shape| shape.dialect().image_reply().is_some())
+            .count();
+        assert_eq!(replies, 1);
+        assert_eq!(image_reply().key(), "tool_output_images");
     }
 
     #[test]

@@ -17,6 +17,14 @@ impl super::Dialect for NemoGym {
     fn order(&self) -> super::Order {
         super::Order { scan: 7, ties: 7 }
     }
+
+    fn envelope(&self) -> Option<&'static dyn super::Envelope> {
+        Some(&rollout::Rollout)
+    }
+
+    fn image_reply(&self) -> Option<&'static dyn super::ImageReply> {
+        Some(&ToolOutputImages)
+    }
     super::delegate! {
         recognize_media => scan::recognize,
         scan_member => scan::scan_member,
@@ -216,6 +224,43 @@ pub fn inexact_type_message(declared: &str, normalized: &str) -> String {
         crate::b64::preview(declared),
         normalized = crate::echo::quoted(normalized)
     )
+}
+
+/// A reply's `tool_output_images`, as `validate` checks it.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolOutputImages;
+
+impl super::ImageReply for ToolOutputImages {
+    fn key(&self) -> &'static str {
+        TOOL_OUTPUT_IMAGES_KEY
+    }
+
+    fn image_types(&self) -> &'static [&'static str] {
+        IMAGE_TYPES
+    }
+
+    fn entry<'j>(
+        &self,
+        index: usize,
+        item: &'j Json<'_>,
+    ) -> Result<crate::contract::ReplyImage<'j>, crate::contract::Issue> {
+        match parse_entry(index, item) {
+            Ok(entry) => Ok(crate::contract::ReplyImage {
+                media_type: entry.media_type,
+                declared: entry.declared,
+                payload: entry.payload,
+            }),
+            Err(problem) => Err(crate::contract::rules::issue(
+                problem.rule,
+                problem.pointer,
+                problem.message,
+            )),
+        }
+    }
+
+    fn inexact_type(&self, declared: &str, normalized: &str) -> String {
+        inexact_type_message(declared, normalized)
+    }
 }
 
 /// Reads one entry like [`read_entry`], but takes a declared type that

@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::json::{self, lent, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::part::PartView;
-use crate::shapes::nemo_gym::{self, TOOL_OUTPUT_IMAGES_KEY};
+use crate::shapes::image_reply;
 use crate::shapes::Shape;
 use crate::shared::SharedBytes;
 use crate::size::group_digits;
@@ -55,7 +55,7 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     // checked as its conversation, and its duplicate keys as a whole line.
     let rollout = match options.kind {
         KindChoice::Rollout => true,
-        KindChoice::Auto => nemo_gym::rollout::is_rollout(&doc),
+        KindChoice::Auto => crate::shapes::rollout().holds(&doc),
         _ => false,
     };
     if rollout {
@@ -90,7 +90,7 @@ pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocRep
         return None;
     }
     lent::with_file_document(file, |doc, shadow| {
-        if matches!(options.kind, KindChoice::Auto) && nemo_gym::rollout::is_rollout(doc) {
+        if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(doc) {
             return None;
         }
         Some(check_parsed(doc, shadow, options))
@@ -182,7 +182,7 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
         _ => false,
     };
     match doc {
-        Json::Object(_) if doc.has(TOOL_OUTPUT_IMAGES_KEY) => Some(DocKind::Reply),
+        Json::Object(_) if doc.has(image_reply().key()) => Some(DocKind::Reply),
         Json::Object(_) if typed(doc) && canonical(doc) => Some(DocKind::Parts),
         Json::Array(items)
             if !items.is_empty()
@@ -293,7 +293,7 @@ impl Checker<'_> {
         };
         for (key, value) in members {
             let pointer = format!("/{}", pointer_token(key));
-            if key != TOOL_OUTPUT_IMAGES_KEY {
+            if key != image_reply().key() {
                 self.text_scan(value, pointer);
                 continue;
             }
@@ -301,7 +301,7 @@ impl Checker<'_> {
                 Json::Null => {}
                 Json::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
-                        match nemo_gym::parse_entry(index, item) {
+                        match image_reply().entry(index, item) {
                             Err(problem) => {
                                 self.issue(problem.rule, problem.pointer, problem.message, None)
                             }
@@ -320,7 +320,7 @@ impl Checker<'_> {
                                 declared: entry.declared,
                                 normalized: entry.media_type,
                                 payload: entry.payload,
-                                fix_types: Some(nemo_gym::IMAGE_TYPES),
+                                fix_types: Some(image_reply().image_types()),
                                 exact_type: true,
                                 token: false,
                             }),

@@ -7,7 +7,6 @@ use crate::check::{self, PayloadProblem};
 use crate::json::lent;
 use crate::media::{self, MediaKind};
 use crate::profile::Cap;
-use crate::shapes::nemo_gym;
 use crate::size::group_digits;
 
 /// What is known of one image once it is checked, for the document's limits.
@@ -114,7 +113,7 @@ impl Checker<'_> {
             if media.declared == normalized {
                 return;
             }
-            let message = nemo_gym::inexact_type_message(media.declared, normalized);
+            let message = crate::shapes::image_reply().inexact_type(media.declared, normalized);
             ("reply-image-type", message, normalized.to_string())
         } else {
             // A shape's format token (Bedrock's `png`) reads as no media

@@ -1,13 +1,12 @@
 //! What part of a document is checked: the values at `--at` pointers, and the
-//! conversation of a NeMo Gym rollout. Either way the checks run on the part
+//! conversation of a rollout (an envelope: `contract::envelope`). Either way the checks run on the part
 //! alone and their findings (and repairs) are moved back into the document's
 //! own coordinates: full pointers from its root, byte ranges of its text.
 
 use super::document::{check_shared, duplicate_keys};
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue};
-use crate::shapes::nemo_gym::rollout::Conversation;
-use crate::shapes::nemo_gym::rules::ROLLOUT_CONVERSATION;
+use crate::shapes::rollout;
 use crate::shared::SharedBytes;
 use crate::subdoc::{join, LocateError, MISSING};
 
@@ -66,9 +65,9 @@ pub fn check(bytes: &SharedBytes, options: &CheckOptions) -> DocReport {
     report
 }
 
-/// Checks a NeMo Gym rollout line: its conversation (the request's input and
-/// the response's output, with the request's tools) as one OpenAI Responses
-/// request, with every rule that applies to one; and, where parsing the line
+/// Checks a rollout line: its conversation (for a NeMo Gym rollout, the
+/// request's input and the response's output, with the request's tools, as
+/// one OpenAI Responses request), with every rule that applies to one; and, where parsing the line
 /// counted `duplicates`, the keys written twice anywhere in it (the
 /// conversation's own are among them).
 pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions, duplicates: bool) -> DocReport {
@@ -78,11 +77,12 @@ pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions, duplicates: bo
             false => Vec::new(),
         }
     };
-    let Some(conversation) = Conversation::of(bytes) else {
+    let envelope = rollout();
+    let Some(conversation) = envelope.open(bytes) else {
         let mut issues = vec![Issue {
             rule: "transcript-invalid",
             pointer: String::new(),
-            message: "not a NeMo Gym rollout: no responses_create_params object".into(),
+            message: envelope.not_one().into(),
             patch: None,
             severity: None,
         }];
@@ -94,7 +94,7 @@ pub fn check_rollout(bytes: &SharedBytes, options: &CheckOptions, duplicates: bo
         };
     };
     let inner = CheckOptions {
-        kind: KindChoice::Transcript(Some(ROLLOUT_CONVERSATION)),
+        kind: KindChoice::Transcript(Some(envelope.conversation_shape())),
         ..options.clone()
     };
     let mut report = check_shared(&SharedBytes::new(conversation.bytes.clone()), &inner);

@@ -112,7 +112,7 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
             summary.kind = format!("{} transcript", shape.name());
         }
         Some(DocKind::Rollout) => {
-            summary.kind = "NeMo Gym rollout".into();
+            summary.kind = crate::shapes::rollout().name().into();
         }
         None => {
             summary.kind = if report.skipped {

@@ -11,8 +11,39 @@
 
 use std::ops::Range;
 
+use crate::contract::{Conversation, Envelope, LineMap};
 use crate::json::{self, Json};
 use crate::shapes::Shape;
+
+/// NeMo Gym's rollout line, as the engines open it.
+#[derive(Debug, Clone, Copy)]
+pub struct Rollout;
+
+impl Envelope for Rollout {
+    fn name(&self) -> &'static str {
+        "NeMo Gym rollout"
+    }
+
+    fn conversation_shape(&self) -> Shape {
+        CONVERSATION
+    }
+
+    fn holds_text(&self, bytes: &[u8]) -> bool {
+        is_rollout_text(bytes)
+    }
+
+    fn holds(&self, doc: &Json<'_>) -> bool {
+        is_rollout(doc)
+    }
+
+    fn open(&self, line: &[u8]) -> Option<Conversation> {
+        open(line)
+    }
+
+    fn not_one(&self) -> &'static str {
+        "not a NeMo Gym rollout: no responses_create_params object"
+    }
+}
 
 /// The shape of a rollout's conversation (the request's input and the
 /// response's output, with the request's tools): an OpenAI Responses request.
@@ -58,104 +89,100 @@ enum InputOrigin {
     Text,
 }
 
-/// A rollout's conversation as one Responses request, and how its bytes and
-/// pointers map back to the line.
+/// How a rollout's conversation (one Responses request) maps back to the
+/// line: the stretches copied from it, and where the input items came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Conversation {
-    pub bytes: Vec<u8>,
-    /// Where `responses_create_params` lies in the line.
-    pub request: Range<usize>,
+struct RolloutMap {
     segments: Vec<Segment>,
     origin: InputOrigin,
 }
 
-impl Conversation {
-    /// Builds the conversation of the rollout `line` (which must parse as a
-    /// rollout: see [`is_rollout_text`]).
-    pub fn of(line: &[u8]) -> Option<Conversation> {
-        let (req_start, req_end) = json::raw_span(line, REQUEST_POINTER)?;
-        let request = req_start..req_end;
-        let whole = |segments| Conversation {
-            bytes: line[request.clone()].to_vec(),
-            request: request.clone(),
+/// Builds the conversation of the rollout `line` (which must parse as a
+/// rollout: see [`is_rollout_text`]); it replaces `responses_create_params`.
+pub fn open(line: &[u8]) -> Option<Conversation> {
+    let (req_start, req_end) = json::raw_span(line, REQUEST_POINTER)?;
+    let request = req_start..req_end;
+    let whole = |segments| {
+        let map = RolloutMap {
             segments,
             origin: InputOrigin::List(usize::MAX),
         };
-        let verbatim = vec![Segment {
-            from: 0,
-            len: req_end - req_start,
-            to: req_start,
-        }];
-        let Some(output) = json::raw_span(line, OUTPUT_POINTER)
-            .filter(|(s, _)| line[*s] == b'[')
-            .map(|(s, e)| inner(line, s, e))
-            .filter(|inner| !inner.is_empty())
-        else {
-            return Some(whole(verbatim));
-        };
-        let Some((in_start, in_end)) = json::raw_span(line, &format!("{REQUEST_POINTER}/input"))
-        else {
-            return Some(whole(verbatim));
-        };
-        let mut bytes = Vec::with_capacity(req_end - req_start + output.len() + 32);
-        let mut segments = Vec::new();
-        let mut copy = |bytes: &mut Vec<u8>, range: Range<usize>| {
-            segments.push(Segment {
-                from: bytes.len(),
-                len: range.len(),
-                to: range.start,
-            });
-            bytes.extend_from_slice(&line[range]);
-        };
-        let origin = match line[in_start] {
-            b'[' => {
-                let items = inner(line, in_start, in_end);
-                let count =
-                    serde_json::from_slice::<Vec<serde::de::IgnoredAny>>(&line[in_start..in_end])
-                        .ok()?
-                        .len();
-                // Everything up to the input's closing bracket, the output
-                // items, then the rest of the request.
-                copy(&mut bytes, req_start..in_end - 1);
-                if !items.is_empty() {
-                    bytes.push(b',');
-                }
-                copy(&mut bytes, output.clone());
-                copy(&mut bytes, in_end - 1..req_end);
-                InputOrigin::List(count)
+        Conversation::new(line[request.clone()].to_vec(), request.clone(), map)
+    };
+    let verbatim = vec![Segment {
+        from: 0,
+        len: req_end - req_start,
+        to: req_start,
+    }];
+    let Some(output) = json::raw_span(line, OUTPUT_POINTER)
+        .filter(|(s, _)| line[*s] == b'[')
+        .map(|(s, e)| inner(line, s, e))
+        .filter(|inner| !inner.is_empty())
+    else {
+        return Some(whole(verbatim));
+    };
+    let Some((in_start, in_end)) = json::raw_span(line, &format!("{REQUEST_POINTER}/input")) else {
+        return Some(whole(verbatim));
+    };
+    let mut bytes = Vec::with_capacity(req_end - req_start + output.len() + 32);
+    let mut segments = Vec::new();
+    let mut copy = |bytes: &mut Vec<u8>, range: Range<usize>| {
+        segments.push(Segment {
+            from: bytes.len(),
+            len: range.len(),
+            to: range.start,
+        });
+        bytes.extend_from_slice(&line[range]);
+    };
+    let origin = match line[in_start] {
+        b'[' => {
+            let items = inner(line, in_start, in_end);
+            let count =
+                serde_json::from_slice::<Vec<serde::de::IgnoredAny>>(&line[in_start..in_end])
+                    .ok()?
+                    .len();
+            // Everything up to the input's closing bracket, the output
+            // items, then the rest of the request.
+            copy(&mut bytes, req_start..in_end - 1);
+            if !items.is_empty() {
+                bytes.push(b',');
             }
-            b'"' => {
-                copy(&mut bytes, req_start..in_start);
-                bytes.extend_from_slice(br#"[{"role":"user","content":"#);
-                copy(&mut bytes, in_start..in_end);
-                bytes.extend_from_slice(b"},");
-                copy(&mut bytes, output.clone());
-                bytes.push(b']');
-                copy(&mut bytes, in_end..req_end);
-                InputOrigin::Text
-            }
-            _ => return Some(whole(verbatim)),
-        };
-        Some(Conversation {
-            bytes,
-            request,
-            segments,
-            origin,
-        })
-    }
+            copy(&mut bytes, output.clone());
+            copy(&mut bytes, in_end - 1..req_end);
+            InputOrigin::List(count)
+        }
+        b'"' => {
+            copy(&mut bytes, req_start..in_start);
+            bytes.extend_from_slice(br#"[{"role":"user","content":"#);
+            copy(&mut bytes, in_start..in_end);
+            bytes.extend_from_slice(b"},");
+            copy(&mut bytes, output.clone());
+            bytes.push(b']');
+            copy(&mut bytes, in_end..req_end);
+            InputOrigin::Text
+        }
+        _ => return Some(whole(verbatim)),
+    };
+    Some(Conversation::new(
+        bytes,
+        request,
+        RolloutMap { segments, origin },
+    ))
+}
 
+impl RolloutMap {
     /// The line's offset of byte `at` of the conversation, when that byte was
     /// copied from the line.
-    pub fn line_offset(&self, at: usize) -> Option<usize> {
+    fn line_offset(&self, at: usize) -> Option<usize> {
         self.segments
             .iter()
             .find(|s| (s.from..s.from + s.len).contains(&at))
             .map(|s| s.to + (at - s.from))
     }
+}
 
-    /// The line's range of a range of the conversation (both ends copied from
-    /// one stretch of the line).
-    pub fn line_range(&self, range: Range<usize>) -> Option<Range<usize>> {
+impl LineMap for RolloutMap {
+    fn line_range(&self, range: Range<usize>) -> Option<Range<usize>> {
         let start = self.line_offset(range.start)?;
         if range.is_empty() {
             return Some(start..start);
@@ -164,8 +191,7 @@ impl Conversation {
         (last + 1 - start == range.len()).then_some(start..last + 1)
     }
 
-    /// The pointer into the line of a pointer into the conversation.
-    pub fn line_pointer(&self, pointer: &str) -> String {
+    fn line_pointer(&self, pointer: &str) -> String {
         let mut tokens = pointer.strip_prefix('/').map(|p| p.splitn(3, '/'));
         let (first, index, rest) = match tokens.as_mut() {
             Some(tokens) => (tokens.next(), tokens.next(), tokens.next()),
@@ -212,7 +238,7 @@ mod tests {
 
     #[test]
     fn the_conversation_is_the_input_then_the_output() {
-        let conversation = Conversation::of(LINE.as_bytes()).unwrap();
+        let conversation = open(LINE.as_bytes()).unwrap();
         let value: Value = serde_json::from_slice(&conversation.bytes).unwrap();
         let types: Vec<&str> = value["input"]
             .as_array()
@@ -239,7 +265,7 @@ mod tests {
 
     #[test]
     fn copied_bytes_map_back_to_the_line() {
-        let conversation = Conversation::of(LINE.as_bytes()).unwrap();
+        let conversation = open(LINE.as_bytes()).unwrap();
         for needle in ["\"hi\"", "\"ok\"", "\"tools\": []"] {
             let at = find(&conversation.bytes, needle.as_bytes());
             let range = conversation.line_range(at..at + needle.len()).unwrap();
@@ -250,7 +276,7 @@ mod tests {
     #[test]
     fn a_string_input_becomes_a_user_message() {
         let line = r#"{"responses_create_params": {"input": "hello"}, "response": {"output": [{"type":"message","role":"assistant","content":[{"type":"output_text","text":"hey"}]}]}}"#;
-        let conversation = Conversation::of(line.as_bytes()).unwrap();
+        let conversation = open(line.as_bytes()).unwrap();
         let value: Value = serde_json::from_slice(&conversation.bytes).unwrap();
         assert_eq!(
             value["input"][0],
@@ -274,8 +300,8 @@ mod tests {
             r#"{"responses_create_params": {"input": []}, "response": null}"#,
             r#"{"responses_create_params": {"input": [1]}, "response": {"output": [ ]}}"#,
         ] {
-            let conversation = Conversation::of(line.as_bytes()).unwrap();
-            let request = &line.as_bytes()[conversation.request.clone()];
+            let conversation = open(line.as_bytes()).unwrap();
+            let request = &line.as_bytes()[conversation.replaces.clone()];
             assert_eq!(conversation.bytes, request);
             assert_eq!(
                 conversation.line_pointer("/input/0"),
@@ -284,7 +310,7 @@ mod tests {
         }
         let empty_input =
             r#"{"responses_create_params": {"input": []}, "response": {"output": [2]}}"#;
-        let conversation = Conversation::of(empty_input.as_bytes()).unwrap();
+        let conversation = open(empty_input.as_bytes()).unwrap();
         assert_eq!(conversation.bytes, br#"{"input": [2]}"#);
         assert_eq!(conversation.line_pointer("/input/0"), "/response/output/0");
     }

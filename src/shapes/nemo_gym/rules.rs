@@ -12,5 +12,3 @@ pub const FACTS: ValidateFacts = ValidateFacts {
     },
     ..ValidateFacts::DEFAULT
 };
-
-pub use super::rollout::CONVERSATION as ROLLOUT_CONVERSATION;
