@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
@@ -123,6 +124,15 @@ pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
             .map(|found| examine(found, 1, extract, &mut scratch));
         Some(items.collect())
     })
+}
+
+/// [`inspect_file`] of the input at `path` when it is a large regular file
+/// ([`crate::io::large_file`] decides): the route every caller takes. `None`
+/// when it does not apply (stdin, a small file, nothing to lend): inspect the
+/// input as any other.
+pub fn inspect_large(path: Option<&Path>, extract: bool) -> Option<Vec<Item>> {
+    let (_, file) = crate::io::large_file(path)?;
+    inspect_file(&Arc::new(file), extract)
 }
 
 /// [`inspect_document`] of the values at the `--at` pointers (the whole

@@ -3,16 +3,15 @@
 
 use crate::cli::{ConvertArgs, ConvertKindArg, InvalidArgumentsArg, ToolMediaArg, UnsupportedArg};
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::accounting::OnError;
-use crate::convert::document::{convert_document, convert_file, ConvertRequest, RolloutChoice};
+use crate::convert::document::{convert_document, convert_large, ConvertRequest, RolloutChoice};
 use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::Input;
 use crate::output::Printer;
 
-use super::lines::{large_file, Driver, Lines};
+use super::lines::{Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -77,22 +76,22 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
 }
 
 /// Converts a large regular file's one document with its payloads left in
-/// the file; `None` when that does not apply (the caller then goes the way
-/// of any input).
+/// the file ([`convert_large`] decides); `None` when that does not apply (the
+/// caller then goes the way of any input).
 fn convert_large_file(
     input: Option<&Path>,
     policy: OnError,
     request: &ConvertRequest,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let Some((path, file)) = large_file(input) else {
-        return Ok(None);
-    };
-    let converted = match convert_file(Arc::new(file), request) {
+    let converted = match convert_large(input, request) {
         Ok(None) => return Ok(None),
-        Ok(Some(converted)) if !converted.is_current() => return Ok(None),
         Ok(Some(converted)) => Ok(converted),
         Err(error) => Err(error),
+    };
+    // The route applies only to a named file.
+    let Some(path) = input else {
+        return Ok(None);
     };
     let source = Input::from_arg(path);
     let mut run = Lines::named(source.label(), false, policy, false, printer);

@@ -2,17 +2,15 @@
 //! call, the media items printed as a table or JSON Lines, their bytes written
 //! out with `--extract`.
 
-use std::sync::Arc;
-
 use crate::accounting::{Flow, OnError};
 use crate::cli::{InspectArgs, ItemFormat};
 use crate::error::{ExitStatus, Result};
-use crate::inspect::{inspect_at, inspect_file, table, Item};
+use crate::inspect::{inspect_at, inspect_large, table, Item};
 use crate::io::Input;
 use crate::output::Printer;
 use crate::split::{ExtractedImage, ImageWriter};
 
-use super::lines::{large_file, no_null, Driver, Lines};
+use super::lines::{no_null, Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -38,16 +36,16 @@ pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
 }
 
 /// Inspects a large regular file's one document with its payloads left in
-/// the file ([`inspect_file`]); `None` when that does not apply.
+/// the file ([`inspect_large`] decides); `None` when that does not apply.
 fn inspect_large_file(
     args: &InspectArgs,
     policy: OnError,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let Some((path, file)) = large_file(args.input.as_deref()) else {
-        return Ok(None);
-    };
-    let Some(items) = inspect_file(&Arc::new(file), args.extract.is_some()) else {
+    let (Some(path), Some(items)) = (
+        args.input.as_deref(),
+        inspect_large(args.input.as_deref(), args.extract.is_some()),
+    ) else {
         return Ok(None);
     };
     let mut run = Lines::named(Input::from_arg(path).label(), false, policy, true, printer);

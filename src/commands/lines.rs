@@ -222,8 +222,6 @@ impl<'p> Lines<'p> {
     }
 }
 
-pub use crate::io::large_file;
-
 /// The policy for a command whose output is not one line per document, where
 /// a `null` stand-in has no place.
 pub fn no_null(policy: OnError, command: &str) -> Result<OnError> {

@@ -308,6 +308,26 @@ pub fn convert_file(
     }))
 }
 
+/// Converts the input at `path` with its payloads left in the file when it
+/// is a large regular file holding one document ([`crate::io::large_file`]
+/// decides; [`convert_file`] converts): the route every caller takes, so a
+/// library caller holds no more of a large file than the command line does.
+/// `None` when the route does not apply (stdin, a small file, a rollout,
+/// `--at`, a file that changed while it was read): convert the input as any
+/// other, which also says what is wrong with it.
+pub fn convert_large(
+    path: Option<&Path>,
+    request: &ConvertRequest,
+) -> Result<Option<FileConverted>, ConvertError> {
+    let Some((_, file)) = crate::io::large_file(path) else {
+        return Ok(None);
+    };
+    match convert_file(Arc::new(file), request)? {
+        Some(converted) if converted.is_current() => Ok(Some(converted)),
+        _ => Ok(None),
+    }
+}
+
 /// The error with its pointer moved into the enclosing document.
 fn at_pointer(error: ConvertError, map: impl Fn(&str) -> String) -> ConvertError {
     match error {
