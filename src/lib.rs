@@ -61,13 +61,20 @@ mod pipeline;
 mod render;
 mod size;
 
-// The command line: binary-only, not public API. (`generate` stays reachable,
-// hidden, for the test that keeps the generated files current.)
+// The command line: binary-only, not public API, and built only with the
+// `cli` feature (on by default), which brings clap and indicatif. (`generate`
+// stays reachable, hidden, for the test that keeps the generated files
+// current.)
+#[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
 mod commands;
+#[cfg(feature = "cli")]
 mod config;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod generate;
+#[cfg(feature = "cli")]
 mod output;
 
 // Each operation's options, and the types every one of them speaks, at the
@@ -89,14 +96,18 @@ pub use validate::{CheckOptions, ValidateOptions};
 pub use render::sanitize;
 
 /// The config reader on text alone, for the fuzz target.
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub use config::from_text as read_config_text;
 
+#[cfg(feature = "cli")]
 use std::ffi::OsString;
 
+#[cfg(feature = "cli")]
 use clap::{CommandFactory, FromArgMatches};
 
 /// How a run of the command line ended, for `main` to turn into an exit code.
+#[cfg(feature = "cli")]
 pub enum Outcome {
     /// The command ran; exit with this status.
     Status(ExitStatus),
@@ -107,6 +118,7 @@ pub enum Outcome {
 }
 
 /// Parses `args` and runs the command.
+#[cfg(feature = "cli")]
 pub fn run_cli<I, T>(args: I) -> Outcome
 where
     I: IntoIterator<Item = T>,
@@ -129,6 +141,7 @@ where
 /// Runs the command line as the `partkit` binary does: parses `args`, runs
 /// the command, prints help, versions and errors (one line on stderr), and
 /// returns the exit code (0 success, 1 rejected, 2 could not run).
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub fn main_exit_code<I, T>(args: I) -> u8
 where
@@ -186,6 +199,7 @@ where
 }
 
 /// `partkit: error: MESSAGE` on stderr, made safe to print.
+#[cfg(feature = "cli")]
 fn report_error(message: &str) {
     use std::io::Write;
     let _ = writeln!(
