@@ -111,7 +111,7 @@ pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
 }
 
 /// [`inspect_document`] of the one document a regular file holds, its
-/// payloads lent from the file ([`crate::json::lent::scan_file`]): it is read
+/// payloads lent from the file (`json::lent::scan_file`): it is read
 /// through a small buffer, and each payload again as it is examined. `None`
 /// when that does not apply (nothing to lend, not one object or array, not
 /// JSON, a read error): inspect the file as any input.
