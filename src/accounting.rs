@@ -60,6 +60,7 @@ impl Tally {
 
     /// A document that was read and gave nothing to write, as it should (an
     /// `inspect` of a document without media).
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // the commands' only
     pub fn read_only(&mut self) {
         self.read += 1;
     }
@@ -67,6 +68,7 @@ impl Tally {
     /// A blank line: no document, so nothing fails; under
     /// [`OnError::Null`] it gets its `null` line like a failure does, so
     /// that every input line has one output line.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // the commands' only
     pub fn blank(&mut self, out: Option<&mut dyn Write>) -> io::Result<()> {
         self.read += 1;
         self.blank += 1;
@@ -111,6 +113,7 @@ impl Tally {
 
     /// How the run ends: failures are exit 1, unless each one is marked in the
     /// output by a `null`.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))] // the commands' only
     pub fn status(&self) -> ExitStatus {
         if self.failed == 0 || self.policy == OnError::Null {
             ExitStatus::Success

@@ -230,7 +230,7 @@ pub fn encoded_len(n: u64) -> u64 {
     n.div_ceil(3) * 4
 }
 
-/// At most the first [`SHOWN_PREFIX`] characters of a payload, marked when cut.
+/// At most the first `SHOWN_PREFIX` characters of a payload, marked when cut.
 pub fn preview(payload: &str) -> String {
     lent::with_resolved(payload, preview_resolved)
 }

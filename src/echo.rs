@@ -97,8 +97,8 @@ impl fmt::Display for Plain<'_> {
 }
 
 /// A message made short enough to print: every run of more than
-/// [`LONG_WORD`] characters without white space is cut to [`SHOWN`]
-/// characters, and what is still too long is cut after [`LONG_MESSAGE`]
+/// `LONG_WORD` characters without white space is cut to [`SHOWN`]
+/// characters, and what is still too long is cut after `LONG_MESSAGE`
 /// bytes with a count of what was left out.
 pub fn bound(message: &str) -> Cow<'_, str> {
     if message.len() <= LONG_MESSAGE {

@@ -14,7 +14,11 @@ use crate::part::{MediaPart, Part, Source};
 use crate::shapes::{self, Place, Shape};
 use crate::size::group_digits;
 
+// The command's streaming path (it prints through the command line's
+// printer), built with the `cli` feature only.
+#[cfg(feature = "cli")]
 mod pump;
+#[cfg(feature = "cli")]
 pub(crate) mod stream;
 
 /// Why `encode` refused a source: the cause of the [`Error::Rejected`] that

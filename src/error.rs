@@ -41,7 +41,7 @@ pub enum Error {
     /// Its message is `context`; the typed cause, when there is one, is its
     /// [`source`](std::error::Error::source) (such as an
     /// [`encode::Refusal`](crate::encode::Refusal) or a
-    /// [`fetch::BodyTooLarge`](crate::fetch::BodyTooLarge)), so that the
+    /// `fetch::BodyTooLarge`), so that the
     /// alternate form (`{:#}` through `anyhow`) prints `context: cause`.
     #[error("{context}")]
     Rejected {
@@ -123,7 +123,7 @@ impl Error {
     }
 
     /// The error of a failed write to `path` — unless what failed was the
-    /// read of an input whose bytes were being copied there ([`ReadFault`]),
+    /// read of an input whose bytes were being copied there (`ReadFault`),
     /// which is that input's read error, not the output's.
     pub fn write(path: impl Into<PathBuf>, source: io::Error) -> Error {
         if !ReadFault::is_in(&source) {

@@ -112,7 +112,7 @@ pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
 }
 
 /// [`inspect_document`] of the one document a regular file holds, its
-/// payloads lent from the file ([`crate::json::lent::scan_file`]): it is read
+/// payloads lent from the file (`json::lent::scan_file`): it is read
 /// through a small buffer, and each payload again as it is examined. `None`
 /// when that does not apply (nothing to lend, not one object or array, not
 /// JSON, a read error): inspect the file as any input.
@@ -127,7 +127,7 @@ pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
 }
 
 /// [`inspect_file`] of the input at `path` when it is a large regular file
-/// ([`crate::io::large_file`] decides): the route every caller takes. `None`
+/// (`io::large_file` decides): the route every caller takes. `None`
 /// when it does not apply (stdin, a small file, nothing to lend): inspect the
 /// input as any other.
 pub fn inspect_large(path: Option<&Path>, extract: bool) -> Option<Vec<Item>> {

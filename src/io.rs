@@ -11,7 +11,9 @@ pub mod limits;
 mod lines;
 pub mod replace;
 
-pub use limits::{max_document, set_max_document};
+pub use limits::max_document;
+#[cfg(feature = "cli")]
+pub use limits::set_max_document;
 pub use lines::Slot;
 pub use replace::{write_atomic, write_in_folder, write_new};
 

@@ -18,8 +18,8 @@ mod fast;
 pub mod lent;
 mod spelling;
 pub use compact::write_compact;
-pub use duplicates::{duplicate_keys, Duplicate};
-pub use spelling::{respell_in_scope, spell_as, text_of, with_spellings, SpellingScope, Spellings};
+pub use duplicates::duplicate_keys;
+pub use spelling::{spell_as, text_of, with_spellings, Spellings};
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,11 +5,12 @@
 //! struct and return values, and never print: [`encode`], [`split`], [`validate`],
 //! [`convert`] (one transcript) and [`convert::document`] (a document, its
 //! `--at` values, a rollout), [`inspect`] and [`resize`]; each one's options
-//! are also at the crate's root. The shared model
-//! ([`part`], [`media`], [`dataurl`], [`b64`]) and the provider shapes
-//! ([`shapes`]) are usable on their own. The command line (argument parsing,
-//! printing, exit codes) is not part of the library's API; [`run_cli`] runs
-//! it, for the binary.
+//! are also at the crate's root. The shared model ([`part`], [`transcript`],
+//! [`media`], [`profile`]) and the provider shapes ([`shapes`]) are usable on
+//! their own. The command line (argument parsing, printing, exit codes) is
+//! not part of the library's API: it is built with the `cli` feature (on by
+//! default; `default-features = false` leaves it and clap out), and
+//! `run_cli` runs it, for the binary.
 //!
 //! ```
 //! use partkit::encode::{encode, EncodeOptions, SourceSpec};
@@ -27,77 +28,128 @@
 //! assert_eq!(encoded.blocks[1]["source"]["media_type"], "image/gif");
 //! ```
 
-// The library: the operations and the model they share. Each operation takes
-// an options struct and returns values; none of them prints.
-pub mod b64;
-pub mod check;
-pub mod contract;
+// The library's API: the operations, each taking an options struct and
+// returning values (none of them prints), and the model they share. Each
+// module's own documentation says what it holds.
 pub mod convert;
-pub mod dataurl;
-pub mod echo;
 pub mod encode;
-pub mod error;
-pub mod fetch;
 pub mod inspect;
-pub mod io;
-pub mod json;
 pub mod media;
 pub mod part;
 pub mod profile;
 pub mod resize;
-pub mod scan;
 pub mod shapes;
-pub mod shared;
 pub mod split;
-pub mod subdoc;
-pub mod tokens;
 pub mod transcript;
 pub mod validate;
-pub mod view;
 
-// Plumbing the operations share; of it only `OnError` (what a failed
-// document becomes) is part of the API, re-exported below.
+// Plumbing: the helpers the operations are built from. Not part of the API;
+// the types of theirs that options and results carry are re-exported below.
 mod accounting;
+mod b64;
+mod check;
+// What every shape implements (docs/architecture.md); its types are
+// re-exported where the API names them (`shapes`, `convert`, `validate`).
+mod contract;
+mod dataurl;
+mod echo;
+mod error;
+mod fetch;
+mod io;
+mod json;
 mod pipeline;
 mod render;
+mod scan;
+mod shared;
 mod size;
+mod subdoc;
+mod tokens;
 
-// The command line: binary-only, not public API. (`generate` stays reachable,
-// hidden, for the test that keeps the generated files current.)
+// The command line: binary-only, not public API, and built only with the
+// `cli` feature (on by default), which brings clap and indicatif. `view`
+// (the page `partkit view` writes) has no caller outside it.
+#[cfg(feature = "cli")]
 mod cli;
+#[cfg(feature = "cli")]
 mod commands;
+#[cfg(feature = "cli")]
 mod config;
-#[doc(hidden)]
-pub mod generate;
+#[cfg(feature = "cli")]
+mod generate;
+#[cfg(feature = "cli")]
 mod output;
+#[cfg(feature = "cli")]
+mod view;
 
 // Each operation's options, and the types every one of them speaks, at the
 // crate's root. (Not the functions: `encode` and `convert` would then name
 // both a module and a function, and every doc link to them be ambiguous.)
 pub use accounting::OnError;
+pub use check::Depth;
 pub use convert::document::ConvertRequest;
 pub use convert::ConvertOptions;
 pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
+pub use fetch::FetchOptions;
+pub use io::{Input, Layout};
 pub use part::{MediaPart, Part, Source};
 pub use resize::ResizeOptions;
 pub use shapes::Shape;
+pub use shared::SharedBytes;
 pub use split::SplitOptions;
+pub use subdoc::{At, AtMissing, PointerError};
 pub use validate::{CheckOptions, ValidateOptions};
 
-// For the binary (`main` prints its own errors with it).
+/// Internals that the fuzz targets, the integration tests and the Python
+/// binding reach into: the one place where the crate's plumbing is public.
+/// Not part of the API; hidden from the documentation and free to change.
 #[doc(hidden)]
-pub use render::sanitize;
+pub mod internals {
+    pub use crate::check::check_bytes;
+    pub use crate::echo::{bound, quoted, SHOWN};
+    pub use crate::io::{max_document, Documents, Slot};
+    pub use crate::render::sanitize;
+    pub use crate::subdoc::LocateError;
 
-/// The config reader on text alone, for the fuzz target.
-#[doc(hidden)]
-pub use config::from_text as read_config_text;
+    /// The config reader on text alone.
+    #[cfg(feature = "cli")]
+    pub use crate::config::from_text as read_config_text;
+    /// The files generated from the command line's definition (man pages,
+    /// completions), for the test that keeps the committed ones current.
+    #[cfg(feature = "cli")]
+    pub use crate::generate::render as generated_files;
+    /// `partkit view`'s page writer.
+    #[cfg(feature = "cli")]
+    pub use crate::view::{write_documents, DocOptions, ViewOptions};
 
+    /// Base64 as parts carry it.
+    pub mod b64 {
+        pub use crate::b64::{
+            check_strict, decode_lenient, decode_strict, decoded_len, encode, preview,
+        };
+    }
+    /// `data:` URLs.
+    pub mod dataurl {
+        pub use crate::dataurl::parse;
+    }
+    /// The borrowed JSON tree and the lending parser.
+    pub mod json {
+        pub use crate::json::{duplicate_keys, parse, take_duplicates};
+        /// The lending parser: payload strings left in the input.
+        pub mod lent {
+            pub use crate::json::lent::{parse, scan};
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
 use std::ffi::OsString;
 
+#[cfg(feature = "cli")]
 use clap::{CommandFactory, FromArgMatches};
 
 /// How a run of the command line ended, for `main` to turn into an exit code.
+#[cfg(feature = "cli")]
 pub enum Outcome {
     /// The command ran; exit with this status.
     Status(ExitStatus),
@@ -108,6 +160,7 @@ pub enum Outcome {
 }
 
 /// Parses `args` and runs the command.
+#[cfg(feature = "cli")]
 pub fn run_cli<I, T>(args: I) -> Outcome
 where
     I: IntoIterator<Item = T>,
@@ -130,6 +183,7 @@ where
 /// Runs the command line as the `partkit` binary does: parses `args`, runs
 /// the command, prints help, versions and errors (one line on stderr), and
 /// returns the exit code (0 success, 1 rejected, 2 could not run).
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub fn main_exit_code<I, T>(args: I) -> u8
 where
@@ -187,11 +241,12 @@ where
 }
 
 /// `partkit: error: MESSAGE` on stderr, made safe to print.
+#[cfg(feature = "cli")]
 fn report_error(message: &str) {
     use std::io::Write;
     let _ = writeln!(
         std::io::stderr().lock(),
         "partkit: error: {}",
-        sanitize(message)
+        render::sanitize(message)
     );
 }

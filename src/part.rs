@@ -104,7 +104,7 @@ impl Part {
 }
 
 /// Read access to a JSON value, so that one set of part rules serves both
-/// `serde_json::Value` and the borrowed [`Json`] tree.
+/// `serde_json::Value` and the borrowed `Json` tree.
 pub trait JsonLike {
     fn member(&self, key: &str) -> Option<&Self>;
     fn is_object(&self) -> bool;

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for name in ["partkit.toml", "pyproject.toml"] {
-        if let Err(error) = partkit::read_config_text(text, name) {
+        if let Err(error) = partkit::internals::read_config_text(text, name) {
             let message = error.to_string();
             assert!(message.starts_with(name), "{message}");
             assert_eq!(error.exit_code(), 2, "{message}");

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use partkit::convert::document::{convert_document, ConvertRequest};
 use partkit::shapes::Shape;
-use partkit::shared::SharedBytes;
+use partkit::SharedBytes;
 
 fuzz_target!(|data: &[u8]| {
     if serde_json::from_slice::<serde::de::IgnoredAny>(data).is_err() {

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use partkit::{b64, dataurl};
+use partkit::internals::{b64, dataurl};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

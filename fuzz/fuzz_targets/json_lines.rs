@@ -8,7 +8,8 @@ use std::io::{BufReader, Cursor};
 use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
-use partkit::io::{Documents, Layout, Slot};
+use partkit::internals::{Documents, Slot};
+use partkit::Layout;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, text)) = data.split_first() else {

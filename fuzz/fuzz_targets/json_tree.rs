@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use partkit::json;
+use partkit::internals::json;
 
 fuzz_target!(|data: &[u8]| {
     let tree = json::parse(data);

@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use partkit::check::{check_bytes, Depth};
+use partkit::internals::check_bytes;
+use partkit::Depth;
 use partkit::media;
 
 fuzz_target!(|data: &[u8]| {

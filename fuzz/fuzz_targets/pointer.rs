@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use partkit::subdoc::{At, AtMissing, LocateError};
+use partkit::internals::LocateError;
+use partkit::{At, AtMissing};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {

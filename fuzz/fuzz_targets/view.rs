@@ -8,8 +8,8 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use libfuzzer_sys::fuzz_target;
-use partkit::io::{Documents, Layout};
-use partkit::view::{write_documents, DocOptions, ViewOptions};
+use partkit::internals::{write_documents, DocOptions, Documents, ViewOptions};
+use partkit::Layout;
 
 fuzz_target!(|data: &[u8]| {
     let documents = Documents::from_reader(

@@ -1,5 +1,6 @@
 //! The `partkit` command the wheel installs: the binary's own `main`, run
-//! in-process with the arguments Python was given.
+//! in-process with the arguments Python was given. The one user of the
+//! library's `cli` feature here (python/Cargo.toml turns it on for it).
 
 use pyo3::prelude::*;
 

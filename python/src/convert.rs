@@ -4,7 +4,7 @@
 
 use partkit::convert::document::{convert_document, ConvertRequest};
 use partkit::convert::ConvertError;
-use partkit::shared::SharedBytes;
+use partkit::SharedBytes;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use rayon::prelude::*;
@@ -109,7 +109,7 @@ pub fn convert_lines(
 fn convert_line(text: &[u8], request: &ConvertRequest) -> Outcome {
     convert_one(text, request)
         .map(|(output, _, notes)| (output, notes))
-        .map_err(|error| partkit::sanitize(&error.to_string()).into_owned())
+        .map_err(|error| partkit::internals::sanitize(&error.to_string()).into_owned())
 }
 
 /// One document: the output, the shape it was read as, the notes.

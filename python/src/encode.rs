@@ -40,7 +40,7 @@ pub fn encode(
         Some(given) => Some(partkit::media::normalize(given).ok_or_else(|| {
             usage(format!(
                 "mime_type={}: not a media type of the form type/subtype",
-                partkit::echo::quoted(given)
+                partkit::internals::quoted(given)
             ))
         })?),
         None => None,

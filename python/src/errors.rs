@@ -46,10 +46,10 @@ pub fn bound(message: &str) -> String {
 /// encode) may have, as `--max-document-size` sets it for the command line.
 #[pyfunction]
 pub fn max_document_size() -> u64 {
-    partkit::io::max_document()
+    partkit::internals::max_document()
 }
 
 /// Made safe to print, as every message the CLI prints is.
 fn one_line(message: &str) -> String {
-    partkit::sanitize(message).into_owned()
+    partkit::internals::sanitize(message).into_owned()
 }

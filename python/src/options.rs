@@ -4,8 +4,7 @@
 use partkit::convert::document::{ConvertRequest, RolloutChoice};
 use partkit::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
 use partkit::profile::{self, Profile};
-use partkit::subdoc::{At, AtMissing};
-use partkit::Shape;
+use partkit::{At, AtMissing, Shape};
 use pyo3::{FromPyObject, PyResult};
 
 use crate::errors::usage;
@@ -106,7 +105,7 @@ pub fn profile(name: &str) -> PyResult<&'static Profile> {
 pub fn choice(argument: &str, value: &str, choices: &[&str]) -> pyo3::PyErr {
     usage(format!(
         "{argument}={}: not one of {}",
-        partkit::echo::quoted(value),
+        partkit::internals::quoted(value),
         choices.join(", ")
     ))
 }

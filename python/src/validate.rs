@@ -3,11 +3,10 @@
 
 use std::path::PathBuf;
 
-use partkit::check::Depth;
-use partkit::io::Layout;
 use partkit::validate::{
     self, CheckOptions, Finding, InputReport, KindChoice, Limits, ValidateOptions,
 };
+use partkit::{Depth, Layout};
 use pyo3::prelude::*;
 
 use crate::document;
@@ -66,7 +65,7 @@ fn rows(reports: Vec<InputReport>) -> PyResult<Vec<Row>> {
 }
 
 fn row(finding: Finding) -> Row {
-    let message = partkit::echo::bound(&finding.message).into_owned();
+    let message = partkit::internals::bound(&finding.message).into_owned();
     (
         finding.path,
         finding.line,

@@ -142,7 +142,7 @@ fn read(path: &Path, cwd: &Path, how: text::How) -> Result<Option<Config>> {
 /// Reads a config file's text as a run reads the file `name` (a
 /// `pyproject.toml` by its `[tool.partkit]` table, any other name whole):
 /// the settings, checked, or the error the run would stop with. Runs read
-/// files through [`load`]; this is for reading text alone (fuzzing).
+/// files through `load`; this is for reading text alone (fuzzing).
 pub fn from_text(text: &str, name: &str) -> Result<Option<Config>> {
     let layout = file::Layout::of(Path::new(name));
     parse(

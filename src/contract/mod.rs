@@ -19,16 +19,13 @@ pub mod rules;
 pub mod scan;
 pub mod shape;
 
-pub use convert::{
-    Context, ConvertError, ConvertFacts, ConvertOptions, Form, OnInvalidArguments, OnUnsupported,
-    ToolMedia,
-};
+pub use convert::{Context, ConvertError, ConvertFacts, Form, OnInvalidArguments};
 pub use detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
 pub use dialect::Dialect;
 pub(crate) use dialect::{delegate, dialect_basics};
 pub use envelope::{Conversation, Envelope, LineMap};
 pub use reference::Reference;
 pub use reply::{ImageReply, ReplyImage};
-pub use rules::{CallIds, HostedCall, Issue, Severity, ToolObject, ValidateFacts};
-pub use scan::{Found, Payload, Verdict, Walk};
+pub use rules::{HostedCall, Issue, ToolObject, ValidateFacts};
+pub use scan::{Found, Verdict, Walk};
 pub use shape::{Facts, Order, Place, Shape, Unsupported, HUB};

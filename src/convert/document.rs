@@ -49,7 +49,7 @@ pub struct ConvertRequest {
 /// One converted document: its serialized output and the notes for stderr.
 ///
 /// The output may have holes where payloads lent from the input go
-/// ([`crate::json::lent`]): write it with [`ConvertedDocument::write_to`], or
+/// (`json::lent`): write it with [`ConvertedDocument::write_to`], or
 /// fill it with [`ConvertedDocument::into_bytes`], given the input.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvertedDocument {
@@ -250,7 +250,7 @@ impl FileConverted {
 
     /// Writes the output, its payloads read from the file (`path` names it
     /// in an error). A file changed since it was converted fails (a
-    /// [`ReadFault`]): its payloads would not be the ones converted, or too
+    /// `ReadFault`): its payloads would not be the ones converted, or too
     /// few bytes would be left to read.
     pub fn write_to<W: Write>(&self, out: &mut W, path: &Path) -> io::Result<()> {
         let document = &self.document;
@@ -269,7 +269,7 @@ impl FileConverted {
 }
 
 /// Converts the one document a regular file holds (an object or array) with
-/// its payloads lent from the file ([`lent::scan_file`]): a large transcript
+/// its payloads lent from the file (`lent::scan_file`): a large transcript
 /// is then read through one small buffer, and its payloads again as the
 /// output is written, never held. `None` when that does not apply (nothing to
 /// lend, not one object or array, a rollout, `--at`, text that is not JSON,
@@ -309,7 +309,7 @@ pub fn convert_file(
 }
 
 /// Converts the input at `path` with its payloads left in the file when it
-/// is a large regular file holding one document ([`crate::io::large_file`]
+/// is a large regular file holding one document (`io::large_file`
 /// decides; [`convert_file`] converts): the route every caller takes, so a
 /// library caller holds no more of a large file than the command line does.
 /// `None` when the route does not apply (stdin, a small file, a rollout,

@@ -1,4 +1,4 @@
-//! Images embedded in a JSON document of any shape (every kind [`crate::scan`]
+//! Images embedded in a JSON document of any shape (every kind `scan`
 //! finds: canonical parts, tool_output_images, OpenAI, Anthropic, Gemini,
 //! Bedrock and MCP blocks, data: URLs in strings). Each one over a cap is
 //! resized and its base64 replaced in the document's own bytes, together with

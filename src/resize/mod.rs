@@ -383,7 +383,7 @@ fn gif_animation_matters(limits: &Limits) -> bool {
 /// An image within every cap, known from its first decoded bytes and its
 /// size: what [`resize_image`] of all of it says then, without decoding the
 /// rest (most embedded images pass unchanged). `None` when it breaks a cap,
-/// or when its first bytes do not settle every fact [`measure`] reads: the
+/// or when its first bytes do not settle every fact `measure` reads: the
 /// header does not parse in them, a JPEG's quality tables are not in them, a
 /// GIF whose frames count.
 pub fn within_caps_from_prefix(

@@ -62,7 +62,7 @@ pub trait Output: Write {
 /// A file whose bytes go to the output as they are, read while the output
 /// is written (a large document passing through unchanged, or blank lines
 /// set aside). A failed read is the file's error, not the output's (a
-/// [`ReadFault`] inside the [`io::Error`]), and so is a change since `seen`:
+/// `ReadFault` inside the [`io::Error`]), and so is a change since `seen`:
 /// the output would hold bytes that were never checked, or too few.
 pub struct InputFile<'a> {
     pub file: &'a File,

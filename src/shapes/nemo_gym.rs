@@ -140,7 +140,7 @@ impl std::fmt::Display for EntryProblem {
 }
 
 /// What a reply's `tool_output_images` key holds, read structurally (payloads are
-/// not decoded here; see [`crate::check::check_payload`]).
+/// not decoded here; see `check::check_payload`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ImageList<'j> {
     /// The reply is not an object, or has no `tool_output_images` key.

@@ -29,7 +29,7 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
 }
 
 /// Checks one document held in a shared buffer (a transcript's payloads are
-/// then lent to the transcript rules, not copied: [`crate::json::lent`]).
+/// then lent to the transcript rules, not copied: `json::lent`).
 pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
     let doc = match json::parse(bytes) {

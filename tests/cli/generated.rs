@@ -6,7 +6,7 @@ use std::path::Path;
 fn completions_and_man_pages_are_fresh() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut stale = Vec::new();
-    for artifact in partkit::generate::render() {
+    for artifact in partkit::internals::generated_files() {
         let path = root.join(&artifact.path);
         match std::fs::read(&path) {
             Ok(bytes) if bytes == artifact.bytes => {}
@@ -23,7 +23,7 @@ fn completions_and_man_pages_are_fresh() {
 #[test]
 fn no_unexpected_generated_files() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let expected: Vec<_> = partkit::generate::render()
+    let expected: Vec<_> = partkit::internals::generated_files()
         .into_iter()
         .map(|a| a.path)
         .collect();

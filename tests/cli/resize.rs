@@ -368,7 +368,7 @@ fn an_animated_gif_keeps_every_frame() {
 
 /// The base64 of an image, and the data URL of it.
 fn b64(bytes: &[u8]) -> String {
-    partkit::b64::encode(bytes)
+    partkit::internals::b64::encode(bytes)
 }
 
 #[test]
@@ -400,7 +400,7 @@ fn a_tool_reply_changes_only_its_oversized_image() {
         "bytes after the image changed"
     );
     let new64 = &output[start..output.len() - (reply.len() - end)];
-    let new = partkit::b64::decode_strict(new64).unwrap();
+    let new = partkit::internals::b64::decode_strict(new64).unwrap();
     assert_fits(&new, cap, (400, 300));
     assert!(
         out.stderr.contains("/tool_output_images/0"),
@@ -468,7 +468,7 @@ fn a_transcript_keeps_declared_types_in_step_with_a_new_format() {
         .as_str()
         .unwrap();
     let new64 = url.strip_prefix("data:image/jpeg;base64,").expect(url);
-    let new = partkit::b64::decode_strict(new64).unwrap();
+    let new = partkit::internals::b64::decode_strict(new64).unwrap();
     assert_eq!(format_of(&new), image::ImageFormat::Jpeg);
     assert!(new.len() <= cap);
     // Everything else is byte for byte: the same replacements on the input

@@ -32,6 +32,7 @@ impl Lent {
         }
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.holes.is_empty()
     }

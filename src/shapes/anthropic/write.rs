@@ -245,7 +245,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::contract::ConvertOptions;
+    use crate::contract::convert::ConvertOptions;
 
     #[test]
     fn canonical_to_anthropic_by_form() {

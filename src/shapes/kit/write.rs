@@ -191,7 +191,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::contract::ConvertOptions;
+    use crate::contract::convert::ConvertOptions;
 
     /// A writer that answers each form with that form's name.
     struct Names<'c>(&'c mut Context);

@@ -296,7 +296,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::contract::ConvertOptions;
+    use crate::contract::convert::ConvertOptions;
 
     /// Reads a result and writes it back as MCP, checking that it comes
     /// back key for key, in order.

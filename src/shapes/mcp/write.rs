@@ -125,7 +125,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::contract::ConvertOptions;
+    use crate::contract::convert::ConvertOptions;
 
     #[test]
     fn one_tool_result_and_nothing_else() {

@@ -131,7 +131,7 @@ fn a_cut_value_keeps_the_message_around_it() {
     let doc = format!(r#"[{{"type":"{}","text":"hi"}}]"#, "t".repeat(5000));
     let run = run_with_stdin(&["validate", "--kind", "parts", "-"], doc.as_bytes());
     assert_eq!(run.code, 1, "{}", run.stderr);
-    let shown = "t".repeat(partkit::echo::SHOWN);
+    let shown = "t".repeat(partkit::internals::SHOWN);
     assert!(
         run.stdout.contains(&format!(
             "unknown part type \"{shown}\"… (expected text, image, file or audio)"
