@@ -1,7 +1,7 @@
 //! The one integration-test binary: it runs the real `partkit` binary on real
 //! files and asserts exit code, stdout and stderr together (and calls the
-//! library in-process for the table tests). One module per area; what they
-//! share is in `support/`.
+//! library in-process for the table tests and the shape cases of
+//! `tests/shapes/`). One module per area; what they share is in `support/`.
 
 mod support;
 
@@ -32,6 +32,7 @@ mod recordings;
 mod resize;
 mod rollouts;
 mod roundtrip;
+mod shape_cases;
 mod split;
 mod validate;
 mod validate_arguments;
