@@ -1,14 +1,10 @@
 //! `partkit::convert` in-process, as tables: one line per case (the helpers are
-//! in `support/tables.rs`), and the cross-shape cases kept as files under
-//! `tests/fixtures/convert/cases/` (`<shape>/<case>.in.json`,
-//! `<case>.<target>.out.json`, `<case>.<target>.notes.txt`; README there). The
-//! expected outputs were written by the binary and read by hand.
-
-use std::path::Path;
+//! in `support/tables.rs`). Cases kept as files, one folder per case and one
+//! file per shape, are under `tests/shapes/` (`shape_cases.rs`).
 
 use serde_json::json;
 
-use super::support::tables::{case_files, converted, converts, read_json, refuses, round_trips};
+use super::support::tables::{converts, refuses, round_trips};
 
 // The tables are kept one case a line, wider than rustfmt's width, so that a
 // case reads as a row.
@@ -48,27 +44,4 @@ fn round_trips_through_canonical() {
     round_trips("gemini", json!({"contents": [{"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "f", "args": {}}}]}, {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "f", "response": {"output": "ok"}}}]}]}));
     round_trips("bedrock", json!({"modelId": "m", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}]}}]}]}));
     round_trips("openai-responses", json!({"model": "gpt-4.1", "input": [{"role": "user", "content": "Chart Paris."}, {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}, {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}));
-}
-
-/// The cases under tests/fixtures/convert/cases/, each converted in-process.
-#[test]
-fn case_files_convert_as_written() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/convert/cases");
-    let cases = case_files(&root);
-    assert!(cases.len() >= 20, "only {} case files", cases.len());
-    let mut failures = Vec::new();
-    for case in &cases {
-        let want_notes: Vec<String> = std::fs::read_to_string(&case.notes)
-            .map(|text| text.lines().map(str::to_string).collect())
-            .unwrap_or_default();
-        let want = Ok((read_json(&case.output), want_notes));
-        let got = converted(&case.from, &case.to, &read_json(&case.input));
-        if got != want {
-            failures.push(format!(
-                "{:?} → {}:\n  want {want:?}\n  got  {got:?}",
-                case.input, case.to
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -1,7 +1,7 @@
 //! The one integration-test binary: it runs the real `partkit` binary on real
 //! files and asserts exit code, stdout and stderr together (and calls the
-//! library in-process for the table tests). One module per area; what they
-//! share is in `support/`.
+//! library in-process for the table tests and the shape cases of
+//! `tests/shapes/`). One module per area; what they share is in `support/`.
 
 mod support;
 
@@ -11,12 +11,9 @@ mod accepted_media;
 mod accepted_openai;
 mod config;
 mod convert_anchors;
-mod convert_anthropic;
-mod convert_bedrock;
 mod convert_chat;
 mod convert_gemini;
 mod convert_matrix;
-mod convert_responses;
 mod convert_table;
 mod detection;
 mod encode;
@@ -32,6 +29,7 @@ mod recordings;
 mod resize;
 mod rollouts;
 mod roundtrip;
+mod shape_cases;
 mod split;
 mod validate;
 mod validate_arguments;

@@ -1,10 +1,7 @@
 //! Table helpers, one line per case (after jaq's `jaq-json/tests/common`):
 //! conversions run in-process through the library (`partkit::convert`), so a
-//! case costs no process; validation findings go through the binary with
-//! `--format json` (validation has no public library entry point yet: it lives
-//! in the command layer, `partkit::commands::validate`, and is being moved).
-
-use std::path::{Path, PathBuf};
+//! case costs no process; so do validation findings (`findings`, the library's
+//! checks through `partkit::validate::check_document`).
 
 use partkit::convert::{convert, ConvertOptions};
 use partkit::Shape;
@@ -59,92 +56,27 @@ pub fn round_trips(shape: &str, doc: Value) {
     converts("canonical", shape, canonical, doc, &[]);
 }
 
-/// One validation case: `doc` read as a transcript of `shape` gives these
-/// findings, `(rule, pointer)` in the order `validate` reports them. Runs the
-/// library's checks in-process (`partkit::validate::check_document`).
-#[track_caller]
-pub fn finds(shape: &str, doc: Value, want: &[(&str, &str)]) {
+/// The findings of `text` read as a transcript of `shape`, `(rule, pointer)`
+/// in the order `validate` reports them. Runs the library's checks in-process
+/// (`partkit::validate::check_document`), the one place the tests call them.
+pub fn findings(shape: Shape, text: &str) -> Vec<(&'static str, String)> {
     use partkit::validate::{check_document, CheckOptions, KindChoice};
-    let shape = partkit::Shape::from_name(shape).expect("a shape name");
     let options = CheckOptions {
         kind: KindChoice::Transcript(Some(shape)),
         ..CheckOptions::default()
     };
-    let report = check_document(doc.to_string().as_bytes(), &options);
-    let got: Vec<(&str, &str)> = report
+    check_document(text.as_bytes(), &options)
         .issues
-        .iter()
-        .map(|issue| (issue.rule, issue.pointer.as_str()))
-        .collect();
-    assert_eq!(
-        got, want,
-        "{shape} findings\ndoc: {doc}\nissues: {:#?}",
-        report.issues
-    );
+        .into_iter()
+        .map(|issue| (issue.rule, issue.pointer))
+        .collect()
 }
 
-/// One conversion case kept as files under `tests/fixtures/convert/cases/`:
-/// `<shape>/<case>.in.json` converted to `<target>` must give
-/// `<case>.<target>.out.json`, with the notes in `<case>.<target>.notes.txt`
-/// (one a line; no file: no notes).
-#[derive(Debug)]
-pub struct CaseFile {
-    pub from: String,
-    pub to: String,
-    pub input: PathBuf,
-    pub output: PathBuf,
-    pub notes: PathBuf,
-}
-
-/// Every case file under `root`, sorted; each input must have an output.
-pub fn case_files(root: &Path) -> Vec<CaseFile> {
-    let mut cases = Vec::new();
-    for folder in sorted_entries(root).into_iter().filter(|p| p.is_dir()) {
-        let from = file_name(&folder);
-        let files = sorted_entries(&folder);
-        for input in files.iter().filter(|f| file_name(f).ends_with(".in.json")) {
-            let case = file_name(input).trim_end_matches(".in.json").to_string();
-            let before = cases.len();
-            for output in &files {
-                let name = file_name(output);
-                let Some(to) = name
-                    .strip_prefix(&format!("{case}."))
-                    .and_then(|rest| rest.strip_suffix(".out.json"))
-                else {
-                    continue;
-                };
-                cases.push(CaseFile {
-                    from: from.clone(),
-                    to: to.to_string(),
-                    input: input.clone(),
-                    output: output.clone(),
-                    notes: folder.join(format!("{case}.{to}.notes.txt")),
-                });
-            }
-            assert!(cases.len() > before, "{input:?} has no .out.json");
-        }
-    }
-    cases
-}
-
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {dir:?}: {e}"))
-        .map(|entry| entry.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    entries
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .expect("a file name")
-        .to_string_lossy()
-        .into_owned()
-}
-
-/// A JSON file's value.
-pub fn read_json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+/// One validation case: `doc` read as a transcript of `shape` gives these
+/// findings, `(rule, pointer)` in the order `validate` reports them.
+#[track_caller]
+pub fn finds(shape_name: &str, doc: Value, want: &[(&str, &str)]) {
+    let got = findings(shape(shape_name), &doc.to_string());
+    let got: Vec<(&str, &str)> = got.iter().map(|(r, p)| (*r, p.as_str())).collect();
+    assert_eq!(got, want, "{shape_name} findings\ndoc: {doc}");
 }
