@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Records what split, convert (to every shape), validate and inspect print for
-# every fixture and every recording in ../shared/realworld{,2}: stdout, stderr
-# and exit code, one file per run, under OUT. A redesign that must not change
-# behaviour runs it before and after and compares: `diff -r BEFORE AFTER`.
+# every fixture, every shape case (tests/shapes) and every recording in
+# ../shared/realworld{,2}: stdout, stderr and exit code, one file per run,
+# under OUT. A redesign that must not change behaviour runs it with the
+# binary from before and the one from after, on the same tree, and compares:
+# `diff -r BEFORE AFTER`.
 #
 #   scripts/same-output.sh BINARY OUT
 set -euo pipefail
@@ -13,7 +15,7 @@ mkdir -p "$out"
 shapes=(canonical openai-chat openai-responses anthropic gemini bedrock)
 files=()
 while IFS= read -r -d '' file; do files+=("$file"); done < <(
-  find tests/fixtures ../shared/realworld ../shared/realworld2 -type f \
+  find tests/fixtures tests/shapes ../shared/realworld ../shared/realworld2 -type f \
     \( -name '*.json' -o -name '*.jsonl' \) -print0 2>/dev/null | sort -z)
 record() { # record NAME ARGS...: one run's output, error and code
   local name=$1; shift

@@ -63,25 +63,22 @@ pub fn tie_order() -> &'static [Shape] {
 /// The envelope `--kind rollout` and a rollout line mean: the one a shape
 /// offers (NeMo Gym's rollout; a test checks there is exactly one).
 pub fn rollout() -> &'static dyn Envelope {
-    static ROLLOUT: OnceLock<&'static dyn Envelope> = OnceLock::new();
-    *ROLLOUT.get_or_init(|| {
-        Shape::ALL
-            .iter()
-            .find_map(|shape| shape.dialect().envelope())
-            .expect("a shape offers the rollout envelope")
-    })
+    offered(|dialect| dialect.envelope(), "the rollout envelope")
 }
 
 /// The image reply `--kind reply` means: the one a shape offers (NeMo Gym's
 /// `tool_output_images`; a test checks there is exactly one).
 pub fn image_reply() -> &'static dyn ImageReply {
-    static REPLY: OnceLock<&'static dyn ImageReply> = OnceLock::new();
-    *REPLY.get_or_init(|| {
-        Shape::ALL
-            .iter()
-            .find_map(|shape| shape.dialect().image_reply())
-            .expect("a shape offers the image reply")
-    })
+    offered(|dialect| dialect.image_reply(), "the image reply")
+}
+
+/// What one shape of the registry offers (asked with `ask`): eight calls,
+/// cheaper to repeat than to cache.
+fn offered<T: ?Sized>(ask: fn(&dyn Dialect) -> Option<&'static T>, what: &str) -> &'static T {
+    Shape::ALL
+        .iter()
+        .find_map(|shape| ask(shape.dialect()))
+        .unwrap_or_else(|| panic!("no shape offers {what}"))
 }
 
 fn ordered(place: fn(Order) -> u8) -> Vec<Shape> {
