@@ -26,13 +26,6 @@ fn around(line: &str, value: &str) -> (String, String) {
     )
 }
 
-fn stderr_errors(run: &Run) -> Vec<&str> {
-    run.stderr
-        .lines()
-        .filter(|l| l.starts_with("partkit: error: "))
-        .collect()
-}
-
 fn summary(run: &Run) -> Option<&str> {
     run.stderr.lines().find(|l| is_summary(l))
 }
@@ -121,7 +114,7 @@ fn a_missing_pointer_is_an_error_naming_it_unless_skipped() {
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout.lines().count(), 1);
     assert_eq!(
-        stderr_errors(&run),
+        run.error_lines(),
         ["partkit: error: <stdin>:2: /request: no such value in this document (--at-missing skip passes it over)"]
     );
     let skip = run_with_stdin(
@@ -392,8 +385,8 @@ fn on_error_skip_is_the_default_leaves_the_line_out_and_exits_1() {
     for run in [convert_with(None), convert_with(Some("skip"))] {
         assert_eq!(run.code, 1);
         assert_eq!(run.stdout.lines().count(), 3);
-        assert_eq!(stderr_errors(&run).len(), 1);
-        assert!(stderr_errors(&run)[0].starts_with("partkit: error: <stdin>:3: invalid JSON: "));
+        assert_eq!(run.error_lines().len(), 1);
+        assert!(run.error_lines()[0].starts_with("partkit: error: <stdin>:3: invalid JSON: "));
     }
 }
 
@@ -408,11 +401,7 @@ fn on_error_null_keeps_output_line_n_as_input_line_n() {
         .iter()
         .enumerate()
         .all(|(i, l)| (i == 2) == (*l == "null")));
-    assert_eq!(
-        stderr_errors(&run).len(),
-        1,
-        "the failure is still reported"
-    );
+    assert_eq!(run.error_lines().len(), 1, "the failure is still reported");
 }
 
 #[test]
@@ -420,7 +409,7 @@ fn on_error_stop_prints_nothing_after_the_bad_line() {
     let run = convert_with(Some("stop"));
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout.lines().count(), 2);
-    assert_eq!(stderr_errors(&run).len(), 1);
+    assert_eq!(run.error_lines().len(), 1);
 }
 
 #[test]
@@ -769,8 +758,8 @@ fn split_reads_long_lines_across_the_read_buffer() {
         run.stdout,
         format!("{}\n{}\n", expected(&lines[0]), expected(&lines[2]))
     );
-    assert_eq!(stderr_errors(&run).len(), 1, "{}", run.stderr);
-    assert!(stderr_errors(&run)[0].contains(":3:"), "{}", run.stderr);
+    assert_eq!(run.error_lines().len(), 1, "{}", run.stderr);
+    assert!(run.error_lines()[0].contains(":3:"), "{}", run.stderr);
 }
 
 /// Lines read straight into batches (a batch holds 3 MiB): lines numbered

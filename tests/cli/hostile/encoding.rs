@@ -31,11 +31,7 @@ const SECRET: &str = "SECRET-b41d";
 fn assert_failed(run: &Run, printed: u64, code: i32, fragments: &[&str]) {
     assert_eq!(run.code, code, "stderr: {}", run.stderr);
     assert_eq!(printed, 0, "stdout: {:.200}", run.stdout);
-    let errors: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("partkit: error: "))
-        .collect();
+    let errors = run.error_lines();
     assert_eq!(errors.len(), 1, "stderr: {}", run.stderr);
     for fragment in fragments {
         assert!(
@@ -540,11 +536,7 @@ fn under_on_error_a_source_that_fails_while_read_fails_alone() {
                 "{what}: {printed} bytes: {:.300}",
                 run.stdout
             );
-            let errors: Vec<&str> = run
-                .stderr
-                .lines()
-                .filter(|l| l.starts_with("partkit: error: "))
-                .collect();
+            let errors = run.error_lines();
             assert_eq!(errors.len(), 1, "{what}: {}", run.stderr);
             assert!(
                 errors[0].contains(source) && errors[0].contains(message),

@@ -25,11 +25,7 @@ fn strs(args: &[String]) -> Vec<&str> {
 /// The one error line of a run that stopped at the limit.
 fn assert_too_large(run: &crate::Run, place: &str, limit: &str, code: i32) {
     assert_eq!(run.code, code, "stderr: {}", run.stderr);
-    let errors: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("partkit: error: "))
-        .collect();
+    let errors = run.error_lines();
     assert_eq!(errors.len(), 1, "stderr: {}", run.stderr);
     assert!(
         errors[0].contains(&format!("{place}: longer than {limit}"))

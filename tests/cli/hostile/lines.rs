@@ -58,11 +58,7 @@ fn a_line_over_the_limit_keeps_the_lines_before_and_after_it() {
         ]);
         assert_eq!(run.code, code, "{policy}: {}", run.stderr);
         assert_eq!(numbers(&run.stdout), expected, "{policy}");
-        let errors: Vec<&str> = run
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with("partkit: error: "))
-            .collect();
+        let errors = run.error_lines();
         assert_eq!(errors.len(), 1, "{policy}: {}", run.stderr);
         assert!(
             errors[0].contains(&format!("{}:1001: longer than 4 kB", path_arg(&file))),

@@ -98,11 +98,7 @@ fn a_read_only_folder_is_one_error_and_nothing_written() {
     for args in cases {
         let run = run(&args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
-        let errors: Vec<&str> = run
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with("partkit: error: "))
-            .collect();
+        let errors = run.error_lines();
         assert_eq!(errors.len(), 1, "{args:?}: {}", run.stderr);
         assert_eq!(
             std::fs::read_dir(folder).unwrap().count(),

@@ -33,14 +33,6 @@ fn run_in(dir: &Path, args: &[&str]) -> Run {
 /// A clean tool reply with no images, for runs that only need a document.
 const REPLY: &str = "{\"tool_output_images\":[]}\n";
 
-/// The error lines of a run's stderr.
-fn errors(run: &Run) -> Vec<&str> {
-    run.stderr
-        .lines()
-        .filter(|l| l.starts_with("partkit: error: "))
-        .collect()
-}
-
 // --- config files -------------------------------------------------------
 
 #[test]
@@ -53,7 +45,7 @@ fn an_endless_config_is_refused_at_the_cap() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(
-        errors(&run),
+        run.error_lines(),
         ["partkit: error: /dev/zero: larger than 1 MiB, the most a config file may be (a config file is a few hundred bytes)"],
         "{}",
         run.stderr
@@ -159,7 +151,7 @@ fn a_found_config_that_cannot_be_read_is_exit_2_naming_it() {
                 run.stdout, run.stderr
             );
             assert_eq!(run.stdout, "", "{what}, {args:?}");
-            let errors = errors(&run);
+            let errors = run.error_lines();
             assert_eq!(errors.len(), 1, "{what}: {}", run.stderr);
             assert!(
                 errors[0].starts_with(&format!("partkit: error: {expected}")),

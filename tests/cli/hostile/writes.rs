@@ -57,14 +57,6 @@ fn finished(output: std::process::Output) -> Run {
     }
 }
 
-/// The `partkit: error:` lines of a run.
-fn errors(run: &Run) -> Vec<&str> {
-    run.stderr
-        .lines()
-        .filter(|l| l.starts_with("partkit: error: "))
-        .collect()
-}
-
 /// The temporary files partkit left in `dir`.
 fn temporaries(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -188,7 +180,7 @@ fn a_hard_linked_file_is_refused() {
         args.push(path_arg(&first));
         let refused = run(&args);
         assert_eq!(refused.code, 2, "{args:?}: {}", refused.stderr);
-        let lines = errors(&refused);
+        let lines = refused.error_lines();
         assert_eq!(lines.len(), 1, "{args:?}: {}", refused.stderr);
         assert!(
             lines[0].contains(path_arg(&first)) && lines[0].contains("hard links"),
@@ -353,7 +345,7 @@ fn rewrites_keep_acls_extended_attributes_and_the_mode() {
 /// The one error line of a refused read-only file.
 fn assert_read_only_refused(refused: &Run, file: &Path, what: &str) {
     assert_eq!(refused.code, 2, "{what}: {}", refused.stderr);
-    let lines = errors(refused);
+    let lines = refused.error_lines();
     assert_eq!(lines.len(), 1, "{what}: {}", refused.stderr);
     assert!(
         lines[0].contains(path_arg(file)) && lines[0].contains("read-only"),
@@ -720,7 +712,7 @@ fn a_full_stdout_is_named_stdout() {
             .unwrap();
         let run = finished(output);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
-        let lines = errors(&run);
+        let lines = run.error_lines();
         assert_eq!(lines.len(), 1, "{args:?}: {}", run.stderr);
         assert!(
             lines[0].starts_with("partkit: error: cannot write <stdout>"),
@@ -775,7 +767,7 @@ fn a_large_input_changed_during_the_final_copy_is_a_read_error() {
         stdout.read_to_end(&mut rest).unwrap();
         let run = finished(child.wait_with_output().unwrap());
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
-        let lines = errors(&run);
+        let lines = run.error_lines();
         assert_eq!(lines.len(), 1, "{args:?}: {}", run.stderr);
         assert!(
             lines[0].starts_with(&format!("partkit: error: cannot read {}", path_arg(&file))),

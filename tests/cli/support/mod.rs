@@ -61,16 +61,20 @@ impl Run {
             .collect()
     }
 
+    /// The `partkit: error: ` lines of stderr.
+    pub fn error_lines(&self) -> Vec<&str> {
+        self.stderr
+            .lines()
+            .filter(|l| l.starts_with("partkit: error: "))
+            .collect()
+    }
+
     /// Asserts a failure: the exit code, nothing on stdout, and exactly one stderr
     /// line that starts `partkit: error: ` and contains every fragment.
     pub fn assert_error(&self, code: i32, fragments: &[&str]) {
         assert_eq!(self.code, code, "exit code; stderr: {}", self.stderr);
         assert_eq!(self.stdout, "", "stdout must be empty on failure");
-        let lines: Vec<&str> = self
-            .stderr
-            .lines()
-            .filter(|l| l.starts_with("partkit: error: "))
-            .collect();
+        let lines = self.error_lines();
         assert_eq!(
             lines.len(),
             1,
