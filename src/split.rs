@@ -12,9 +12,7 @@ use crate::error::{Error, Result};
 use crate::json;
 use crate::media;
 use crate::render;
-use crate::shapes::nemo_gym::split::{canonical_parts, split_reply};
-use crate::shapes::nemo_gym::EntryProblem;
-use crate::shapes::Shape;
+use crate::shapes::{image_reply, EntryProblem, Shape};
 
 /// What `split` prints for each reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,7 +148,9 @@ pub struct ApartImage {
 /// Splits one reply into its rest and its images ([`Apart`]).
 pub fn split_apart(bytes: &[u8]) -> Result<Apart, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
-    let split = split_reply(reply, false).map_err(ReplyError::Images)?;
+    let split = image_reply()
+        .split(reply, false)
+        .map_err(ReplyError::Images)?;
     let mut rest = Vec::with_capacity(bytes.len().min(1 << 20));
     write_tree(&mut rest, &split.rest, false).expect("writing JSON into memory cannot fail");
     let images = split
@@ -168,13 +168,19 @@ pub fn split_apart(bytes: &[u8]) -> Result<Apart, ReplyError> {
 /// Splits one reply.
 fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
-    let split = split_reply(reply, options.keep_bytes).map_err(ReplyError::Images)?;
+    let split = image_reply()
+        .split(reply, options.keep_bytes)
+        .map_err(ReplyError::Images)?;
     let mut notes = Vec::new();
     // The output is about as long as the input (the payloads again).
     let mut out = Vec::with_capacity(bytes.len() + 1024);
     let written = match &options.output {
         SplitOutput::Rest => write_tree(&mut out, &split.rest, options.pretty),
-        SplitOutput::Parts => write_tree(&mut out, &canonical_parts(&split), options.pretty),
+        SplitOutput::Parts => write_tree(
+            &mut out,
+            &image_reply().canonical_parts(&split),
+            options.pretty,
+        ),
         SplitOutput::ToolResult {
             shape,
             call_id,
@@ -184,7 +190,7 @@ fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, Repl
                 call_id: Some(call_id.clone()),
                 name: name.clone(),
                 is_error: false,
-                content: crate::transcript::parts_from_json(&canonical_parts(&split))
+                content: crate::transcript::parts_from_json(&image_reply().canonical_parts(&split))
                     .map(|parts| {
                         parts
                             .into_iter()

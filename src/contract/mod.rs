@@ -25,7 +25,7 @@ pub use dialect::Dialect;
 pub(crate) use dialect::{delegate, dialect_basics};
 pub use envelope::{Conversation, Envelope, LineMap};
 pub use reference::Reference;
-pub use reply::{ImageReply, ReplyImage};
+pub use reply::{EntryProblem, ImageReply, ReplyImage, SplitImage, SplitReply};
 pub use rules::{HostedCall, Issue, ToolObject, ValidateFacts};
 pub use scan::{Found, Verdict, Walk};
 pub use shape::{Facts, Order, Place, Shape, Unsupported, HUB};

@@ -18,7 +18,8 @@ use serde_json::{Map, Value};
 
 pub(crate) use crate::contract::{delegate, dialect_basics};
 pub use crate::contract::{
-    Dialect, Envelope, Facts, ImageReply, Order, Place, Shape, Unsupported, HUB,
+    Dialect, EntryProblem, Envelope, Facts, ImageReply, Order, Place, Shape, SplitReply,
+    Unsupported, HUB,
 };
 use crate::part::{MediaPart, Part};
 

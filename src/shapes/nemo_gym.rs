@@ -49,7 +49,7 @@ pub use write::write;
 
 use serde_json::{Map, Value};
 
-use super::{check_image_type, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{check_image_type, Place, Shape, SplitReply, Unsupported, WEB_IMAGE_TYPES};
 use crate::dataurl;
 use crate::json::Json;
 use crate::media::MediaKind;
@@ -118,17 +118,7 @@ pub struct ImageEntry<'j> {
     pub label: Option<&'j str>,
 }
 
-/// The first thing wrong with a reply's image list, located by a JSON pointer
-/// from the reply's root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EntryProblem {
-    /// The entry index, when the problem is inside one entry.
-    pub index: Option<usize>,
-    pub pointer: String,
-    /// A stable rule id (see `validate --list-rules`).
-    pub rule: &'static str,
-    pub message: String,
-}
+pub use crate::contract::EntryProblem;
 
 impl std::fmt::Display for EntryProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -260,6 +250,14 @@ impl super::ImageReply for ToolOutputImages {
 
     fn inexact_type(&self, declared: &str, normalized: &str) -> String {
         inexact_type_message(declared, normalized)
+    }
+
+    fn split<'a>(&self, reply: Json<'a>, keep_bytes: bool) -> Result<SplitReply<'a>, EntryProblem> {
+        split::split_reply(reply, keep_bytes)
+    }
+
+    fn canonical_parts<'s>(&self, split: &'s SplitReply<'_>) -> Json<'s> {
+        split::canonical_parts(split)
     }
 }
 

@@ -6,26 +6,8 @@ use std::borrow::Cow;
 use super::{read_image_list_with, EntryProblem, ImageList, TOOL_OUTPUT_IMAGES_KEY};
 use crate::b64;
 use crate::check::{self, Depth};
+pub use crate::contract::{SplitImage, SplitReply};
 use crate::json::Json;
-
-/// One image taken out of a reply.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SplitImage<'a> {
-    /// The normalized media type (checked against the bytes).
-    pub media_type: String,
-    /// The base64 payload, borrowed from the input when it can be.
-    pub payload: Cow<'a, str>,
-    pub label: Option<Cow<'a, str>>,
-    /// The decoded bytes, when asked for.
-    pub bytes: Option<Vec<u8>>,
-}
-
-/// A reply without its `tool_output_images`, and those images.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SplitReply<'a> {
-    pub rest: Json<'a>,
-    pub images: Vec<SplitImage<'a>>,
-}
 
 /// Splits a reply by NeMo Gym's rules: a reply that is not an object, or has no
 /// `tool_output_images` key, comes back unchanged with no images; `null` means
