@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Seeds each fuzz target's corpus from the test fixtures (and the recordings
-# in ../shared/realworld when they are there): fuzz/corpus/TARGET/.
+# Seeds each fuzz target's corpus from the test fixtures and the shape cases'
+# documents (and the recordings in ../shared/realworld when they are there):
+# fuzz/corpus/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")"
 fixtures=../tests/fixtures
+shapes=../tests/shapes
 realworld=../../shared/realworld
 json_targets=(json_lines json_tree convert split validate view)
 for target in "${json_targets[@]}" data_url media_header decode_image config pointer; do
@@ -17,7 +19,7 @@ copy() { # copy FILE TARGET...: under a name made from its path
 }
 while IFS= read -r -d '' file; do
   copy "$file" "${json_targets[@]}"
-done < <(find "$fixtures" -type f \( -name '*.json' -o -name '*.jsonl' \) -size -256k -print0)
+done < <(find "$fixtures" "$shapes" -type f \( -name '*.json' -o -name '*.jsonl' \) -size -256k -print0)
 if [ -d "$realworld" ]; then
   while IFS= read -r -d '' file; do
     copy "$file" "${json_targets[@]}"
@@ -43,5 +45,5 @@ while IFS= read -r -d '' file; do
   for i in "${!pointers[@]}"; do
     { printf '%s\n' "${pointers[$i]}"; cat "$file"; } > "corpus/pointer/$name.$i"
   done
-done < <(find "$fixtures" -type f -name '*.json' -size -16k -print0)
+done < <(find "$fixtures" "$shapes" -type f -name '*.json' -size -16k -print0)
 echo "seeded: $(find corpus -type f | wc -l) files in $(ls corpus | wc -l) corpora"

@@ -65,8 +65,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def rel(path: Path) -> str:
-    """A fixture's id: its path under tests/fixtures or the recordings."""
-    for base in (FIXTURES, REALWORLD):
+    """A fixture's id: its path under tests/fixtures, the recordings or tests
+    (``shapes/<case>/<shape>.json``)."""
+    for base in (FIXTURES, REALWORLD, REPO_ROOT / "tests"):
         try:
             return path.relative_to(base).as_posix()
         except ValueError:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import partkit
-from conftest import FIXTURES, REPO_ROOT, cli_env
+from conftest import REPO_ROOT, cli_env
+from shape_cases import shape_case, shape_cases
 
 
 @pytest.fixture(scope="module")
@@ -57,18 +58,28 @@ def test_python_m_partkit_cli(cli):
     assert run.stdout == cli("--version").stdout
 
 
-@pytest.mark.parametrize(
-    "case",
-    sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))[:4],
-    ids=lambda path: path.relative_to(FIXTURES).as_posix(),
-)
+def files_to_anthropic() -> list:
+    """One read document of each source shape whose case converts it to a
+    reviewed anthropic document with the default options."""
+    chosen = {}
+    for case in shape_cases():
+        if case.options or not case.written("anthropic"):
+            continue
+        for document in case.read_documents:
+            if document.shape not in chosen and document.shape != "anthropic":
+                chosen[document.shape] = document
+    assert len(chosen) >= 4, sorted(chosen)
+    return [pytest.param(d.path, id=d.id) for d in chosen.values()]
+
+
+@pytest.mark.parametrize("case", files_to_anthropic())
 def test_convert_file_matches_the_binary(cli, installed, case):
     binary = same_run(cli, installed, "convert", "--to", "anthropic", str(case.relative_to(REPO_ROOT)))
     assert binary.returncode == 0 and binary.stdout
 
 
 def test_convert_stdin_with_warnings(cli, installed):
-    stdin = (FIXTURES / "convert" / "cases" / "anthropic" / "thinking-dropped.in.json").read_bytes()
+    stdin = shape_case("anthropic-thinking-dropped").read("anthropic").path.read_bytes()
     binary = same_run(cli, installed, "convert", "--to", "gemini", "--pretty", stdin=stdin)
     assert binary.warnings
 

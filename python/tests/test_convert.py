@@ -11,6 +11,7 @@ import pytest
 
 import partkit
 from conftest import FIXTURES, fixture_params, realworld_params
+from shape_cases import compact, read_documents, shape_case, shape_cases
 
 TARGETS = ["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "canonical"]
 # Single tool results also go to the shapes that only hold one.
@@ -19,12 +20,16 @@ ERROR_PREFIX = "<stdin>: "
 
 SHAPES = ("canonical", "openai-chat", "openai-responses", "anthropic", "gemini", "bedrock", "mcp", "nemo-gym")
 
-CONVERT_FILES = sorted((FIXTURES / "convert").rglob("*.json"))
+# The reviewed pair conversions, and every document of the shape cases
+# (tests/shapes), read or written, as an input.
+CONVERT_FILES = sorted((FIXTURES / "convert" / "matrix").glob("*.json")) + [
+    document.path for case in shape_cases() for document in case.documents
+]
 DOCUMENTS = fixture_params(CONVERT_FILES) + realworld_params()
 
 
 def targets_for(path) -> list[str]:
-    if path is not None and ("/mcp/" in path.as_posix() or "tool-result" in path.name):
+    if path is not None and (path.name.startswith("mcp.") or "tool-result" in path.parent.name):
         return TARGETS + SINGLE_RESULT_TARGETS
     return TARGETS
 
@@ -128,20 +133,54 @@ def test_data_matches_cli(cli, document, to):
         assert str(error) == expected.error(ERROR_PREFIX)
 
 
-@pytest.mark.parametrize(
-    "path",
-    fixture_params(sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))),
-)
-def test_source_is_the_detected_shape(path):
-    # Each case folder is named after the shape of its inputs.
-    result = partkit.convert(path.read_text(encoding="utf-8"), "canonical")
-    assert result.source == path.parent.name
+def document_params(documents) -> list:
+    return [pytest.param(document, id=document.id) for document in documents]
 
 
-@pytest.mark.parametrize(
-    "path",
-    fixture_params(sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))),
-)
+def api_marks(case) -> list:
+    """A skip for a case whose options.txt holds a flag partkit.convert has
+    no keyword for (the Rust table test runs it)."""
+    if case.api_options is None:
+        return [pytest.mark.skip(reason=f"options.txt: {case.options}: no partkit.convert keyword")]
+    return []
+
+
+def case_params(cases) -> list:
+    return [pytest.param(case, id=case.name, marks=api_marks(case)) for case in cases]
+
+
+def detection_params() -> list:
+    # A read document refused even as its own shape is not detected either.
+    return [
+        pytest.param(case, document, id=document.id, marks=api_marks(case))
+        for case in shape_cases()
+        for document in case.read_documents
+        if not case.unreadable(document)
+    ]
+
+
+@pytest.mark.parametrize("case, document", detection_params())
+def test_source_is_the_detected_shape(case, document):
+    # Read documents are taken for their own shape, without a note, unless
+    # <file>.detected.txt says otherwise: the shape (or the error), then the
+    # notes detection adds before those of reading the document.
+    text = document.text()
+    options = case.api_options
+    try:
+        detected = partkit.convert(text, "canonical", **options)
+    except partkit.RejectedError as error:
+        got = [f"error: {error}"]
+    else:
+        try:
+            reading = partkit.convert(text, "canonical", from_=detected.source, **options).notes
+        except partkit.RejectedError:
+            reading = []
+        own = max(len(detected.notes) - len(reading), 0)
+        got = [detected.source, *detected.notes[:own]]
+    assert got == case.detection(document)
+
+
+@pytest.mark.parametrize("document", document_params(read_documents()))
 @pytest.mark.parametrize(
     "options, cli_options",
     [
@@ -155,8 +194,8 @@ def test_source_is_the_detected_shape(path):
     ids=["strict", "lift", "unsupported-text", "unsupported-error", "from-chat", "from-auto"],
 )
 @pytest.mark.parametrize("to", ["openai-chat", "gemini"])
-def test_options_match_cli(cli, path, options, cli_options, to):
-    text = path.read_text(encoding="utf-8")
+def test_options_match_cli(cli, document, options, cli_options, to):
+    text = document.text()
     expected = cli_convert(cli, text, to, *cli_options)
     result, error, caught = converted_or_error(lambda: partkit.convert(text, to, **options))
     check_against_cli(result, error, caught, expected)
@@ -220,9 +259,10 @@ def test_converted_value_is_parsed_once():
 
 
 def test_notes_are_issued_as_loss_warnings(cli):
-    path = FIXTURES / "convert" / "cases" / "anthropic" / "thinking-dropped.in.json"
-    text = path.read_text(encoding="utf-8")
-    expected_notes = (path.parent / "thinking-dropped.openai-chat.notes.txt").read_text(encoding="utf-8").splitlines()
+    case = shape_case("anthropic-thinking-dropped")
+    text = case.read("anthropic").text()
+    expected_notes = case.conversion("anthropic", "openai-chat").notes
+    assert expected_notes
     with pytest.warns(partkit.LossWarning) as caught:
         result = partkit.convert(text, "openai-chat")
     assert result.notes == expected_notes == cli_convert(cli, text, "openai-chat").warnings
@@ -232,25 +272,40 @@ def test_notes_are_issued_as_loss_warnings(cli):
 
 
 def test_no_notes_no_warnings():
-    path = FIXTURES / "convert" / "cases" / "gemini" / "text-only.in.json"
+    case = shape_case("gemini-text-only")
+    conversion = case.conversion("gemini", "openai-chat")
+    assert conversion.notes == [] and conversion.target is not None
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = partkit.convert(path.read_text(encoding="utf-8"), "openai-chat")
+        result = partkit.convert(case.read("gemini").text(), "openai-chat")
     assert result.notes == []
 
 
-def test_case_outputs_as_committed():
-    # The reviewed outputs of the conversion cases, compared as JSON values.
-    cases = sorted((FIXTURES / "convert" / "cases").glob("*/*.*.out.json"))
-    assert cases
-    for out in cases:
-        case, target = out.name[: -len(".out.json")].rsplit(".", 1)
-        source = out.parent / f"{case}.in.json"
-        result = partkit.convert(source.read_text(encoding="utf-8"), target)
-        assert result.value == json.loads(out.read_text(encoding="utf-8")), out
-        notes = out.parent / f"{case}.{target}.notes.txt"
-        expected = notes.read_text(encoding="utf-8").splitlines() if notes.exists() else []
-        assert result.notes == expected, out
+@pytest.mark.parametrize("case", case_params(shape_cases()))
+def test_case_converts_as_reviewed(case):
+    # Each conversion a shape case states, with its options: the reviewed
+    # document (same keys in the same order), its notes, each issued as a
+    # LossWarning (none without a notes file); a refusal's message.
+    conversions = case.conversions()
+    assert conversions
+    for conversion in conversions:
+        what = f"{case.name}: {conversion.id}"
+        result, error, caught = converted_or_error(
+            lambda: partkit.convert(
+                conversion.source.text(), conversion.shape, from_=conversion.source.shape, **case.api_options
+            )
+        )
+        if conversion.refused is not None:
+            assert result is None, f"{what}: converted, want it refused"
+            assert isinstance(error, partkit.RejectedError), what
+            assert str(error) == conversion.refused, what
+            continue
+        assert error is None, f"{what}: refused: {error}"
+        assert compact(result.text) == compact(conversion.target.text()), what
+        assert result.source == conversion.source.shape, what
+        if conversion.notes is not None:
+            assert result.notes == conversion.notes, what
+        assert [str(w.message) for w in caught] == result.notes, what
 
 
 @pytest.mark.parametrize(

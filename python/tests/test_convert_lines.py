@@ -12,6 +12,7 @@ import pytest
 
 import partkit
 from conftest import FIXTURES, realworld_files
+from shape_cases import read_documents, shape_case
 
 TARGETS = ["anthropic", "openai-chat", "openai-responses", "gemini", "bedrock", "canonical"]
 
@@ -36,11 +37,11 @@ def compact(path) -> str:
 
 
 def corpus() -> list[str]:
-    """One document a line: NeMo Gym rollouts as written, every conversion
-    case input, a few recordings, and the invalid lines in between."""
+    """One document a line: NeMo Gym rollouts as written, every read
+    document of the shape cases, a few recordings, and the invalid lines in
+    between."""
     lines = (FIXTURES / "rollouts" / "rollouts.jsonl").read_text(encoding="utf-8").splitlines()
-    cases = sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))
-    lines += [compact(path) for path in cases]
+    lines += [compact(document.path) for document in read_documents()]
     lines += [compact(path) for path in realworld_files()[::6]]
     lines.insert(2, INVALID[0])
     lines.insert(5, INVALID[1])
@@ -193,7 +194,7 @@ def test_number_spelling_is_kept():
 
 
 def test_each_distinct_note_is_warned_once():
-    line = (FIXTURES / "convert" / "cases" / "anthropic" / "thinking-dropped.in.json").read_text(encoding="utf-8")
+    line = shape_case("anthropic-thinking-dropped").read("anthropic").text()
     with pytest.warns(partkit.LossWarning) as caught:
         result = partkit.convert_lines([line] * 5, "openai-chat")
     assert set(result.notes) == {0, 1, 2, 3, 4}

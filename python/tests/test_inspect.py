@@ -9,14 +9,15 @@ import pytest
 
 import partkit
 from conftest import FIXTURES, fixture_params, realworld_params
+from shape_cases import read_documents
 
 ERROR_PREFIX = "<stdin>:1: "
 DOCUMENTS = (
     fixture_params(
         sorted((FIXTURES / "validate").rglob("*.json"))
         + sorted((FIXTURES / "validate-transcripts").rglob("*.json"))
-        + sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))
-        + [FIXTURES / "split" / "pretty.json", FIXTURES / "convert" / "anthropic" / "response.json"]
+        + [document.path for document in read_documents()]
+        + [FIXTURES / "split" / "pretty.json"]
     )
     + realworld_params()
 )

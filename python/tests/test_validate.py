@@ -16,6 +16,7 @@ import pytest
 
 import partkit
 from conftest import FIXTURES, REPO_ROOT, fixture_params, need_realworld
+from shape_cases import read_documents
 
 FIELDS = {"rule", "severity", "pointer", "message", "line", "path"}
 
@@ -242,7 +243,7 @@ def test_in_memory_matches_cli_stdin(cli, broken_dir, name, option):
     assert as_dicts(partkit.validate(bytearray(raw), **options)) == expected
 
 
-@pytest.mark.parametrize("path", fixture_params(VALIDATE_FILES + sorted((FIXTURES / "convert" / "cases").glob("*/*.in.json"))))
+@pytest.mark.parametrize("path", fixture_params(VALIDATE_FILES + [document.path for document in read_documents()]))
 def test_data_matches_cli_stdin(cli, path):
     # Python data is serialized compactly: the findings' pointers, rules and
     # messages are those of the text.
