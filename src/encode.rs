@@ -11,6 +11,7 @@ use crate::fetch::{self, FetchOptions};
 use crate::io::Input;
 use crate::media::{self, Claim, ClaimSource, MediaKind};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::Registered;
 use crate::shapes::{self, Place, Shape};
 use crate::size::group_digits;
 

@@ -34,34 +34,24 @@
 pub mod convert;
 pub mod encode;
 pub mod inspect;
-pub mod media;
-pub mod part;
 pub mod profile;
 pub mod resize;
 pub mod shapes;
 pub mod split;
-pub mod transcript;
 pub mod validate;
+
+// The bottom layer, a crate of its own (crates/core): the model the API
+// names, and under it the contract and the plumbing, reached as `crate::…`
+// from every module here as when they lived in this crate.
+use partkit_core::{b64, check, contract, dataurl, echo, error, io, json, render, shared, size};
+pub use partkit_core::{media, part, transcript};
 
 // Plumbing: the helpers the operations are built from. Not part of the API;
 // the types of theirs that options and results carry are re-exported below.
 mod accounting;
-mod b64;
-mod check;
-// What every shape implements (docs/architecture.md); its types are
-// re-exported where the API names them (`shapes`, `convert`, `validate`).
-mod contract;
-mod dataurl;
-mod echo;
-mod error;
 mod fetch;
-mod io;
-mod json;
 mod pipeline;
-mod render;
 mod scan;
-mod shared;
-mod size;
 mod subdoc;
 mod tokens;
 

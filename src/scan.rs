@@ -17,6 +17,7 @@ pub use crate::contract::scan::{blocks_text, Found, Payload, Verdict};
 use crate::dataurl;
 use crate::json::{pointer_token, Json};
 use crate::media;
+use crate::shapes::Registered;
 
 /// Finds every media item in a document, in document order.
 pub fn find_media<'j>(doc: &'j Json<'j>) -> Vec<Found<'j>> {

@@ -5,6 +5,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 
 use crate::media::MediaKind;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 
 /// `resize --format` values.

@@ -4,6 +4,7 @@
 use crate::cli::SplitArgs;
 use crate::error::{Error, ExitStatus, Result};
 use crate::output::Printer;
+use crate::shapes::Registered;
 use crate::split::{split_document, ImageWriter, SplitOptions, SplitOutput};
 
 use super::lines::Driver;

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use super::{Context, ConvertError, Form};
 use crate::contract::acceptance::{verdict, Form as Accepted, Verdict};
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{Block, Tool, Transcript};
 

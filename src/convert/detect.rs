@@ -29,6 +29,7 @@
 use serde_json::{Map, Value};
 
 pub use crate::contract::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
+use crate::shapes::Registered;
 use crate::shapes::{tie_order, Dialect, Shape};
 
 /// A detected shape, with a note when close candidates had to be told apart

@@ -330,20 +330,7 @@ pub fn convert_large(
 
 /// The error with its pointer moved into the enclosing document.
 fn at_pointer(error: ConvertError, map: impl Fn(&str) -> String) -> ConvertError {
-    match error {
-        ConvertError::Invalid { pointer, message } => ConvertError::Invalid {
-            pointer: map(&pointer),
-            message,
-        },
-        ConvertError::Unsupported {
-            pointer,
-            unsupported,
-        } => ConvertError::Unsupported {
-            pointer: map(&pointer),
-            unsupported,
-        },
-        loss @ ConvertError::Loss(_) => loss,
-    }
+    error.map_pointer(map)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::ext::says_nothing;
 use super::{Context, ConvertError, OnUnsupported};
+use crate::shapes::Registered;
 use crate::shapes::{Shape, Unsupported};
 use crate::transcript::{moved_result_label, Block, Message, Role, ToolResult, Transcript};
 

@@ -10,6 +10,7 @@ use super::Context;
 use crate::contract::acceptance::{verdict, Form, Verdict};
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
+use crate::shapes::Registered;
 use crate::transcript::{Block, Transcript};
 
 /// The type an image's bytes have, where it is an image type other than the

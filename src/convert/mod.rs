@@ -18,6 +18,7 @@ pub mod tool_result;
 use serde_json::Value;
 
 pub use crate::contract::convert::*;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::Transcript;
 

@@ -6,6 +6,7 @@
 use std::collections::HashSet;
 
 use crate::part::Part;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{moved_result_label, Block, Message, Role, Transcript, MEDIA_MOVED_TEXT};
 

@@ -8,6 +8,7 @@
 
 use super::{Context, ConvertError, OnUnsupported};
 pub use crate::contract::Reference;
+use crate::shapes::Registered;
 use crate::shapes::Unsupported;
 use crate::transcript::{Block, Opaque, Role, Transcript};
 

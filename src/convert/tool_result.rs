@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::{prepare, write_shape, Context, ConvertError, ConvertOptions, Form, OnUnsupported};
+use crate::shapes::Registered;
 use crate::shapes::{Shape, Unsupported, HUB};
 use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 

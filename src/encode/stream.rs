@@ -41,6 +41,7 @@ use crate::error::{Error, Result};
 use crate::media;
 use crate::output::{stdout_error, write_json, Printer};
 use crate::part::{MediaPart, Part, Source};
+use crate::shapes::Registered;
 use crate::shapes::{self, Place, Shape};
 
 /// The bytes read before deciding whether to stream: the sniffer's view of

@@ -16,12 +16,12 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-pub(crate) use crate::contract::{delegate, dialect_basics};
 pub use crate::contract::{
     Dialect, EntryProblem, Envelope, Facts, ImageReply, Order, Place, Shape, SplitReply,
     Unsupported, HUB,
 };
 use crate::part::{MediaPart, Part};
+pub(crate) use partkit_core::{delegate, dialect_basics};
 
 /// Every shape's dialect, in [`Shape::ALL`]'s order: the one list of the
 /// shapes' folders.
@@ -36,14 +36,23 @@ const DIALECTS: [&dyn Dialect; Shape::ALL.len()] = [
     &nemo_gym::NemoGym,
 ];
 
-impl Shape {
+/// A shape's place in the registry: its dialect, found from the shape.
+/// (`Shape` is defined in the bottom layer, which cannot know the shapes'
+/// folders; this trait is how the layer above looks them up.)
+pub trait Registered {
     /// What the command line says of the shape.
-    pub fn facts(self) -> &'static Facts {
+    fn facts(self) -> &'static Facts;
+
+    /// Everything partkit knows of the shape, behind one trait.
+    fn dialect(self) -> &'static dyn Dialect;
+}
+
+impl Registered for Shape {
+    fn facts(self) -> &'static Facts {
         self.dialect().facts()
     }
 
-    /// Everything partkit knows of the shape, behind one trait.
-    pub fn dialect(self) -> &'static dyn Dialect {
+    fn dialect(self) -> &'static dyn Dialect {
         DIALECTS[self as usize]
     }
 }

@@ -120,15 +120,6 @@ pub struct ImageEntry<'j> {
 
 pub use crate::contract::EntryProblem;
 
-impl std::fmt::Display for EntryProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.index {
-            Some(index) => write!(f, "tool_output_images[{index}]: {}", self.message),
-            None => write!(f, "tool_output_images: {}", self.message),
-        }
-    }
-}
-
 /// What a reply's `tool_output_images` key holds, read structurally (payloads are
 /// not decoded here; see `check::check_payload`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 use super::media::{ImageStat, Media};
 use super::options::{CheckOptions, DocKind, KindChoice};
 use super::report::{DocReport, Issue, Patch};
+use crate::shapes::Registered;
 use std::cell::OnceCell;
 
 use serde_json::Value;

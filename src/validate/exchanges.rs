@@ -11,6 +11,7 @@ use super::locate::Locator;
 use super::report::Issue;
 use super::transcript::{hosted_type, issue};
 use crate::convert;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, Role, Tool, ToolCall, ToolResult, Transcript};
 use crate::validate::acceptance::{self, Fact, Form};

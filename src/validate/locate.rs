@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::json::pointer_token;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{Block, ToolCall, ToolResult, Transcript};
 use crate::validate::kit::ToolObject;

@@ -237,14 +237,7 @@ impl Checker<'_> {
                     break Some(info);
                 }
                 Err(problem) => {
-                    let rule = match problem {
-                        PayloadProblem::Empty => "media-empty",
-                        PayloadProblem::Header(_) => "image-header",
-                        PayloadProblem::Truncated(_) => "image-truncated",
-                        PayloadProblem::NotDecoded { .. } => unreachable!("matched above"),
-                        PayloadProblem::Mismatch { .. } => "media-type-mismatch",
-                        PayloadProblem::Base64 { .. } => "base64-invalid",
-                    };
+                    let rule = problem.rule();
                     self.issue(rule, media.pointer.clone(), problem.message(), None);
                     break None;
                 }

@@ -13,6 +13,7 @@ use super::kit::article;
 use super::locate::Locator;
 use super::report::Issue;
 use crate::convert::{self, ConvertOptions, OnInvalidArguments};
+use crate::shapes::Registered;
 use crate::shapes::{Dialect, Shape};
 use crate::transcript::{Tool, Transcript};
 

@@ -1,4 +1,4 @@
-//! Payloads lent from the input (src/json/lent.rs): `convert` and `validate`
+//! Payloads lent from the input (crates/core/src/json/lent/): `convert` and `validate`
 //! read base64 payloads through placeholders and write them from the input,
 //! so every case here is about a payload coming out exactly as it went in,
 //! or being looked at (decoded, sniffed, respelled) as if no placeholder

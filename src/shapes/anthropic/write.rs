@@ -242,6 +242,7 @@ fn interleave(
 
 #[cfg(test)]
 mod tests {
+    use crate::shapes::Registered;
     use serde_json::json;
 
     use super::*;

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ext::says_nothing;
+use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::Extensions;
 

@@ -188,6 +188,7 @@ pub(crate) fn kept_for<'e>(
 
 #[cfg(test)]
 mod tests {
+    use crate::shapes::Registered;
     use serde_json::json;
 
     use super::*;

@@ -293,6 +293,7 @@ fn read_resource(
 
 #[cfg(test)]
 mod tests {
+    use crate::shapes::Registered;
     use serde_json::json;
 
     use super::*;

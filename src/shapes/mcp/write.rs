@@ -122,6 +122,7 @@ fn restore_resource(resource: &mut Map<String, Value>, part_type: &str, mine: Mi
 
 #[cfg(test)]
 mod tests {
+    use crate::shapes::Registered;
     use serde_json::json;
 
     use super::*;

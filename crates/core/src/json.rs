@@ -40,7 +40,8 @@ pub enum Json<'a> {
 /// `split` and `convert`), Python's `json` and JavaScript's `JSON.parse`
 /// read it — so that every command reads a document one way (docs/safety.md).
 /// Each such key is counted for [`take_duplicates`].
-pub(crate) struct Members<'a> {
+#[derive(Default)]
+pub struct Members<'a> {
     list: Vec<(Cow<'a, str>, Json<'a>)>,
     /// Where each key is, once the object is too large to search.
     index: Option<std::collections::HashMap<Cow<'a, str>, usize>>,
@@ -60,18 +61,18 @@ pub fn take_duplicates() -> usize {
 }
 
 impl<'a> Members<'a> {
-    pub(crate) fn new() -> Members<'a> {
+    pub fn new() -> Members<'a> {
         Members {
             list: Vec::new(),
             index: None,
         }
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
 
-    pub(crate) fn push(&mut self, key: Cow<'a, str>, value: Json<'a>) {
+    pub fn push(&mut self, key: Cow<'a, str>, value: Json<'a>) {
         let seen = match &mut self.index {
             Some(index) => index.get(&key).copied(),
             None => self.list.iter().position(|(k, _)| *k == key),
@@ -96,7 +97,7 @@ impl<'a> Members<'a> {
         self.list.push((key, value));
     }
 
-    pub(crate) fn into_json(self) -> Json<'a> {
+    pub fn into_json(self) -> Json<'a> {
         Json::Object(self.list)
     }
 }

@@ -109,7 +109,7 @@ mod tests {
         // The real fixture.
         let tiny = std::fs::read(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/tiny.webp"
+            "/../../tests/fixtures/tiny.webp"
         ))
         .unwrap();
         let size =

@@ -17,6 +17,7 @@ use crate::transcript::Transcript;
 /// The methods every [`Dialect`] implements the same way: its `Shape`
 /// variant, and its module's `FACTS`, `read`, `write` and part writer
 /// (`$write_part`, a function of the module taking `(part, place)`).
+#[macro_export]
 macro_rules! dialect_basics {
     ($variant:ident, $write_part:ident) => {
         fn shape(&self) -> $crate::contract::Shape {
@@ -56,11 +57,11 @@ macro_rules! dialect_basics {
         }
     };
 }
-pub(crate) use dialect_basics;
 
 /// The methods a [`Dialect`] answers from its folder, each delegated to the
 /// function (or the facts) of the shape's own module named beside it, so that
 /// every signature is written once: `delegate! { recognize_media => scan::recognize, … }`.
+#[macro_export]
 macro_rules! delegate {
     (recognize_media => $f:path) => {
         fn recognize_media<'j>(
@@ -158,10 +159,9 @@ macro_rules! delegate {
         }
     };
     ($($method:ident => $f:path),+ $(,)?) => {
-        $($crate::contract::delegate!($method => $f);)+
+        $($crate::delegate!($method => $f);)+
     };
 }
-pub(crate) use delegate;
 
 /// One wire shape's knowledge: its reader, its writers and its facts. Each
 /// shape's folder (`shapes/<shape>/`) implements it on a unit struct; code

@@ -25,7 +25,6 @@ static INSTALL: Once = Once::new();
 
 /// Makes SIGINT, SIGTERM and SIGHUP remove the temporary files before they
 /// end the process (from the first temporary file made on).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's only
 pub fn remove_on_signals() {
     ENABLED.store(true, Ordering::Relaxed);
 }

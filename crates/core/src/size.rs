@@ -7,7 +7,6 @@
 ///
 /// A fractional number is allowed when it names a whole number of bytes
 /// (`1.5kB` = 1500, but `1.5B` is refused).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's only
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let split = trimmed
@@ -69,7 +68,6 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// `1 image`, `1,204 images`: a count with its noun, grouped.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's only
 pub fn count_of(n: usize, noun: &str) -> String {
     format!(
         "{} {noun}{}",

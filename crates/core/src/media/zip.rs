@@ -232,7 +232,7 @@ pub fn refines(sniffed: &str, claimed: &str) -> bool {
 
 /// Small stored ZIP archives built in memory, for tests.
 #[cfg(test)]
-pub(crate) mod build {
+pub mod build {
     /// A ZIP of `entries` (name, content), each stored uncompressed; with
     /// `streamed`, each header leaves its sizes to a data descriptor.
     pub fn stored(entries: &[(&str, &[u8])], streamed: bool) -> Vec<u8> {

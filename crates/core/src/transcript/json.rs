@@ -220,7 +220,7 @@ impl Message {
         Value::Object(map)
     }
 
-    pub(crate) fn from_value(value: &Value, at: &str) -> Result<Message, ModelError> {
+    pub fn from_value(value: &Value, at: &str) -> Result<Message, ModelError> {
         let object = object(value, at)?;
         let role = object
             .get("role")
@@ -273,7 +273,7 @@ impl Block {
         value
     }
 
-    pub(crate) fn from_value(value: &Value, at: &str) -> Result<Block, ModelError> {
+    pub fn from_value(value: &Value, at: &str) -> Result<Block, ModelError> {
         let kind = value.get("type").and_then(Value::as_str).unwrap_or("");
         let extensions_of = |value: &Value| match value.get("extensions") {
             Some(ext) => extensions(ext, &format!("{at}/extensions")),

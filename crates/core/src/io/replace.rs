@@ -33,7 +33,6 @@ static WARN: Mutex<Option<Warn>> = Mutex::new(None);
 /// Set up by the command line: warnings about files written go to `warn`,
 /// and SIGINT, SIGTERM and SIGHUP remove the temporary files of a run they
 /// stop.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's only
 pub fn for_command_line(warn: impl Fn(&str) + Send + Sync + 'static) {
     *WARN.lock().unwrap_or_else(|e| e.into_inner()) = Some(Box::new(warn));
     temps::remove_on_signals();
@@ -165,7 +164,7 @@ fn writable(target: &Path, metadata: &Metadata) -> bool {
 }
 
 /// What a file that is not a regular one is, for messages.
-pub(crate) fn file_kind(metadata: &Metadata) -> &'static str {
+pub fn file_kind(metadata: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let kind = metadata.file_type();
     if kind.is_dir() {

@@ -22,7 +22,6 @@ pub mod shape;
 pub use convert::{Context, ConvertError, ConvertFacts, Form, OnInvalidArguments};
 pub use detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
 pub use dialect::Dialect;
-pub(crate) use dialect::{delegate, dialect_basics};
 pub use envelope::{Conversation, Envelope, LineMap};
 pub use reference::Reference;
 pub use reply::{EntryProblem, ImageReply, ReplyImage, SplitImage, SplitReply};

@@ -89,6 +89,25 @@ fn pointer_prefix(pointer: &str) -> String {
 }
 
 impl ConvertError {
+    /// The error with its pointer mapped (into the document that encloses
+    /// the one converted, say).
+    pub fn map_pointer(self, map: impl Fn(&str) -> String) -> ConvertError {
+        match self {
+            ConvertError::Invalid { pointer, message } => ConvertError::Invalid {
+                pointer: map(&pointer),
+                message,
+            },
+            ConvertError::Unsupported {
+                pointer,
+                unsupported,
+            } => ConvertError::Unsupported {
+                pointer: map(&pointer),
+                unsupported,
+            },
+            loss @ ConvertError::Loss(_) => loss,
+        }
+    }
+
     /// An invalid-input error at a JSON pointer.
     pub fn invalid(pointer: impl Into<String>, message: impl Into<String>) -> ConvertError {
         ConvertError::Invalid {

@@ -48,6 +48,18 @@ pub enum PayloadProblem {
 }
 
 impl PayloadProblem {
+    /// The id of the rule `validate` reports the problem under.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            PayloadProblem::Empty => "media-empty",
+            PayloadProblem::Header(_) => "image-header",
+            PayloadProblem::Truncated(_) => "image-truncated",
+            PayloadProblem::NotDecoded { .. } => "image-not-decoded",
+            PayloadProblem::Mismatch { .. } => "media-type-mismatch",
+            PayloadProblem::Base64 { .. } => "base64-invalid",
+        }
+    }
+
     /// A one-line description (never showing more than a payload's prefix).
     pub fn message(&self) -> String {
         match self {

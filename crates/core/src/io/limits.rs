@@ -25,7 +25,6 @@ pub fn max_document() -> u64 {
 }
 
 /// Sets [`max_document`] for the rest of the process.
-#[cfg_attr(not(feature = "cli"), allow(dead_code))] // the command line's only
 pub fn set_max_document(bytes: u64) {
     MAX_DOCUMENT.store(bytes, Ordering::Relaxed);
 }

@@ -79,3 +79,20 @@ pub struct EntryProblem {
     pub rule: &'static str,
     pub message: String,
 }
+
+impl std::fmt::Display for EntryProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The pointer's first token is the key that holds the list.
+        let key = self
+            .pointer
+            .get(1..)
+            .unwrap_or_default()
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        match self.index {
+            Some(index) => write!(f, "{key}[{index}]: {}", self.message),
+            None => write!(f, "{key}: {}", self.message),
+        }
+    }
+}

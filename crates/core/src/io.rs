@@ -12,7 +12,6 @@ mod lines;
 pub mod replace;
 
 pub use limits::max_document;
-#[cfg(feature = "cli")]
 pub use limits::set_max_document;
 pub use lines::Slot;
 pub use replace::{write_atomic, write_in_folder, write_new};
