@@ -118,8 +118,8 @@ pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
 /// JSON, a read error): inspect the file as any input.
 pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
     let mut scratch = Vec::new();
-    crate::json::lent::with_file_document(file, |doc, _| {
-        let items = scan::find_media(doc)
+    crate::json::lent::with_file_document(file, |parsed, _| {
+        let items = scan::find_media(&parsed.json)
             .into_iter()
             .map(|found| examine(found, 1, extract, &mut scratch));
         Some(items.collect())

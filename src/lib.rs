@@ -134,7 +134,7 @@ pub mod internals {
     }
     /// The borrowed JSON tree and the lending parser.
     pub mod json {
-        pub use crate::json::{duplicate_keys, parse, take_duplicates};
+        pub use crate::json::{duplicate_keys, parse, parse_counted};
         /// The lending parser: payload strings left in the input.
         pub mod lent {
             pub use crate::json::lent::{parse, scan};

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::lend::{lend_from, Source};
 use super::scan::{Reread, Scanner};
 use super::Payloads;
-use crate::json::Json;
+use crate::json::Parsed;
 use crate::shared::SharedBytes;
 
 /// The bytes read at a time.
@@ -55,11 +55,11 @@ impl Reread for Again<'_> {
 /// changed meanwhile: the caller then reads the file as any input.
 pub fn with_file_document<R>(
     file: &File,
-    f: impl FnOnce(&Json<'_>, &SharedBytes) -> Option<R>,
+    f: impl FnOnce(&Parsed<'_>, &SharedBytes) -> Option<R>,
 ) -> Option<R> {
     let mut scan = scan_file(file).ok()??;
     let shadow = SharedBytes::new(std::mem::take(&mut scan.shadow));
-    let doc = crate::json::parse(&shadow).ok()?;
+    let doc = crate::json::parse_counted(&shadow).ok()?;
     let source = Source::File(Arc::new(file.try_clone().ok()?));
     let result = lend_from(&source, &scan.payloads, || f(&doc, &shadow))?;
     scan.unchanged(file).then_some(result)
