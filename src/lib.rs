@@ -91,7 +91,7 @@ pub use convert::ConvertOptions;
 pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
 pub use fetch::FetchOptions;
-pub use io::{Input, Layout};
+pub use io::{Input, Layout, DEFAULT_MAX_DOCUMENT};
 pub use part::{MediaPart, Part, Source};
 pub use resize::ResizeOptions;
 pub use shapes::Shape;
@@ -107,7 +107,7 @@ pub use validate::{CheckOptions, ValidateOptions};
 pub mod internals {
     pub use crate::check::check_bytes;
     pub use crate::echo::{bound, quoted, SHOWN};
-    pub use crate::io::{max_document, Documents, Slot};
+    pub use crate::io::{Documents, Slot};
     pub use crate::render::sanitize;
     pub use crate::subdoc::LocateError;
 

@@ -83,12 +83,13 @@ pub(super) fn duplicate_keys(bytes: &[u8]) -> impl Iterator<Item = Issue> {
 /// Checks a large file's one document without holding it: parsed from the
 /// text its scan wrote ([`lent::scan_file`]), its payloads lent from the
 /// file while the rules run. `None` where the usual way must check it (not
-/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile).
-pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocReport> {
+/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile). `max`
+/// is the document limit ([`lent::scan_file`]).
+pub fn check_file(file: &std::fs::File, options: &CheckOptions, max: u64) -> Option<DocReport> {
     if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
         return None;
     }
-    lent::with_file_document(file, |parsed, shadow| {
+    lent::with_file_document(file, max, |parsed, shadow| {
         if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(&parsed.json)
         {
             return None;
