@@ -148,7 +148,7 @@ pub struct EncodeOptions {
     /// `--to`: the shape whose blocks to write.
     pub to: Shape,
     /// `--max-document-size`: the most bytes one source may have
-    /// ([`crate::io::limits`]).
+    /// (docs/limits.md).
     pub max_document: u64,
 }
 

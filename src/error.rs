@@ -70,7 +70,7 @@ pub enum Error {
         source: io::Error,
     },
     /// A document (a JSON file, a JSON Lines line, an image) is larger than
-    /// the document limit allows (`limit`, [`crate::io::limits`]), so it was
+    /// the document limit allows (`limit`, docs/limits.md), so it was
     /// not read whole. Exit code 2.
     #[error(
         "{}{}: longer than {}, the most one document may be (--max-document-size raises it)",

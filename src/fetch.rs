@@ -24,7 +24,7 @@ pub struct FetchOptions {
     /// How many redirects to follow.
     pub max_redirects: u32,
     /// Refuse a body larger than this too, as too large a document
-    /// ([`crate::io::limits`]).
+    /// (docs/limits.md).
     pub max_document: u64,
 }
 

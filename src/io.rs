@@ -66,7 +66,7 @@ impl Input {
 
     /// Reads the whole input, refusing more than `limit` bytes when one is given
     /// (the result then has `limit + 1` bytes so the caller can report the excess).
-    /// More than `max` (the document limit, [`limits`]) is
+    /// More than `max` (the document limit, docs/limits.md) is
     /// [`Error::TooLarge`] in any case.
     pub fn read_all(&self, limit: Option<u64>, max: u64) -> Result<Vec<u8>> {
         let mut reader = self.open()?;
@@ -156,7 +156,7 @@ enum State {
 
 impl Documents {
     /// Prepares to read the documents of `input`, none of more than `max`
-    /// bytes (the document limit, [`limits`]).
+    /// bytes (the document limit, docs/limits.md).
     pub fn open(input: &Input, layout: Layout, max: u64) -> Result<Documents> {
         let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout, max);
         documents.size_hint = input.file_len();

@@ -50,7 +50,7 @@ pub struct RunOptions {
     /// What a JSON document that fails becomes.
     pub on_error: OnError,
     /// The most bytes one document (an image, a JSON file or line) may have
-    /// (`--max-document-size`, [`crate::io::limits`]).
+    /// (`--max-document-size`, docs/limits.md).
     pub max_document: u64,
 }
 

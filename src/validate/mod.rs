@@ -45,7 +45,7 @@ pub struct ValidateOptions {
     /// Rule ids not to report.
     pub ignore: Vec<String>,
     /// The most bytes one document may have (`--max-document-size`,
-    /// [`crate::io::limits`]).
+    /// docs/limits.md).
     pub max_document: u64,
 }
 

@@ -35,7 +35,7 @@ pub struct ViewOptions {
     pub lines: Option<RangeInclusive<usize>>,
     pub layout: Layout,
     /// The most bytes one document may have (`--max-document-size`,
-    /// [`crate::io::limits`]).
+    /// docs/limits.md).
     pub max_document: u64,
 }
 
