@@ -131,7 +131,7 @@ impl SourceSpec {
 }
 
 /// Everything `encode` needs to know.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeOptions {
     pub sources: Vec<SourceSpec>,
     /// `--type`: the part type, overriding the one the media type implies.
@@ -148,6 +148,25 @@ pub struct EncodeOptions {
     pub fetch: Option<FetchOptions>,
     /// `--to`: the shape whose blocks to write.
     pub to: Shape,
+    /// `--max-document-size`: the most bytes one source may have
+    /// (docs/limits.md).
+    pub max_document: u64,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            sources: Vec::new(),
+            part_type: None,
+            mime_type: None,
+            name: None,
+            max_part_bytes: None,
+            strict: false,
+            fetch: None,
+            to: Shape::default(),
+            max_document: crate::io::DEFAULT_MAX_DOCUMENT,
+        }
+    }
 }
 
 /// The result of `encode`: the parts, the blocks written for the target shape
@@ -280,6 +299,7 @@ fn encode_source(
             Some(fetch_options) => {
                 let limits = FetchOptions {
                     max_bytes: options.max_part_bytes,
+                    max_document: options.max_document,
                     ..*fetch_options
                 };
                 let fetched = fetch::fetch(url, &limits)?;
@@ -317,7 +337,7 @@ fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<V
     if let Some(len) = input.file_len() {
         check_size(label, &input.error_path(), len, options)?;
     }
-    let bytes = input.read_all(options.max_part_bytes)?;
+    let bytes = input.read_all(options.max_part_bytes, options.max_document)?;
     if let Some(max) = options.max_part_bytes {
         if bytes.len() as u64 > max {
             return Err(Error::refused(label, Refusal::OverCap { size: None, max }));
@@ -332,7 +352,7 @@ fn read_checked(input: &Input, label: &str, options: &EncodeOptions) -> Result<V
 /// both, the smaller bound is the one named, as for a source read until it
 /// runs past one. `path` is how the limit's message names the source.
 fn check_size(label: &str, path: &Path, len: u64, options: &EncodeOptions) -> Result<()> {
-    let limit = crate::io::max_document();
+    let limit = options.max_document;
     match options.max_part_bytes {
         Some(max) if max <= limit => check_cap(label, len, max),
         _ if len > limit => Err(Error::TooLarge {

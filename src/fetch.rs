@@ -23,6 +23,9 @@ pub struct FetchOptions {
     pub max_bytes: Option<u64>,
     /// How many redirects to follow.
     pub max_redirects: u32,
+    /// Refuse a body larger than this too, as too large a document
+    /// (docs/limits.md).
+    pub max_document: u64,
 }
 
 impl Default for FetchOptions {
@@ -31,6 +34,7 @@ impl Default for FetchOptions {
             timeout: Duration::from_secs(30),
             max_bytes: None,
             max_redirects: 5,
+            max_document: crate::io::DEFAULT_MAX_DOCUMENT,
         }
     }
 }
@@ -57,7 +61,7 @@ fn fetch_error(url: &str, reason: impl Into<String>) -> Error {
 pub use crate::dataurl::is_http_url;
 
 /// Downloads `url` within the limits: the cap (`max_bytes`) and the document
-/// limit ([`crate::io::max_document`]) both bound the decoded body, and a
+/// limit (`max_document`) both bound the decoded body, and a
 /// declared `Content-Length` over either is refused before the body is read.
 pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
     let deadline = Instant::now() + options.timeout;
@@ -123,7 +127,7 @@ pub fn fetch(url: &str, options: &FetchOptions) -> Result<Fetched> {
     .map_err(|why| fetch_error(url, why))?;
     let bounds = Bounds {
         cap: options.max_bytes,
-        limit: crate::io::max_document(),
+        limit: options.max_document,
     };
     // A declared length is the decoded size only when nothing is to be decoded.
     let declared_len = headers

@@ -89,11 +89,13 @@ pub fn inspect_document(bytes: &[u8], line: usize, extract: bool) -> Result<Vec<
 
 /// [`inspect_document`] of every document of JSON or JSON Lines text held in
 /// memory (a library caller's), items in order, each with its line. `Err`
-/// names the first document that is not JSON (`line N: …` in JSON Lines).
-pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
+/// names the first document that is not JSON (`line N: …` in JSON Lines),
+/// or one over `max_document` bytes.
+pub fn inspect_bytes(bytes: Vec<u8>, max_document: u64) -> Result<Vec<Item>, String> {
     let reader = Box::new(std::io::Cursor::new(bytes));
     let label = std::path::PathBuf::from("<document>");
-    let mut documents = crate::io::Documents::from_reader(reader, label, crate::io::Layout::Auto);
+    let layout = crate::io::Layout::Auto;
+    let mut documents = crate::io::Documents::from_reader(reader, label, layout, max_document);
     let mut items = Vec::new();
     if !documents.detect().map_err(|e| e.to_string())? {
         return Ok(items);
@@ -115,11 +117,12 @@ pub fn inspect_bytes(bytes: Vec<u8>) -> Result<Vec<Item>, String> {
 /// payloads lent from the file (`json::lent::scan_file`): it is read
 /// through a small buffer, and each payload again as it is examined. `None`
 /// when that does not apply (nothing to lend, not one object or array, not
-/// JSON, a read error): inspect the file as any input.
-pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
+/// JSON, a read error): inspect the file as any input. `max` is the
+/// document limit (`json::lent::scan_file`).
+pub fn inspect_file(file: &Arc<File>, extract: bool, max: u64) -> Option<Vec<Item>> {
     let mut scratch = Vec::new();
-    crate::json::lent::with_file_document(file, |doc, _| {
-        let items = scan::find_media(doc)
+    crate::json::lent::with_file_document(file, max, |parsed, _| {
+        let items = scan::find_media(&parsed.json)
             .into_iter()
             .map(|found| examine(found, 1, extract, &mut scratch));
         Some(items.collect())
@@ -130,9 +133,9 @@ pub fn inspect_file(file: &Arc<File>, extract: bool) -> Option<Vec<Item>> {
 /// (`io::large_file` decides): the route every caller takes. `None`
 /// when it does not apply (stdin, a small file, nothing to lend): inspect the
 /// input as any other.
-pub fn inspect_large(path: Option<&Path>, extract: bool) -> Option<Vec<Item>> {
+pub fn inspect_large(path: Option<&Path>, extract: bool, max: u64) -> Option<Vec<Item>> {
     let (_, file) = crate::io::large_file(path)?;
-    inspect_file(&Arc::new(file), extract)
+    inspect_file(&Arc::new(file), extract, max)
 }
 
 /// [`inspect_document`] of the values at the `--at` pointers (the whole

@@ -81,7 +81,7 @@ pub use convert::ConvertOptions;
 pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
 pub use fetch::FetchOptions;
-pub use io::{Input, Layout};
+pub use io::{Input, Layout, DEFAULT_MAX_DOCUMENT};
 pub use part::{MediaPart, Part, Source};
 pub use resize::ResizeOptions;
 pub use shapes::Shape;
@@ -97,7 +97,7 @@ pub use validate::{CheckOptions, ValidateOptions};
 pub mod internals {
     pub use crate::check::check_bytes;
     pub use crate::echo::{bound, quoted, SHOWN};
-    pub use crate::io::{max_document, Documents, Slot};
+    pub use crate::io::{Documents, Slot};
     pub use crate::render::sanitize;
     pub use crate::subdoc::LocateError;
 
@@ -124,7 +124,7 @@ pub mod internals {
     }
     /// The borrowed JSON tree and the lending parser.
     pub mod json {
-        pub use crate::json::{duplicate_keys, parse, take_duplicates};
+        pub use crate::json::{duplicate_keys, parse, parse_counted};
         /// The lending parser: payload strings left in the input.
         pub mod lent {
             pub use crate::json::lent::{parse, scan};

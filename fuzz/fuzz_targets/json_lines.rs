@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use libfuzzer_sys::fuzz_target;
 use partkit::internals::{Documents, Slot};
-use partkit::Layout;
+use partkit::{Layout, DEFAULT_MAX_DOCUMENT};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&knobs, text)) = data.split_first() else {
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let read_buffer = 1 + usize::from(knobs & 0x0f) * 7;
     let budget = 1 + usize::from(knobs >> 4) * 13;
-    let open = |layout| {
+    let open = |layout, limit| {
         Documents::from_reader(
             Box::new(BufReader::with_capacity(
                 read_buffer,
@@ -25,16 +25,17 @@ fuzz_target!(|data: &[u8]| {
             )),
             PathBuf::from("fuzz"),
             layout,
+            limit,
         )
     };
     for layout in [Layout::Auto, Layout::JsonLines] {
         let mut expected = Vec::new();
-        let mut one = open(layout);
+        let mut one = open(layout, DEFAULT_MAX_DOCUMENT);
         let mut buf = Vec::new();
         while let Ok(Some(line)) = one.next_into(&mut buf) {
             expected.push((line, buf.clone()));
         }
-        let mut many = open(layout);
+        let mut many = open(layout, DEFAULT_MAX_DOCUMENT);
         let mut got = Vec::new();
         if let Ok(Some(line)) = many.next_into(&mut buf) {
             got.push((line, buf.clone()));
@@ -56,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // A small limit (from the budget knob): every line has its slot, in order.
     let limit = (knobs >> 4) as u64 * 3;
-    let mut lines = open(Layout::JsonLines).with_limit(limit);
+    let mut lines = open(Layout::JsonLines, limit);
     let mut arena = Vec::new();
     let mut seen = 0;
     loop {

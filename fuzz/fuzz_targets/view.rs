@@ -9,18 +9,20 @@ use std::path::{Path, PathBuf};
 
 use libfuzzer_sys::fuzz_target;
 use partkit::internals::{write_documents, DocOptions, Documents, ViewOptions};
-use partkit::Layout;
+use partkit::{Layout, DEFAULT_MAX_DOCUMENT};
 
 fuzz_target!(|data: &[u8]| {
     let documents = Documents::from_reader(
         Box::new(Cursor::new(data.to_vec())),
         PathBuf::from("fuzz"),
         Layout::Auto,
+        DEFAULT_MAX_DOCUMENT,
     );
     let options = ViewOptions {
         doc: DocOptions::default(),
         lines: None,
         layout: Layout::Auto,
+        max_document: DEFAULT_MAX_DOCUMENT,
     };
     let mut page = Vec::new();
     if write_documents(documents, "fuzz <input>", &options, &mut page, Path::new("-")).is_err() {

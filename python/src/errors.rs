@@ -43,10 +43,11 @@ pub fn bound(message: &str) -> String {
 }
 
 /// `_native.max_document_size`: the most bytes one document (a source to
-/// encode) may have, as `--max-document-size` sets it for the command line.
+/// encode) may have: the default of the command line's
+/// `--max-document-size`, which every call of the package is given.
 #[pyfunction]
 pub fn max_document_size() -> u64 {
-    partkit::internals::max_document()
+    partkit::DEFAULT_MAX_DOCUMENT
 }
 
 /// Made safe to print, as every message the CLI prints is.

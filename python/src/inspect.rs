@@ -12,7 +12,7 @@ use crate::errors::rejected;
 pub fn inspect(py: Python<'_>, doc: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     let (text, _) = document::text_of(doc, "doc")?;
     let items = py
-        .detach(|| partkit::inspect::inspect_bytes(text.to_vec()))
+        .detach(|| partkit::inspect::inspect_bytes(text.to_vec(), partkit::DEFAULT_MAX_DOCUMENT))
         .map_err(rejected)?;
     Ok(items
         .iter()

@@ -97,6 +97,7 @@ impl ValidateArgs {
             }
         };
         Ok(ValidateOptions {
+            max_document: partkit::DEFAULT_MAX_DOCUMENT,
             check: CheckOptions {
                 kind,
                 target: self

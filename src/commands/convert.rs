@@ -14,7 +14,7 @@ use crate::output::Printer;
 use super::lines::{Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
-pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
+pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
     let at = at_of(&args.pipeline.at)?;
     if args.bare && at.pointers().len() > 1 {
         return Err(Error::usage(
@@ -54,11 +54,13 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
         bare: args.bare,
     };
     if !args.jsonl {
-        if let Some(status) = convert_large_file(input.as_deref(), policy, &request, printer)? {
+        let large = convert_large_file(input.as_deref(), max_document, policy, &request, printer)?;
+        if let Some(status) = large {
             return Ok(status);
         }
     }
-    let Some(mut driver) = Driver::open(input, args.jsonl, policy, false, printer)? else {
+    let Some(mut driver) = Driver::open(input, args.jsonl, max_document, policy, false, printer)?
+    else {
         return Ok(ExitStatus::Success);
     };
     let mut said: Vec<String> = Vec::new();
@@ -80,11 +82,12 @@ pub fn run(args: ConvertArgs, printer: &Printer) -> Result<ExitStatus> {
 /// caller then goes the way of any input).
 fn convert_large_file(
     input: Option<&Path>,
+    max_document: u64,
     policy: OnError,
     request: &ConvertRequest,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let converted = match convert_large(input, request) {
+    let converted = match convert_large(input, request, max_document) {
         Ok(None) => return Ok(None),
         Ok(Some(converted)) => Ok(converted),
         Err(error) => Err(error),

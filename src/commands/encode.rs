@@ -20,8 +20,13 @@ use super::on_error_of;
 
 /// Runs `encode`. `matches` gives the order of sources and `-t` texts, which
 /// clap keeps in two lists.
-pub fn run(args: EncodeArgs, matches: &ArgMatches, printer: &Printer) -> Result<ExitStatus> {
-    let options = encode_options(&args, matches);
+pub fn run(
+    args: EncodeArgs,
+    matches: &ArgMatches,
+    max_document: u64,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let options = encode_options(&args, matches, max_document);
     if let Some(policy) = args.on_error {
         let policy = on_error_of(&OnErrorArgs { on_error: policy });
         return run_each(&options, policy, printer);
@@ -104,7 +109,11 @@ fn run_each(
 }
 
 /// Puts sources and `-t` texts back in command-line order.
-fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOptions {
+fn encode_options(
+    args: &EncodeArgs,
+    matches: &ArgMatches,
+    max_document: u64,
+) -> encode::EncodeOptions {
     let mut ordered: Vec<(usize, encode::SourceSpec)> = Vec::new();
     let source_indices = matches.indices_of("sources").into_iter().flatten();
     for (index, arg) in source_indices.zip(&args.sources) {
@@ -128,8 +137,10 @@ fn encode_options(args: &EncodeArgs, matches: &ArgMatches) -> encode::EncodeOpti
         strict: args.strict,
         fetch: args.fetch.then(|| FetchOptions {
             timeout: Duration::from_secs(args.timeout),
+            max_document,
             ..FetchOptions::default()
         }),
         to: args.to,
+        max_document,
     }
 }

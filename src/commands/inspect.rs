@@ -13,16 +13,23 @@ use crate::split::{ExtractedImage, ImageWriter};
 use super::lines::{no_null, Driver, Lines};
 use super::{at_of, on_error_of, set_threads};
 
-pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
+pub fn run(args: InspectArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
     let at = at_of(&args.pipeline.at)?;
     let policy = no_null(on_error_of(&args.pipeline.on_error), "inspect")?;
     set_threads(&args.pipeline.threads);
     if !args.jsonl && !at.is_active() {
-        if let Some(status) = inspect_large_file(&args, policy, printer)? {
+        if let Some(status) = inspect_large_file(&args, max_document, policy, printer)? {
             return Ok(status);
         }
     }
-    let Some(mut driver) = Driver::open(args.input.clone(), args.jsonl, policy, true, printer)?
+    let Some(mut driver) = Driver::open(
+        args.input.clone(),
+        args.jsonl,
+        max_document,
+        policy,
+        true,
+        printer,
+    )?
     else {
         return Ok(ExitStatus::Success);
     };
@@ -39,12 +46,13 @@ pub fn run(args: InspectArgs, printer: &Printer) -> Result<ExitStatus> {
 /// the file ([`inspect_large`] decides); `None` when that does not apply.
 fn inspect_large_file(
     args: &InspectArgs,
+    max_document: u64,
     policy: OnError,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
     let (Some(path), Some(items)) = (
         args.input.as_deref(),
-        inspect_large(args.input.as_deref(), args.extract.is_some()),
+        inspect_large(args.input.as_deref(), args.extract.is_some(), max_document),
     ) else {
         return Ok(None);
     };

@@ -27,10 +27,15 @@ pub struct Lines<'p> {
     printer: &'p Printer,
 }
 
-/// Opens `input`'s documents. An input with none (no bytes, or only white
-/// space) is zero documents: `None`, and the command prints nothing.
-pub fn open_documents(input: &Input, layout: Layout) -> Result<Option<Documents>> {
-    let mut documents = Documents::open(input, layout)?;
+/// Opens `input`'s documents, none of more than `max_document` bytes. An
+/// input with none (no bytes, or only white space) is zero documents:
+/// `None`, and the command prints nothing.
+pub fn open_documents(
+    input: &Input,
+    layout: Layout,
+    max_document: u64,
+) -> Result<Option<Documents>> {
+    let mut documents = Documents::open(input, layout, max_document)?;
     Ok(documents.detect()?.then_some(documents))
 }
 
@@ -43,11 +48,12 @@ pub struct Driver<'p> {
 
 impl<'p> Driver<'p> {
     /// Opens `input` (stdin when `None`; JSON Lines when `jsonl`, else told
-    /// from the content). `None` when it holds no document: the command then
-    /// prints nothing and succeeds.
+    /// from the content; no document over `max_document` bytes). `None` when
+    /// it holds no document: the command then prints nothing and succeeds.
     pub fn open(
         input: Option<PathBuf>,
         jsonl: bool,
+        max_document: u64,
         policy: OnError,
         line_always: bool,
         printer: &'p Printer,
@@ -58,7 +64,7 @@ impl<'p> Driver<'p> {
         } else {
             Layout::Auto
         };
-        let Some(documents) = open_documents(&input, layout)? else {
+        let Some(documents) = open_documents(&input, layout, max_document)? else {
             return Ok(None);
         };
         let run = Lines::new(&input, &documents, policy, line_always, printer);

@@ -36,9 +36,12 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
     // run stopped by a signal removes its temporary files.
     let warner = printer.clone();
     crate::io::replace::for_command_line(move |message| warner.warn(message));
-    if let Some(max) = cli.global.max_document_size {
-        crate::io::set_max_document(max);
-    }
+    // The most one document may be, handed to every operation in its
+    // options (`--max-document-size`).
+    let max_document = cli
+        .global
+        .max_document_size
+        .unwrap_or(crate::io::DEFAULT_MAX_DOCUMENT);
     let sub = matches
         .subcommand()
         .map_or(matches, |(_, sub_matches)| sub_matches);
@@ -51,20 +54,20 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitStatus> {
         Ok::<_, Error>((loaded, cwd))
     };
     match cli.command {
-        Command::Encode(args) => encode::run(args, sub, &printer),
-        Command::Split(args) => split::run(args, &printer),
+        Command::Encode(args) => encode::run(args, sub, max_document, &printer),
+        Command::Split(args) => split::run(args, max_document, &printer),
         Command::Validate(args) if args.list_rules => validate::list_rules(args.format, &printer),
-        Command::Validate(args) => validate::run(args, sub, &loaded()?, &printer),
-        Command::Inspect(args) => inspect::run(args, &printer),
+        Command::Validate(args) => validate::run(args, sub, &loaded()?, max_document, &printer),
+        Command::Inspect(args) => inspect::run(args, max_document, &printer),
         Command::Resize(mut args) => {
             crate::config::apply::resize(&mut args, sub, &loaded()?.0);
-            resize::run(args, &printer)
+            resize::run(args, max_document, &printer)
         }
         Command::Convert(mut args) => {
             crate::config::apply::convert(&mut args, sub, &loaded()?.0);
-            convert::run(args, &printer)
+            convert::run(args, max_document, &printer)
         }
-        Command::View(args) => view::run(args, &printer),
+        Command::View(args) => view::run(args, max_document, &printer),
         Command::Config(_) => config::run(&loaded()?, &printer),
         Command::Generate(args) => {
             for path in crate::generate::write_all(&args.dir)? {

@@ -14,8 +14,8 @@ use crate::resize::{
 
 use super::{at_of, on_error_of, set_threads};
 
-pub fn run(args: ResizeArgs, printer: &Printer) -> Result<ExitStatus> {
-    let options = run_options(args)?;
+pub fn run(args: ResizeArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
+    let options = run_options(args, max_document)?;
     let bar = printer.progress(1, "resizing");
     if let Ok(style) = indicatif::ProgressStyle::with_template(
         "{spinner} {msg} {bar:30} {bytes}/{total_bytes} [{elapsed}]",
@@ -27,7 +27,7 @@ pub fn run(args: ResizeArgs, printer: &Printer) -> Result<ExitStatus> {
     status
 }
 
-fn run_options(args: ResizeArgs) -> Result<RunOptions> {
+fn run_options(args: ResizeArgs, max_document: u64) -> Result<RunOptions> {
     let format = match args.format {
         ImageFormatArg::Keep => FormatChoice::Keep,
         ImageFormatArg::Png => FormatChoice::To(Format::Png),
@@ -73,6 +73,7 @@ fn run_options(args: ResizeArgs) -> Result<RunOptions> {
         jsonl: args.jsonl,
         at: at_of(&args.pipeline.at)?,
         on_error: on_error_of(&args.pipeline.on_error),
+        max_document,
     };
     set_threads(&args.pipeline.threads);
     Ok(options)

@@ -10,7 +10,7 @@ use crate::split::{split_document, ImageWriter, SplitOptions, SplitOutput};
 use super::lines::Driver;
 use super::{at_of, on_error_of, set_threads};
 
-pub fn run(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
+pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
     if let (Some(shape), None) = (args.to, &args.name) {
         if let Some(why) = shape.dialect().tool_result_needs_name() {
             return Err(Error::usage(format!("--to {shape} needs --name: {why}")));
@@ -19,7 +19,9 @@ pub fn run(args: SplitArgs, printer: &Printer) -> Result<ExitStatus> {
     let at = at_of(&args.pipeline.at)?;
     set_threads(&args.pipeline.threads);
     let policy = on_error_of(&args.pipeline.on_error);
-    let Some(mut driver) = Driver::open(args.input, args.jsonl, policy, true, printer)? else {
+    let Some(mut driver) =
+        Driver::open(args.input, args.jsonl, max_document, policy, true, printer)?
+    else {
         return Ok(ExitStatus::Success);
     };
     let json_lines = driver.is_json_lines();

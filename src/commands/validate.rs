@@ -24,6 +24,7 @@ pub fn run(
     mut args: ValidateArgs,
     matches: &ArgMatches,
     (loaded, cwd): &(Loaded, PathBuf),
+    max_document: u64,
     printer: &Printer,
 ) -> Result<ExitStatus> {
     let plan = crate::config::apply::validate(&mut args, matches, loaded, cwd);
@@ -39,7 +40,7 @@ pub fn run(
             "--ignore {unknown}: no such rule (see partkit validate --list-rules)"
         )));
     }
-    let options = options_of(&args)?;
+    let options = options_of(&args, max_document)?;
     set_threads(&args.threads);
     if args.fix && (args.paths.is_empty() || args.paths.iter().any(|p| p.as_os_str() == "-")) {
         return Err(Error::usage("--fix writes files back; it cannot fix stdin"));
@@ -86,7 +87,7 @@ pub fn run(
         let index = match sets.iter().position(|(key, _)| *key == matching) {
             Some(index) => index,
             None => {
-                let options = options_of(&plan.with_overrides(&args, &matching))?;
+                let options = options_of(&plan.with_overrides(&args, &matching), max_document)?;
                 sets.push((matching, options));
                 sets.len() - 1
             }
@@ -159,7 +160,7 @@ pub(super) fn list_rules(format: FindingFormat, printer: &Printer) -> Result<Exi
 }
 
 /// The library's options, as the arguments ask.
-fn options_of(args: &ValidateArgs) -> Result<ValidateOptions> {
+fn options_of(args: &ValidateArgs, max_document: u64) -> Result<ValidateOptions> {
     let profile = args.profile.map(|p| p.profile());
     Ok(ValidateOptions {
         check: CheckOptions {
@@ -188,6 +189,7 @@ fn options_of(args: &ValidateArgs) -> Result<ValidateOptions> {
             Layout::Auto
         },
         ignore: args.ignore.clone(),
+        max_document,
     })
 }
 

@@ -15,7 +15,7 @@ use crate::output::{stdout_error, Printer};
 use crate::validate::{CheckOptions, Limits};
 use crate::view::{DocOptions, MediaStyle, Totals, ViewOptions};
 
-pub fn run(args: ViewArgs, printer: &Printer) -> Result<ExitStatus> {
+pub fn run(args: ViewArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
     if args.output.is_none() && printer.stdout_is_terminal() {
         return Err(Error::usage(
             "the page is HTML: write it to a file with -o FILE, or redirect stdout",
@@ -41,6 +41,7 @@ pub fn run(args: ViewArgs, printer: &Printer) -> Result<ExitStatus> {
         } else {
             Layout::Auto
         },
+        max_document,
     };
     let input = match &args.input {
         Some(path) if path.as_os_str() != "-" => Input::Path(path.clone()),

@@ -274,15 +274,16 @@ impl FileConverted {
 /// output is written, never held. `None` when that does not apply (nothing to
 /// lend, not one object or array, a rollout, `--at`, text that is not JSON,
 /// a read error): the caller converts the file as any input, which also says
-/// what is wrong with it.
+/// what is wrong with it. `max` is the document limit (`lent::scan_file`).
 pub fn convert_file(
     file: Arc<File>,
     request: &ConvertRequest,
+    max: u64,
 ) -> Result<Option<FileConverted>, ConvertError> {
     if request.at.is_active() || request.rollout == RolloutChoice::Always {
         return Ok(None);
     }
-    let Ok(Some(scan)) = lent::scan_file(&file) else {
+    let Ok(Some(scan)) = lent::scan_file(&file, max) else {
         return Ok(None);
     };
     if request.rollout == RolloutChoice::Recognize && rollout().holds_text(&scan.shadow) {
@@ -318,11 +319,12 @@ pub fn convert_file(
 pub fn convert_large(
     path: Option<&Path>,
     request: &ConvertRequest,
+    max: u64,
 ) -> Result<Option<FileConverted>, ConvertError> {
     let Some((_, file)) = crate::io::large_file(path) else {
         return Ok(None);
     };
-    match convert_file(Arc::new(file), request)? {
+    match convert_file(Arc::new(file), request, max)? {
         Some(converted) if converted.is_current() => Ok(Some(converted)),
         _ => Ok(None),
     }

@@ -84,6 +84,8 @@ pub(crate) struct Body {
     label: String,
     /// `--max-part-bytes`.
     cap: Option<u64>,
+    /// `--max-document-size`.
+    limit: u64,
     /// A regular file's size when opened, to read it into one allocation.
     size_hint: Option<u64>,
 }
@@ -117,7 +119,7 @@ pub(crate) fn prepare(options: &EncodeOptions, hold: Hold) -> Result<Prepared> {
     let sources = Sources::new(options)?;
     let mut warnings = Vec::new();
     let mut blocks = Vec::with_capacity(options.sources.len());
-    let limit = crate::io::max_document();
+    let limit = options.max_document;
     let mut held = 0u64;
     for (index, source) in options.sources.iter().enumerate() {
         let Some(mut block) = sources.block(index, &mut warnings)? else {
@@ -216,6 +218,7 @@ fn open_source(
         path,
         label,
         cap: options.max_part_bytes,
+        limit: options.max_document,
         size_hint: size,
     };
     let head = body.read_head()?;
@@ -340,8 +343,7 @@ impl Body {
     /// The most bytes the source may have: the cap or the document limit,
     /// whichever is smaller.
     fn bound(&self) -> u64 {
-        let limit = crate::io::max_document();
-        self.cap.map_or(limit, |cap| cap.min(limit))
+        self.cap.map_or(self.limit, |cap| cap.min(self.limit))
     }
 
     /// Refuses `len` bytes read over the cap (exit 1) or the document limit
@@ -350,7 +352,7 @@ impl Body {
         if len <= self.bound() {
             return Ok(());
         }
-        let limit = crate::io::max_document();
+        let limit = self.limit;
         Err(match self.cap {
             Some(max) if max <= limit => {
                 Error::refused(&self.label, Refusal::OverCap { size: None, max })
@@ -717,6 +719,7 @@ mod tests {
             path: PathBuf::from("disk.bin"),
             label: "disk.bin".to_string(),
             cap: None,
+            limit: crate::io::DEFAULT_MAX_DOCUMENT,
             size_hint: None,
         };
         Block::Streamed(Box::new(Streamed {

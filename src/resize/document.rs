@@ -145,9 +145,14 @@ fn items_of<'j>(doc: &'j Json<'_>, options: &ResizeOptions) -> (Vec<Item<'j>>, R
 /// the file passing through unchanged. `None` when anything needs more (an
 /// image to resize or to decode in full, a payload that is not strict
 /// base64, a file that cannot be lent): the caller reads the file as usual.
-pub(super) fn unchanged_file(file: &File, options: &ResizeOptions) -> Option<Vec<DocumentImage>> {
-    lent::with_file_document(file, |doc, _| {
-        let (items, options) = items_of(doc, options);
+/// `max` is the document limit.
+pub(super) fn unchanged_file(
+    file: &File,
+    options: &ResizeOptions,
+    max: u64,
+) -> Option<Vec<DocumentImage>> {
+    lent::with_file_document(file, max, |parsed, _| {
+        let (items, options) = items_of(&parsed.json, options);
         let mut buffer = Vec::new();
         let mut images = Vec::new();
         for item in &items {

@@ -49,6 +49,9 @@ pub struct RunOptions {
     pub at: crate::subdoc::At,
     /// What a JSON document that fails becomes.
     pub on_error: OnError,
+    /// The most bytes one document (an image, a JSON file or line) may have
+    /// (`--max-document-size`, docs/limits.md).
+    pub max_document: u64,
 }
 
 /// Where output goes, and how a whole file is written there.
@@ -338,7 +341,7 @@ fn run_input(
         ));
         if sniff_format(&prefix).is_ok() {
             let mut bytes = Vec::new();
-            let max = crate::io::max_document();
+            let max = options.max_document;
             reader
                 .take(max.saturating_add(1))
                 .read_to_end(&mut bytes)

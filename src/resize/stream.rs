@@ -68,7 +68,7 @@ pub(super) fn run_json(
         stream.unchanged_file(&file, images, report, sink)?;
         return stream.finish(report);
     }
-    let mut lines = RawLines::new(&mut reader, input);
+    let mut lines = RawLines::new(&mut reader, input, options.max_document);
     // The first document tells JSON from JSON Lines. Blank lines before it
     // are kept as a gap is (they come first both ways), and dropped when no
     // document follows or a single document fails.
@@ -99,7 +99,7 @@ pub(super) fn run_json(
         // Room for the whole file at once: grown by doubling, the buffer was
         // copied and faulted in twice over.
         if let Some(len) = input.file_len() {
-            let len = len.min(crate::io::max_document()) as usize;
+            let len = len.min(options.max_document) as usize;
             bytes.reserve(len.saturating_sub(bytes.len()) + 1);
         }
         lines.read_rest(&mut bytes, first_line)?;
@@ -144,7 +144,7 @@ fn unchanged_large_file(
     }
     let (_, file) = crate::io::large_file(Some(path))?;
     let seen = Seen::of(&file.metadata().ok()?);
-    let images = unchanged_file(&file, &options.resize)?;
+    let images = unchanged_file(&file, &options.resize, options.max_document)?;
     Some((file, seen, images))
 }
 
@@ -526,8 +526,8 @@ impl Gap {
 type RawLine = std::result::Result<Vec<u8>, (Error, Vec<u8>)>;
 
 /// Lines exactly as written (line breaks kept), so that a JSON Lines file comes
-/// back byte for byte where nothing changed. A line longer than
-/// [`crate::io::max_document`] is [`Error::TooLarge`], read no further.
+/// back byte for byte where nothing changed. A line longer than the
+/// document limit is [`Error::TooLarge`], read no further.
 struct RawLines<'r> {
     reader: &'r mut Box<dyn BufRead + Send>,
     input: &'r Input,
@@ -536,8 +536,8 @@ struct RawLines<'r> {
 }
 
 impl<'r> RawLines<'r> {
-    fn new(reader: &'r mut Box<dyn BufRead + Send>, input: &'r Input) -> RawLines<'r> {
-        let max = usize::try_from(crate::io::max_document()).unwrap_or(usize::MAX);
+    fn new(reader: &'r mut Box<dyn BufRead + Send>, input: &'r Input, max: u64) -> RawLines<'r> {
+        let max = usize::try_from(max).unwrap_or(usize::MAX);
         RawLines {
             reader,
             input,

@@ -10,7 +10,7 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::json::{self, lent, pointer_token, Json};
+use crate::json::{self, lent, pointer_token, Json, Parsed};
 use crate::media::MediaKind;
 use crate::part::PartView;
 use crate::shapes::image_reply;
@@ -33,8 +33,8 @@ pub fn check_document(bytes: &[u8], options: &CheckOptions) -> DocReport {
 /// then lent to the transcript rules, not copied: `json::lent`).
 pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
-    let doc = match json::parse(bytes) {
-        Ok(doc) => doc,
+    let parsed = match json::parse_counted(bytes) {
+        Ok(parsed) => parsed,
         Err(error) => {
             return DocReport {
                 kind: None,
@@ -56,14 +56,13 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     // checked as its conversation, and its duplicate keys as a whole line.
     let rollout = match options.kind {
         KindChoice::Rollout => true,
-        KindChoice::Auto => crate::shapes::rollout().holds(&doc),
+        KindChoice::Auto => crate::shapes::rollout().holds(&parsed.json),
         _ => false,
     };
     if rollout {
-        let duplicates = json::take_duplicates() > 0;
-        return super::scope::check_rollout(shared, options, duplicates);
+        return super::scope::check_rollout(shared, options, parsed.duplicates > 0);
     }
-    check_parsed(&doc, shared, options)
+    check_parsed(&parsed, shared, options)
 }
 
 /// A `duplicate-key` finding for each key `bytes` writes twice in an object.
@@ -85,24 +84,26 @@ pub(super) fn duplicate_keys(bytes: &[u8]) -> impl Iterator<Item = Issue> {
 /// Checks a large file's one document without holding it: parsed from the
 /// text its scan wrote ([`lent::scan_file`]), its payloads lent from the
 /// file while the rules run. `None` where the usual way must check it (not
-/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile).
-pub fn check_file(file: &std::fs::File, options: &CheckOptions) -> Option<DocReport> {
+/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile). `max`
+/// is the document limit ([`lent::scan_file`]).
+pub fn check_file(file: &std::fs::File, options: &CheckOptions, max: u64) -> Option<DocReport> {
     if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
         return None;
     }
-    lent::with_file_document(file, |doc, shadow| {
-        if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(doc) {
+    lent::with_file_document(file, max, |parsed, shadow| {
+        if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(&parsed.json)
+        {
             return None;
         }
-        Some(check_parsed(doc, shadow, options))
+        Some(check_parsed(parsed, shadow, options))
     })
 }
 
 /// Checks a parsed document (`shared`: the text it was parsed from).
-fn check_parsed(doc: &Json<'_>, shared: &SharedBytes, options: &CheckOptions) -> DocReport {
+fn check_parsed(parsed: &Parsed<'_>, shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     let bytes: &[u8] = shared;
-    // Counted as the document was parsed, just before.
-    let duplicates = json::take_duplicates() > 0;
+    let doc = &parsed.json;
+    let duplicates = parsed.duplicates > 0;
     // The document as a value with lent payloads, made once if a transcript
     // needs it (to recognize, and to check).
     let value = OnceCell::new();

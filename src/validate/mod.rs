@@ -44,6 +44,9 @@ pub struct ValidateOptions {
     pub layout: Layout,
     /// Rule ids not to report.
     pub ignore: Vec<String>,
+    /// The most bytes one document may have (`--max-document-size`,
+    /// docs/limits.md).
+    pub max_document: u64,
 }
 
 /// How a reported finding stands.
@@ -262,7 +265,7 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
     if let Some(report) = validate_large_file(input, options) {
         return report;
     }
-    let documents = match Documents::open(input, options.layout) {
+    let documents = match Documents::open(input, options.layout, options.max_document) {
         Ok(documents) => documents,
         Err(error) => return InputReport::failed(error),
     };
@@ -275,7 +278,8 @@ pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
 /// `label` in the findings: the Python package's documents.
 pub fn validate_bytes(bytes: Vec<u8>, label: &str, options: &ValidateOptions) -> InputReport {
     let reader = Box::new(std::io::Cursor::new(bytes));
-    let documents = Documents::from_reader(reader, label.into(), options.layout);
+    let documents =
+        Documents::from_reader(reader, label.into(), options.layout, options.max_document);
     check_documents(documents, label, options)
 }
 
@@ -331,7 +335,7 @@ fn validate_large_file(input: &Input, options: &ValidateOptions) -> Option<Input
         return None;
     }
     let (_, file) = crate::io::large_file(Some(path))?;
-    let doc = document::check_file(&file, &options.check)?;
+    let doc = document::check_file(&file, &options.check, options.max_document)?;
     let mut report = InputReport::default();
     record(&mut report, &input.label(), 1, doc, options, false);
     Some(report)
@@ -350,7 +354,7 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
         Ok(found) => found,
         Err(error) => return InputReport::failed(error),
     };
-    let bytes = match input.read_all(None) {
+    let bytes = match input.read_all(None, options.max_document) {
         Ok(bytes) => bytes,
         Err(error) => return InputReport::failed(error),
     };
@@ -358,7 +362,8 @@ pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
     let shared = crate::shared::SharedBytes::new(bytes);
     let bytes: &[u8] = &shared;
     let reader: Box<dyn BufRead + Send> = Box::new(Cursor::new(shared.clone()));
-    let mut documents = Documents::from_reader(reader, path.clone(), options.layout);
+    let mut documents =
+        Documents::from_reader(reader, path.clone(), options.layout, options.max_document);
     let mut report = InputReport::default();
     let mut patches: Vec<Patch> = Vec::new();
     let mut buffer = Vec::new();
@@ -479,6 +484,7 @@ mod tests {
             check: CheckOptions::default(),
             layout: Layout::Auto,
             ignore: Vec::new(),
+            max_document: crate::io::DEFAULT_MAX_DOCUMENT,
         };
         let lines = concat!(
             r#"{"tool_output_images": []}"#,

@@ -34,6 +34,9 @@ pub struct ViewOptions {
     /// Only the documents starting on these lines (`--lines 1-200`).
     pub lines: Option<RangeInclusive<usize>>,
     pub layout: Layout,
+    /// The most bytes one document may have (`--max-document-size`,
+    /// docs/limits.md).
+    pub max_document: u64,
 }
 
 /// What a page holds, added up.
@@ -55,7 +58,7 @@ pub fn write_page(
     out: &mut dyn Write,
     out_path: &std::path::Path,
 ) -> Result<Totals> {
-    let documents = Documents::open(input, options.layout)?;
+    let documents = Documents::open(input, options.layout, options.max_document)?;
     write_documents(documents, &input.label(), options, out, out_path)
 }
 

@@ -70,7 +70,8 @@ pub enum Error {
         source: io::Error,
     },
     /// A document (a JSON file, a JSON Lines line, an image) is larger than
-    /// [`crate::io::max_document`] allows, so it was not read whole. Exit code 2.
+    /// the document limit allows (`limit`, docs/limits.md), so it was
+    /// not read whole. Exit code 2.
     #[error(
         "{}{}: longer than {}, the most one document may be (--max-document-size raises it)",
         display_path(.path),

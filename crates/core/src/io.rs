@@ -11,8 +11,7 @@ pub mod limits;
 mod lines;
 pub mod replace;
 
-pub use limits::max_document;
-pub use limits::set_max_document;
+pub use limits::DEFAULT_MAX_DOCUMENT;
 pub use lines::Slot;
 pub use replace::{write_atomic, write_in_folder, write_new};
 
@@ -67,11 +66,11 @@ impl Input {
 
     /// Reads the whole input, refusing more than `limit` bytes when one is given
     /// (the result then has `limit + 1` bytes so the caller can report the excess).
-    /// More than [`max_document`] is [`Error::TooLarge`] in any case.
-    pub fn read_all(&self, limit: Option<u64>) -> Result<Vec<u8>> {
+    /// More than `max` (the document limit, docs/limits.md) is
+    /// [`Error::TooLarge`] in any case.
+    pub fn read_all(&self, limit: Option<u64>, max: u64) -> Result<Vec<u8>> {
         let mut reader = self.open()?;
         let mut bytes = Vec::new();
-        let max = max_document();
         let take = limit.map_or(max, |limit| limit.min(max));
         reader
             .by_ref()
@@ -141,7 +140,8 @@ pub struct Documents {
     carry: Vec<u8>,
     /// The first line not yet handed out as a document or a blank line.
     blank_from: usize,
-    /// The most bytes one document may have: [`max_document`] when opened.
+    /// The most bytes one document may have (the document limit,
+    /// [`limits`]).
     limit: u64,
     /// The input's size, when it is a file.
     size_hint: Option<u64>,
@@ -155,18 +155,21 @@ enum State {
 }
 
 impl Documents {
-    /// Prepares to read the documents of `input`.
-    pub fn open(input: &Input, layout: Layout) -> Result<Documents> {
-        let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout);
+    /// Prepares to read the documents of `input`, none of more than `max`
+    /// bytes (the document limit, docs/limits.md).
+    pub fn open(input: &Input, layout: Layout, max: u64) -> Result<Documents> {
+        let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout, max);
         documents.size_hint = input.file_len();
         Ok(documents)
     }
 
     /// Reads documents from any buffered reader; `source` names it in errors.
+    /// A document over `max` bytes is [`Error::TooLarge`].
     pub fn from_reader(
         reader: Box<dyn BufRead + Send>,
         source: PathBuf,
         layout: Layout,
+        max: u64,
     ) -> Documents {
         Documents {
             reader,
@@ -180,16 +183,9 @@ impl Documents {
             terminated: false,
             carry: Vec::new(),
             blank_from: 1,
-            limit: max_document(),
+            limit: max,
             size_hint: None,
         }
-    }
-
-    /// Sets the most bytes one document may have (a caller's own limit, in
-    /// place of the process's [`max_document`]).
-    pub fn with_limit(mut self, bytes: u64) -> Documents {
-        self.limit = bytes;
-        self
     }
 
     /// Whether the documents turned out to be JSON Lines (known after the first).
@@ -204,8 +200,8 @@ impl Documents {
         }
     }
 
-    /// The error of a document starting on `line` that is longer than
-    /// [`max_document`].
+    /// The error of a document starting on `line` that is longer than the
+    /// limit.
     fn too_large(&self, line: usize) -> Error {
         Error::TooLarge {
             path: self.source.clone(),
@@ -495,7 +491,8 @@ mod tests {
 
     fn documents(text: &str, layout: Layout) -> (Vec<(usize, String)>, bool) {
         let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
-        let mut docs = Documents::from_reader(reader, PathBuf::from("t"), layout);
+        let mut docs =
+            Documents::from_reader(reader, PathBuf::from("t"), layout, DEFAULT_MAX_DOCUMENT);
         let mut out = Vec::new();
         let mut buf = Vec::new();
         while let Some(line) = docs.next_into(&mut buf).unwrap() {
@@ -549,7 +546,12 @@ mod tests {
     fn documents_know_their_offsets() {
         let text = "\n{\"a\":1}\r\n\n  {\"b\":2}\n";
         let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
-        let mut docs = Documents::from_reader(reader, PathBuf::from("t"), Layout::Auto);
+        let mut docs = Documents::from_reader(
+            reader,
+            PathBuf::from("t"),
+            Layout::Auto,
+            DEFAULT_MAX_DOCUMENT,
+        );
         let mut buf = Vec::new();
         let mut seen = Vec::new();
         while let Some(line) = docs.next_into(&mut buf).unwrap() {

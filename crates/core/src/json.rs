@@ -39,7 +39,8 @@ pub enum Json<'a> {
 /// and takes the new value — the last key wins, as serde_json's map (and so
 /// `split` and `convert`), Python's `json` and JavaScript's `JSON.parse`
 /// read it — so that every command reads a document one way (docs/safety.md).
-/// Each such key is counted for [`take_duplicates`].
+/// [`Members::push`] says when a key was seen before, and the parser counts
+/// it ([`Parsed::duplicates`]).
 #[derive(Default)]
 pub struct Members<'a> {
     list: Vec<(Cow<'a, str>, Json<'a>)>,
@@ -49,16 +50,6 @@ pub struct Members<'a> {
 
 /// The most members searched one by one for a key seen before.
 const SEARCHED: usize = 16;
-
-thread_local! {
-    static DUPLICATES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// How many keys were written twice in the documents this thread parsed
-/// since the last call (and starts the count again).
-pub fn take_duplicates() -> usize {
-    DUPLICATES.with(|d| d.replace(0))
-}
 
 impl<'a> Members<'a> {
     pub fn new() -> Members<'a> {
@@ -72,15 +63,17 @@ impl<'a> Members<'a> {
         self.list.is_empty()
     }
 
-    pub fn push(&mut self, key: Cow<'a, str>, value: Json<'a>) {
+    /// Adds a member; `true` when the object had the key already (its value
+    /// is then replaced, in the first one's place).
+    #[must_use]
+    pub fn push(&mut self, key: Cow<'a, str>, value: Json<'a>) -> bool {
         let seen = match &mut self.index {
             Some(index) => index.get(&key).copied(),
             None => self.list.iter().position(|(k, _)| *k == key),
         };
         if let Some(at) = seen {
             self.list[at].1 = value;
-            DUPLICATES.with(|d| d.set(d.get() + 1));
-            return;
+            return true;
         }
         if let Some(index) = &mut self.index {
             index.insert(key.clone(), self.list.len());
@@ -95,6 +88,7 @@ impl<'a> Members<'a> {
             self.index = Some(index);
         }
         self.list.push((key, value));
+        false
     }
 
     pub fn into_json(self) -> Json<'a> {
@@ -102,17 +96,37 @@ impl<'a> Members<'a> {
     }
 }
 
+/// A parsed document, and what its text said that the tree no longer
+/// shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed<'a> {
+    pub json: Json<'a>,
+    /// How many members repeated a key their object had already (each kept
+    /// as one member: [`Members`]). Not zero means `validate` looks for
+    /// them ([`duplicate_keys`]), a second pass over a rare document.
+    pub duplicates: usize,
+}
+
 /// Parses one JSON document, borrowing strings from `bytes`.
 pub fn parse(bytes: &[u8]) -> Result<Json<'_>, serde_json::Error> {
-    if let Some(value) = fast::parse(bytes) {
+    parse_counted(bytes).map(|parsed| parsed.json)
+}
+
+/// [`parse`], with the count of keys written twice.
+pub fn parse_counted(bytes: &[u8]) -> Result<Parsed<'_>, serde_json::Error> {
+    if let Some((json, duplicates)) = fast::parse(bytes) {
         // No number with an exponent: nothing to respell.
-        return Ok(value);
+        return Ok(Parsed { json, duplicates });
     }
+    let duplicates = std::cell::Cell::new(0);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let mut value = Json::deserialize(&mut deserializer)?;
+    let mut json = Tree::new(&duplicates).deserialize(&mut deserializer)?;
     deserializer.end()?;
-    spelling::respell_tree(bytes, &mut value);
-    Ok(value)
+    spelling::respell_tree(bytes, &mut json);
+    Ok(Parsed {
+        json,
+        duplicates: duplicates.get(),
+    })
 }
 
 impl<'a> Json<'a> {
@@ -198,13 +212,35 @@ const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 impl<'de: 'a, 'a> Deserialize<'de> for Json<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonVisitor(std::marker::PhantomData))
+        Tree::new(&std::cell::Cell::new(0)).deserialize(deserializer)
     }
 }
 
-struct JsonVisitor<'a>(std::marker::PhantomData<&'a ()>);
+/// Reads one value (the seed and its visitor), counting the keys written
+/// twice into `duplicates`.
+struct Tree<'a, 'c> {
+    duplicates: &'c std::cell::Cell<usize>,
+    tree: std::marker::PhantomData<&'a ()>,
+}
 
-impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a> {
+impl<'c> Tree<'_, 'c> {
+    fn new(duplicates: &'c std::cell::Cell<usize>) -> Self {
+        Tree {
+            duplicates,
+            tree: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de: 'a, 'a> DeserializeSeed<'de> for Tree<'a, '_> {
+    type Value = Json<'a>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Json<'a>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de: 'a, 'a> Visitor<'de> for Tree<'a, '_> {
     type Value = Json<'a>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -251,7 +287,7 @@ impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'a>, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element_seed(Tree::new(self.duplicates))? {
             items.push(item);
         }
         Ok(Json::Array(items))
@@ -264,8 +300,10 @@ impl<'de: 'a, 'a> Visitor<'de> for JsonVisitor<'a> {
                 let text: String = map.next_value()?;
                 return Ok(Json::Number(Cow::Owned(text)));
             }
-            let value = map.next_value()?;
-            members.push(key, value);
+            let value = map.next_value_seed(Tree::new(self.duplicates))?;
+            if members.push(key, value) {
+                self.duplicates.set(self.duplicates.get() + 1);
+            }
         }
         Ok(members.into_json())
     }

@@ -6,28 +6,17 @@
 //! reader that holds a document stops at this size with
 //! [`Error::TooLarge`](crate::error::Error::TooLarge) (exit 2) instead.
 //!
-//! The limit is one per process (set from `--max-document-size`), as the
-//! worker pool is: every reader of a run consults it, and a library caller
-//! sets it once.
-
-use std::sync::atomic::{AtomicU64, Ordering};
+//! The limit is a value, not a setting of the process: each operation's
+//! options carry it (`max_document`, in bytes: a JSON file, a JSON Lines
+//! line, an image to resize, an `encode` source), the command line fills it
+//! from `--max-document-size`, and every reader is handed it when opened
+//! ([`Documents::open`](crate::io::Documents::open),
+//! [`Input::read_all`](crate::io::Input::read_all)). Two runs in one process
+//! (a library caller's, say) may so have different limits.
 
 /// The default: 512 MiB, ten times the largest request body any provider
 /// takes, so that a real recording never meets it.
 pub const DEFAULT_MAX_DOCUMENT: u64 = 512 << 20;
-
-static MAX_DOCUMENT: AtomicU64 = AtomicU64::new(DEFAULT_MAX_DOCUMENT);
-
-/// The most bytes one document (a JSON file, a JSON Lines line, an image to
-/// resize) may have.
-pub fn max_document() -> u64 {
-    MAX_DOCUMENT.load(Ordering::Relaxed)
-}
-
-/// Sets [`max_document`] for the rest of the process.
-pub fn set_max_document(bytes: u64) {
-    MAX_DOCUMENT.store(bytes, Ordering::Relaxed);
-}
 
 /// A size as the limit's message gives it: `512 MiB`, `5 MB`, or bytes.
 pub fn describe(bytes: u64) -> String {

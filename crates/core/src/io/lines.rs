@@ -230,6 +230,7 @@ mod tests {
                 )),
                 PathBuf::from("t"),
                 Layout::JsonLines,
+                crate::io::DEFAULT_MAX_DOCUMENT,
             )
         };
         let mut expected = Vec::new();
@@ -286,8 +287,8 @@ mod tests {
             Box::new(Cursor::new(text.as_bytes().to_vec())),
             PathBuf::from("t"),
             layout,
-        )
-        .with_limit(limit);
+            limit,
+        );
         let mut out = Vec::new();
         let mut buf = Vec::new();
         if layout == Layout::Auto {

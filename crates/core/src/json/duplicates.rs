@@ -1,7 +1,7 @@
 //! Where a document writes a key twice in one object, for `validate`'s
 //! `duplicate-key` finding. Read only when parsing counted one
-//! ([`super::take_duplicates`]): a second pass over a rare document, no cost
-//! for the others.
+//! ([`super::Parsed::duplicates`]): a second pass over a rare document, no
+//! cost for the others.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -142,13 +142,13 @@ mod tests {
 
     #[test]
     fn parsing_keeps_the_last_value_in_the_first_place() {
-        let _ = crate::json::take_duplicates();
         for text in [
             r#"{"a":1,"b":2,"a":3}"#,
             // Through serde_json (an exponent): the same reading.
             r#"{"a":1e5,"b":2,"a":3}"#,
         ] {
-            let doc = crate::json::parse(text.as_bytes()).unwrap();
+            let parsed = crate::json::parse_counted(text.as_bytes()).unwrap();
+            let doc = parsed.json;
             let keys: Vec<&str> = doc
                 .as_object()
                 .unwrap()
@@ -160,7 +160,7 @@ mod tests {
                 doc.get("a").unwrap(),
                 &crate::json::Json::Number("3".into())
             );
-            assert!(crate::json::take_duplicates() > 0);
+            assert_eq!(parsed.duplicates, 1);
             let value: serde_json::Value = serde_json::from_str(text).unwrap();
             assert_eq!(doc.to_value(), value, "serde_json reads it the same way");
         }
@@ -170,9 +170,14 @@ mod tests {
             text.push_str(&format!("\"k{i}\":{i},"));
         }
         text.push_str("\"k7\":\"last\"}");
-        let doc = crate::json::parse(text.as_bytes()).unwrap();
-        assert_eq!(doc.as_object().unwrap().len(), 100);
-        assert_eq!(doc.get("k7").unwrap().as_str(), Some("last"));
-        assert_eq!(crate::json::take_duplicates(), 1);
+        let parsed = crate::json::parse_counted(text.as_bytes()).unwrap();
+        assert_eq!(parsed.json.as_object().unwrap().len(), 100);
+        assert_eq!(parsed.json.get("k7").unwrap().as_str(), Some("last"));
+        assert_eq!(parsed.duplicates, 1);
+        // Counted by the parse that saw them, nowhere else.
+        assert_eq!(
+            crate::json::parse_counted(b"{\"a\":1}").unwrap().duplicates,
+            0
+        );
     }
 }

@@ -21,18 +21,25 @@ use super::{Json, Members, NUMBER_TOKEN};
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;
 
-/// Parses `bytes` as one JSON document, or `None` where serde_json must say.
-pub(super) fn parse(bytes: &[u8]) -> Option<Json<'_>> {
-    let mut parser = Parser { bytes, at: 0 };
+/// Parses `bytes` as one JSON document, or `None` where serde_json must say;
+/// with the tree, how many keys its objects wrote twice.
+pub(super) fn parse(bytes: &[u8]) -> Option<(Json<'_>, usize)> {
+    let mut parser = Parser {
+        bytes,
+        at: 0,
+        duplicates: 0,
+    };
     parser.skip_whitespace();
     let value = parser.value(0)?;
     parser.skip_whitespace();
-    (parser.at == bytes.len()).then_some(value)
+    (parser.at == bytes.len()).then_some((value, parser.duplicates))
 }
 
 struct Parser<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Members whose key their object had already.
+    duplicates: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -142,7 +149,9 @@ impl<'a> Parser<'a> {
             self.eat(b':')?;
             self.skip_whitespace();
             let value = self.value(depth)?;
-            members.push(key, value);
+            if members.push(key, value) {
+                self.duplicates += 1;
+            }
             self.skip_whitespace();
             match *self.bytes.get(self.at)? {
                 b',' => self.at += 1,
@@ -221,12 +230,18 @@ fn checked_text(span: &[u8]) -> Option<&str> {
 mod tests {
     use super::*;
 
-    /// The fast parse gives serde_json's tree, or leaves the document to it.
+    /// The fast parse gives serde_json's tree and count of keys written
+    /// twice, or leaves the document to it.
     fn same(text: &str) {
+        use serde::de::DeserializeSeed;
         let slow = {
+            let duplicates = std::cell::Cell::new(0);
             let mut de = serde_json::Deserializer::from_str(text);
-            let value = <Json as serde::Deserialize>::deserialize(&mut de);
-            value.ok().filter(|_| de.end().is_ok())
+            let value = super::super::Tree::new(&duplicates).deserialize(&mut de);
+            value
+                .ok()
+                .filter(|_| de.end().is_ok())
+                .map(|value| (value, duplicates.get()))
         };
         if let Some(fast) = parse(text.as_bytes()) {
             assert_eq!(Some(&fast), slow.as_ref(), "{text}");
@@ -240,6 +255,7 @@ mod tests {
             " [ 1 , 2 ] ",
             r#""x""#,
             r#"{"a":1,"a":2}"#,
+            r#"[{"a":1,"b":{"a":2,"a":3},"a":4,"a":5}]"#,
             r#"{"é":"ü🚀"}"#,
             "[1e5]",
             "[01]",
@@ -264,7 +280,7 @@ mod tests {
     #[test]
     fn borrows_plain_strings_and_leaves_errors_to_serde_json() {
         let text = br#"{"a":"plain","b":"x\ny"}"#;
-        let json = parse(text).unwrap();
+        let (json, _) = parse(text).unwrap();
         assert!(matches!(
             json.get("a"),
             Some(Json::String(Cow::Borrowed("plain")))

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use super::lend::{lend_from, Source};
 use super::scan::{Reread, Scanner};
 use super::Payloads;
-use crate::json::Json;
+use crate::json::Parsed;
 use crate::shared::SharedBytes;
 
 /// The bytes read at a time.
@@ -52,23 +52,26 @@ impl Reread for Again<'_> {
 /// Runs `f` on the one document a regular file holds, parsed from the text
 /// its scan wrote (`shadow`), with its payloads lent from the file. `None`
 /// when nothing can be lent, the text is not JSON, `f` gives up, or the file
-/// changed meanwhile: the caller then reads the file as any input.
+/// changed meanwhile: the caller then reads the file as any input. `max`
+/// is the document limit ([`scan_file`]).
 pub fn with_file_document<R>(
     file: &File,
-    f: impl FnOnce(&Json<'_>, &SharedBytes) -> Option<R>,
+    max: u64,
+    f: impl FnOnce(&Parsed<'_>, &SharedBytes) -> Option<R>,
 ) -> Option<R> {
-    let mut scan = scan_file(file).ok()??;
+    let mut scan = scan_file(file, max).ok()??;
     let shadow = SharedBytes::new(std::mem::take(&mut scan.shadow));
-    let doc = crate::json::parse(&shadow).ok()?;
+    let doc = crate::json::parse_counted(&shadow).ok()?;
     let source = Source::File(Arc::new(file.try_clone().ok()?));
     let result = lend_from(&source, &scan.payloads, || f(&doc, &shadow))?;
     scan.unchanged(file).then_some(result)
 }
 
 /// Scans a regular file holding one JSON object or array. `None` when there
-/// is nothing to lend or it cannot be lent (see [`super::scan`]): the caller
-/// reads the file as before.
-pub fn scan_file(file: &File) -> io::Result<Option<FileScan>> {
+/// is nothing to lend or it cannot be lent (see [`super::scan`]), or when
+/// the text left once its payloads are out is more than `max` bytes (the
+/// document limit): the caller reads the file as before.
+pub fn scan_file(file: &File, max: u64) -> io::Result<Option<FileScan>> {
     let metadata = file.metadata()?;
     let mut scanner = Scanner::default();
     let mut buffer = vec![0; CHUNK];
@@ -84,7 +87,7 @@ pub fn scan_file(file: &File) -> io::Result<Option<FileScan>> {
         }
         scanner.chunk(at, &buffer[..n], &mut Again(file))?;
         at += n;
-        if scanner.refused() || scanner.held() as u64 > crate::io::max_document() {
+        if scanner.refused() || scanner.held() as u64 > max {
             // JSON Lines, say, or more text than a document may hold: read
             // no further (the line reader reports a document too large).
             return Ok(None);
