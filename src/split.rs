@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::b64;
 use crate::error::{Error, Result};
 use crate::json;
+use crate::json::lent::Lending;
 use crate::media;
 use crate::render;
 use crate::shapes::nemo_gym::split::{canonical_parts, split_reply};
@@ -150,7 +151,7 @@ pub struct ApartImage {
 /// Splits one reply into its rest and its images ([`Apart`]).
 pub fn split_apart(bytes: &[u8]) -> Result<Apart, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
-    let split = split_reply(reply, false).map_err(ReplyError::Images)?;
+    let split = split_reply(reply, false, &Lending::NONE).map_err(ReplyError::Images)?;
     let mut rest = Vec::with_capacity(bytes.len().min(1 << 20));
     write_tree(&mut rest, &split.rest, false).expect("writing JSON into memory cannot fail");
     let images = split
@@ -168,7 +169,8 @@ pub fn split_apart(bytes: &[u8]) -> Result<Apart, ReplyError> {
 /// Splits one reply.
 fn split_one(bytes: &[u8], options: &SplitOptions) -> Result<SplitDocument, ReplyError> {
     let reply = json::parse(bytes).map_err(|e| ReplyError::Syntax(e.to_string()))?;
-    let split = split_reply(reply, options.keep_bytes).map_err(ReplyError::Images)?;
+    let split =
+        split_reply(reply, options.keep_bytes, &Lending::NONE).map_err(ReplyError::Images)?;
     let mut notes = Vec::new();
     // The output is about as long as the input (the payloads again).
     let mut out = Vec::with_capacity(bytes.len() + 1024);
