@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::b64;
 use crate::check::{self, Depth, PayloadProblem};
 use crate::json;
+use crate::json::lent::Lending;
 use crate::media;
 use crate::scan::{self, Payload};
 use crate::size::group_digits;
@@ -121,10 +122,10 @@ pub fn inspect_bytes(bytes: Vec<u8>, max_document: u64) -> Result<Vec<Item>, Str
 /// document limit (`json::lent::scan_file`).
 pub fn inspect_file(file: &Arc<File>, extract: bool, max: u64) -> Option<Vec<Item>> {
     let mut scratch = Vec::new();
-    crate::json::lent::with_file_document(file, max, |parsed, _| {
+    crate::json::lent::with_file_document(file, max, |parsed, _, lending| {
         let items = scan::find_media(&parsed.json)
             .into_iter()
-            .map(|found| examine(found, 1, extract, &mut scratch));
+            .map(|found| examine(found, 1, extract, &mut scratch, lending));
         Some(items.collect())
     })
 }
@@ -160,7 +161,7 @@ pub fn inspect_at(
         let doc =
             json::parse(&bytes[value.range.clone()]).map_err(|e| format!("invalid JSON: {e}"))?;
         items.extend(scan::find_media(&doc).into_iter().map(|found| {
-            let mut item = examine(found, line, extract, &mut scratch);
+            let mut item = examine(found, line, extract, &mut scratch, &Lending::NONE);
             item.pointer = crate::subdoc::join(&value.pointer, &item.pointer);
             item
         }));
@@ -168,7 +169,15 @@ pub fn inspect_at(
     Ok(items)
 }
 
-fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec<u8>) -> Item {
+/// What one media item holds; its payload may be a placeholder `lending`
+/// lends.
+fn examine(
+    found: scan::Found<'_>,
+    line: usize,
+    extract: bool,
+    scratch: &mut Vec<u8>,
+    lending: &Lending,
+) -> Item {
     let mut item = Item {
         line,
         pointer: found.pointer,
@@ -215,7 +224,7 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
         }
         Payload::Text(text) => {
             // Text under a key that usually holds base64 may be lent.
-            let text = crate::json::lent::resolved(text);
+            let text = lending.resolved(text);
             item.bytes = Some(text.len() as u64);
             if extract {
                 item.extracted = Some(ExtractedImage {
@@ -225,9 +234,14 @@ fn examine(found: scan::Found<'_>, line: usize, extract: bool, scratch: &mut Vec
                 });
             }
         }
-        Payload::Base64(payload) => {
-            examine_base64(&mut item, payload, found.declared, extract, scratch)
-        }
+        Payload::Base64(payload) => examine_base64(
+            &mut item,
+            payload,
+            found.declared,
+            extract,
+            scratch,
+            lending,
+        ),
     }
     item
 }
@@ -241,13 +255,14 @@ fn examine_base64(
     declared_type: Option<String>,
     extract: bool,
     scratch: &mut Vec<u8>,
+    lending: &Lending,
 ) {
-    item.bytes = b64::decoded_len(payload);
-    match check::decode_strict_prefix(payload, scratch, Depth::Header) {
+    item.bytes = check::decoded_len(payload, lending);
+    match check::decode_strict_prefix(payload, scratch, Depth::Header, lending) {
         Err(problem @ PayloadProblem::Base64 { lenient: true, .. }) => {
             // Line-wrapped, unpadded or URL-safe: still say what it holds.
             item.problems.push(problem.message());
-            if let Ok((bytes, _)) = b64::decode_lenient(payload) {
+            if let Ok((bytes, _)) = lending.with_resolved(payload, b64::decode_lenient) {
                 item.bytes = Some(bytes.len() as u64);
                 item.sniffed = media::sniff(&bytes);
                 let declared = declared_type.clone().or_else(|| item.sniffed.clone());
@@ -268,7 +283,14 @@ fn examine_base64(
             item.sniffed = media::sniff(scratch);
             let declared = declared_type.clone().or_else(|| item.sniffed.clone());
             if let Some(declared) = &declared {
-                match check::check_decoded(payload, scratch, total, declared, Depth::Header) {
+                match check::check_decoded(
+                    payload,
+                    scratch,
+                    total,
+                    declared,
+                    Depth::Header,
+                    lending,
+                ) {
                     Ok((_, dimensions)) => item.dimensions = dimensions,
                     Err(PayloadProblem::Mismatch { .. }) if declared_type.is_none() => {}
                     Err(problem @ PayloadProblem::Mismatch { .. }) => {
@@ -281,6 +303,7 @@ fn examine_base64(
                                 total,
                                 sniffed,
                                 Depth::Header,
+                                lending,
                             ) {
                                 item.dimensions = dimensions;
                             }
@@ -290,7 +313,8 @@ fn examine_base64(
                 }
             }
             if extract {
-                extract_as_sniffed(item, declared, b64::decode_strict(payload).ok());
+                let bytes = lending.with_resolved(payload, b64::decode_strict).ok();
+                extract_as_sniffed(item, declared, bytes);
             }
         }
     }

@@ -124,10 +124,11 @@ pub mod internals {
     }
     /// The borrowed JSON tree and the lending parser.
     pub mod json {
-        pub use crate::json::{duplicate_keys, parse, parse_counted};
-        /// The lending parser: payload strings left in the input.
+        pub use crate::json::{duplicate_keys, parse, parse_counted, Reading, Spellings};
+        /// The lending parser: payload strings left in the input, and what a
+        /// document lends (for `convert::convert_read`).
         pub mod lent {
-            pub use crate::json::lent::{parse, scan};
+            pub use crate::json::lent::{parse, scan, Lending, Source};
         }
     }
 }

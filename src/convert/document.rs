@@ -11,12 +11,13 @@ use serde_json::Value;
 
 use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::error::ReadFault;
-use crate::json::lent::{self, Lent};
+use crate::json::lent::{self, Lending, Lent};
+use crate::json::{Reading, Spellings};
+use crate::render;
 use crate::shapes::rollout;
 use crate::shapes::Shape;
 use crate::shared::SharedBytes;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
-use crate::{json, render};
 
 /// Whether documents are read as NeMo Gym rollouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -169,19 +170,21 @@ fn convert_lent(
     request: &ConvertRequest,
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
-    let _spelling = json::spell_as(text);
-    lent::lend_from(source, payloads, || {
-        let converted = convert::convert(value, from, request.to, request.options.clone())?;
-        // Sized for the text around the payloads: a buffer that doubles as it
-        // grows copies (and faults in) what it holds again.
-        let mut output = Vec::with_capacity(text.len() + text.len() / 8);
-        let lent = render::write_value_lent(&mut output, &converted.value, pretty);
-        Ok(ConvertedDocument {
-            output,
-            lent,
-            notes: converted.notes,
-            source: Some(converted.source),
-        })
+    let reading = Reading::new(
+        Lending::new(source.clone(), payloads.clone()),
+        Spellings::of(text),
+    );
+    let converted =
+        convert::convert_read(value, from, request.to, request.options.clone(), &reading)?;
+    // Sized for the text around the payloads: a buffer that doubles as it
+    // grows copies (and faults in) what it holds again.
+    let mut output = Vec::with_capacity(text.len() + text.len() / 8);
+    let lent = render::write_value_lent(&mut output, &converted.value, pretty, &reading);
+    Ok(ConvertedDocument {
+        output,
+        lent,
+        notes: converted.notes,
+        source: Some(converted.source),
     })
 }
 

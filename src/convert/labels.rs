@@ -8,6 +8,7 @@
 
 use super::Context;
 use crate::contract::acceptance::{verdict, Form, Verdict};
+use crate::json::lent::Lending;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
 use crate::shapes::Registered;
@@ -16,9 +17,10 @@ use crate::transcript::{Block, Transcript};
 /// The type an image's bytes have, where it is an image type other than the
 /// declared one (and not one the declared type merely refines). Only the
 /// payload's head is decoded (read again from the input where it is lent).
-fn sniffed_type(data: &str, declared: &str) -> Option<String> {
+fn sniffed_type(data: &str, declared: &str, lending: &Lending) -> Option<String> {
     let mut head = Vec::new();
-    crate::check::decode_strict_prefix(data, &mut head, crate::check::Depth::Header).ok()?;
+    crate::check::decode_strict_prefix(data, &mut head, crate::check::Depth::Header, lending)
+        .ok()?;
     let sniffed = crate::media::sniff(&head)?;
     let other = sniffed.starts_with("image/")
         && sniffed != declared
@@ -42,6 +44,7 @@ pub fn by_bytes(transcript: &mut Transcript, context: &mut Context) {
         return;
     }
     let mut relabelled: Vec<(String, String)> = Vec::new();
+    let lending = context.lending().clone();
     let mut relabel = |block: &mut Block| {
         let Block::Part {
             part: Part::Media(media),
@@ -56,7 +59,7 @@ pub fn by_bytes(transcript: &mut Transcript, context: &mut Context) {
         if media.kind != MediaKind::Image {
             return;
         }
-        if let Some(sniffed) = sniffed_type(data, &media.mime_type) {
+        if let Some(sniffed) = sniffed_type(data, &media.mime_type, &lending) {
             let pair = (media.mime_type.clone(), sniffed.clone());
             if !relabelled.contains(&pair) {
                 relabelled.push(pair);
@@ -98,12 +101,12 @@ mod tests {
         let jpeg =
             crate::b64::encode(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10, b'J', b'F', b'I', b'F', 0]);
         assert_eq!(
-            sniffed_type(&jpeg, "image/png").as_deref(),
+            sniffed_type(&jpeg, "image/png", &Lending::NONE).as_deref(),
             Some("image/jpeg")
         );
-        assert_eq!(sniffed_type(&jpeg, "image/jpeg"), None);
+        assert_eq!(sniffed_type(&jpeg, "image/jpeg", &Lending::NONE), None);
         // Bytes no sniffer names, or too short to tell, keep their label.
-        assert_eq!(sniffed_type("AAAA", "image/png"), None);
-        assert_eq!(sniffed_type("", "image/png"), None);
+        assert_eq!(sniffed_type("AAAA", "image/png", &Lending::NONE), None);
+        assert_eq!(sniffed_type("", "image/png", &Lending::NONE), None);
     }
 }

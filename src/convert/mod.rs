@@ -18,6 +18,7 @@ pub mod tool_result;
 use serde_json::Value;
 
 pub use crate::contract::convert::*;
+use crate::json::Reading;
 use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::Transcript;
@@ -39,6 +40,19 @@ pub fn convert(
     to: Shape,
     options: ConvertOptions,
 ) -> Result<Converted, ConvertError> {
+    convert_read(value, from, to, options, &Reading::default())
+}
+
+/// [`convert`] of a value read as `reading` says: its placeholders stand for
+/// the payloads it lends, and numbers written as text (a call's arguments)
+/// are spelled as its input spells them.
+pub fn convert_read(
+    value: &Value,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<Converted, ConvertError> {
     let (source, guess) = match from {
         Some(shape) => (shape, None),
         None => {
@@ -48,7 +62,7 @@ pub fn convert(
             (detected.shape, detected.note)
         }
     };
-    let mut context = Context::new(options, source, to.dialect());
+    let mut context = Context::new(options, source, to.dialect()).with_reading(reading.clone());
     if let Some(note) = guess {
         context.note(note);
     }

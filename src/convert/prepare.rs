@@ -113,6 +113,7 @@ fn leave_out_empties(
 /// introduced by its name (`File notes.txt (text/plain):`), wherever it stands.
 fn text_files_as_text(transcript: &mut Transcript, context: &mut Context) {
     let mut delivered = Vec::new();
+    let lending = context.lending().clone();
     let mut convert = |block: &mut Block| {
         let Block::Part {
             part: Part::Media(media),
@@ -132,7 +133,8 @@ fn text_files_as_text(transcript: &mut Transcript, context: &mut Context) {
         if !textual || media.kind != crate::media::MediaKind::File {
             return;
         }
-        let Some(text) = crate::b64::decode_strict(data)
+        let Some(text) = lending
+            .with_resolved(data, crate::b64::decode_strict)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
         else {

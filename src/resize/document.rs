@@ -12,7 +12,8 @@ use rayon::prelude::*;
 use super::{resize_image, ResizeError, ResizeOptions, Resized};
 use crate::b64;
 use crate::check::{self, Depth};
-use crate::json::{self, lent, pointer_token, Json};
+use crate::json::lent::{self, Lending};
+use crate::json::{self, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::scan::{self, Payload};
 
@@ -151,12 +152,12 @@ pub(super) fn unchanged_file(
     options: &ResizeOptions,
     max: u64,
 ) -> Option<Vec<DocumentImage>> {
-    lent::with_file_document(file, max, |parsed, _| {
+    lent::with_file_document(file, max, |parsed, _, lending| {
         let (items, options) = items_of(&parsed.json, options);
         let mut buffer = Vec::new();
         let mut images = Vec::new();
         for item in &items {
-            images.extend(judged_from_prefix(item, &options, &mut buffer)?);
+            images.extend(judged_from_prefix(item, &options, &mut buffer, lending)?);
         }
         Some(images)
     })
@@ -212,7 +213,8 @@ fn look_at_decoded(
     options: &ResizeOptions,
     buffer: &mut Vec<u8>,
 ) -> Option<(DocumentImage, Option<Vec<u8>>)> {
-    if let Some(judged) = judged_from_prefix(item, options, buffer) {
+    // A document read whole: nothing is lent.
+    if let Some(judged) = judged_from_prefix(item, options, buffer, &Lending::NONE) {
         return judged.map(|image| (image, None));
     }
     let owned;
@@ -265,13 +267,15 @@ fn look_at_decoded(
 /// A payload settled from its first bytes (strict base64 only; see
 /// [`super::within_caps_from_prefix`]), without decoding the rest:
 /// `Some(None)` for one that is not an image (left alone), `Some(image)` for
-/// an image within every cap; `None` when the rest must be decoded.
+/// an image within every cap; `None` when the rest must be decoded. The
+/// payload may be a placeholder `lending` lends.
 fn judged_from_prefix(
     item: &Item<'_>,
     options: &ResizeOptions,
     buffer: &mut Vec<u8>,
+    lending: &Lending,
 ) -> Option<Option<DocumentImage>> {
-    let len = check::decode_strict_prefix(item.payload, buffer, Depth::Header).ok()?;
+    let len = check::decode_strict_prefix(item.payload, buffer, Depth::Header, lending).ok()?;
     if !item.declares_image() && super::sniff_format(buffer).is_err() {
         return Some(None);
     }

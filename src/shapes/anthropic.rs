@@ -56,6 +56,7 @@ use serde_json::Value;
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::b64;
+use crate::json::lent::Lending;
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
 
@@ -65,7 +66,17 @@ const SHAPE: Shape = Shape::Anthropic;
 /// PDF documents (base64 or URL) and text/plain documents (a text source); a part
 /// name becomes a document's `title`. Empty or whitespace-only text blocks are
 /// refused by the API, so callers drop them (see [`is_blank_text`]).
-pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
+pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
+    write_part_lent(part, place, &Lending::NONE)
+}
+
+/// [`write_part`] of a part read from a document that lends `lending` (a
+/// text/plain document's data may be a placeholder).
+pub fn write_part_lent(
+    part: &Part,
+    _place: Place,
+    lending: &Lending,
+) -> Result<Value, Unsupported> {
     let media = match part {
         Part::Text(text) => return Ok(object([("type", string("text")), ("text", string(text))])),
         Part::Media(media) => media,
@@ -89,7 +100,8 @@ pub fn write_part(part: &Part, _place: Place) -> Result<Value, Unsupported> {
             let source = match (media.mime_type.as_str(), &media.source) {
                 ("application/pdf", source) => source_value("application/pdf", source),
                 ("text/plain", Source::Data(data)) => {
-                    let text = b64::decode_lenient(data)
+                    let text = lending
+                        .with_resolved(data, b64::decode_lenient)
                         .ok()
                         .and_then(|(bytes, _)| String::from_utf8(bytes).ok())
                         .ok_or_else(|| {

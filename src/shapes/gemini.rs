@@ -75,6 +75,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};
+use crate::json::lent::Lending;
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::transcript::Extensions;
@@ -277,10 +278,10 @@ fn snake(key: &str) -> String {
 }
 
 /// Standard padded base64 spelled in another form Gemini accepts: `url-safe`
-/// (`-` and `_` for `+` and `/`), `unpadded`, or both.
-fn spell_base64(standard: &str, form: &str) -> String {
-    // A payload lent from the input is respelled from the input.
-    crate::json::lent::with_resolved(standard, |standard| {
+/// (`-` and `_` for `+` and `/`), `unpadded`, or both. A payload `lending`
+/// lends is respelled from the input.
+fn spell_base64(standard: &str, form: &str, lending: &Lending) -> String {
+    lending.with_resolved(standard, |standard| {
         let mut text = if form.contains("unpadded") {
             standard.trim_end_matches('=').to_string()
         } else {

@@ -244,7 +244,7 @@ impl super::ImageReply for ToolOutputImages {
     }
 
     fn split<'a>(&self, reply: Json<'a>, keep_bytes: bool) -> Result<SplitReply<'a>, EntryProblem> {
-        split::split_reply(reply, keep_bytes)
+        split::split_reply(reply, keep_bytes, &crate::json::lent::Lending::NONE)
     }
 
     fn canonical_parts<'s>(&self, split: &'s SplitReply<'_>) -> Json<'s> {

@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::json::lent::Lending;
+
 /// Why a call's arguments (or a tool's schema) are refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentProblem {
@@ -73,12 +75,14 @@ pub fn check_schema(schema: &Value) -> Option<ArgumentProblem> {
 
 /// Checks one call's arguments against its tool's schema (`None`: the tool
 /// declares none). `call` is the call's id, for messages. Returns every
-/// violation, one per failing schema path.
+/// violation, one per failing schema path. Strings in the arguments may be
+/// placeholders `lending` lends.
 pub fn check_arguments(
     tool: &str,
     call: Option<&str>,
     schema: Option<&Value>,
     arguments: &Value,
+    lending: &Lending,
 ) -> Vec<ArgumentProblem> {
     let who = match call {
         Some(id) => format!("call {id} ({tool})"),
@@ -121,7 +125,7 @@ pub fn check_arguments(
         }
     };
     // Strings lent from the input are checked as what they are.
-    let arguments = crate::json::lent::resolved_value(arguments);
+    let arguments = lending.resolved_value(arguments);
     validator
         .iter_errors(&arguments)
         .map(|error| {
@@ -145,7 +149,7 @@ mod tests {
     use serde_json::json;
 
     fn verdict(schema: Option<Value>, arguments: Value) -> Vec<&'static str> {
-        check_arguments("t", None, schema.as_ref(), &arguments)
+        check_arguments("t", None, schema.as_ref(), &arguments, &Lending::NONE)
             .into_iter()
             .map(|p| p.rule)
             .collect()
@@ -285,7 +289,14 @@ mod tests {
                 "{schema:?}"
             );
         }
-        let message = &check_arguments("screenshot", Some("c1"), None, &json!({"x": 1}))[0].message;
+        let message = &check_arguments(
+            "screenshot",
+            Some("c1"),
+            None,
+            &json!({"x": 1}),
+            &Lending::NONE,
+        )[0]
+        .message;
         assert_eq!(
             message,
             "screenshot declares no parameters, but call c1 (screenshot) passes x"
@@ -342,7 +353,13 @@ mod tests {
 
     #[test]
     fn messages_name_the_tool_and_the_schema_path() {
-        let problems = check_arguments("get_chart", Some("c1"), Some(&city()), &json!({"city": 3}));
+        let problems = check_arguments(
+            "get_chart",
+            Some("c1"),
+            Some(&city()),
+            &json!({"city": 3}),
+            &Lending::NONE,
+        );
         assert_eq!(problems.len(), 1);
         assert!(
             problems[0]

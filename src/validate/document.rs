@@ -10,7 +10,8 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::json::{self, lent, pointer_token, Json, Parsed};
+use crate::json::lent::{self, Lending};
+use crate::json::{self, pointer_token, Json, Parsed};
 use crate::media::MediaKind;
 use crate::part::PartView;
 use crate::shapes::image_reply;
@@ -62,7 +63,7 @@ pub fn check_shared(shared: &SharedBytes, options: &CheckOptions) -> DocReport {
     if rollout {
         return super::scope::check_rollout(shared, options, parsed.duplicates > 0);
     }
-    check_parsed(&parsed, shared, options)
+    check_parsed(&parsed, shared, &Lending::NONE, options)
 }
 
 /// A `duplicate-key` finding for each key `bytes` writes twice in an object.
@@ -90,24 +91,37 @@ pub fn check_file(file: &std::fs::File, options: &CheckOptions, max: u64) -> Opt
     if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
         return None;
     }
-    lent::with_file_document(file, max, |parsed, shadow| {
+    lent::with_file_document(file, max, |parsed, shadow, lending| {
         if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(&parsed.json)
         {
             return None;
         }
-        Some(check_parsed(parsed, shadow, options))
+        Some(check_parsed(parsed, shadow, lending, options))
     })
 }
 
-/// Checks a parsed document (`shared`: the text it was parsed from).
-fn check_parsed(parsed: &Parsed<'_>, shared: &SharedBytes, options: &CheckOptions) -> DocReport {
+/// Checks a parsed document (`shared`: the text it was parsed from; `lent`:
+/// what that text's placeholders stand for, when it has any: a large file's
+/// payloads).
+fn check_parsed(
+    parsed: &Parsed<'_>,
+    shared: &SharedBytes,
+    lent: &Lending,
+    options: &CheckOptions,
+) -> DocReport {
     let bytes: &[u8] = shared;
     let doc = &parsed.json;
     let duplicates = parsed.duplicates > 0;
     // The document as a value with lent payloads, made once if a transcript
-    // needs it (to recognize, and to check).
+    // needs it (to recognize, and to check), and what it lends (the text's
+    // own lending when the value lends nothing of its own).
     let value = OnceCell::new();
-    let lent_value = || value.get_or_init(|| lent::value_of(doc, shared));
+    let lent_value = || {
+        value.get_or_init(|| {
+            let (value, payloads) = lent::value_of(doc, shared);
+            (value, Lending::of_bytes(shared, &payloads).or(lent))
+        })
+    };
     let mut note = None;
     let kind = match options.kind {
         // Checked as a rollout by the callers (`check_shared`, `check_file`).
@@ -115,16 +129,16 @@ fn check_parsed(parsed: &Parsed<'_>, shared: &SharedBytes, options: &CheckOption
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
-        KindChoice::Transcript(None) => recognize_transcript(lent_value(), shared, &mut note)
+        KindChoice::Transcript(None) => recognize_transcript(lent_value(), &mut note)
             .or(Some(DocKind::Transcript(crate::shapes::HUB))),
         KindChoice::Auto => {
-            recognize(doc).or_else(|| recognize_transcript(lent_value(), shared, &mut note))
+            recognize(doc).or_else(|| recognize_transcript(lent_value(), &mut note))
         }
     };
     let mut checker = Checker {
         options,
         bytes,
-        shared,
+        lending: lent,
         url_safe_base64: false,
         scratch: SCRATCH.with(|cell| cell.take()),
         issues: Vec::new(),
@@ -201,11 +215,10 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
 /// Recognizes a transcript (request, message list, response, tool result) of
 /// any shape by what it holds; `note` says how, when it took a guess.
 fn recognize_transcript(
-    (value, payloads): &(Value, lent::Payloads),
-    shared: &SharedBytes,
+    (value, _): &(Value, Lending),
     note: &mut Option<String>,
 ) -> Option<DocKind> {
-    let detected = lent::lend(shared, payloads, || crate::convert::detect::detect(value))?;
+    let detected = crate::convert::detect::detect(value)?;
     let shape = detected.shape;
     if !shape.dialect().validate_facts().transcript {
         return None;
@@ -218,8 +231,9 @@ pub(super) struct Checker<'o> {
     pub(super) options: &'o CheckOptions,
     /// The document's text, which borrowed strings point into.
     pub(super) bytes: &'o [u8],
-    /// The same bytes, shared.
-    pub(super) shared: &'o SharedBytes,
+    /// What the document's placeholders stand for, if it has any (a large
+    /// file's payloads, read from the file).
+    pub(super) lending: &'o Lending,
     pub(super) scratch: Vec<u8>,
     pub(super) issues: Vec<Issue>,
     pub(super) images: Vec<ImageStat>,
@@ -345,7 +359,7 @@ impl Checker<'_> {
     /// A transcript: every embedded media item by the media rules, then the
     /// shape's rules and the tool exchanges on the document read as a
     /// transcript (`lent_value`: the document as a value, payloads lent).
-    fn transcript(&mut self, doc: &Json<'_>, lent_value: &(Value, lent::Payloads), shape: Shape) {
+    fn transcript(&mut self, doc: &Json<'_>, lent_value: &(Value, Lending), shape: Shape) {
         self.url_safe_base64 = shape.dialect().validate_facts().url_safe_base64;
         for found in crate::scan::find_media(doc) {
             let crate::scan::Payload::Base64(payload) = found.payload else {
@@ -366,7 +380,7 @@ impl Checker<'_> {
                     found.pointer.clone(),
                     format!(
                         "text holds a base64 data: URL ({normalized}, {} characters): the model reads it as text, not as media",
-                        group_digits(lent::resolved_len(payload) as u64)
+                        group_digits(self.lending.resolved_len(payload) as u64)
                     ),
                     None,
                 );
@@ -399,11 +413,9 @@ impl Checker<'_> {
                 }
             }
         }
-        let (value, payloads) = lent_value;
+        let (value, lending) = lent_value;
         let target = self.options.target;
-        let issues = lent::lend(self.shared, payloads, || {
-            super::transcript::check(value, shape, target)
-        });
+        let issues = super::transcript::check(value, shape, target, lending);
         self.issues.extend(issues);
     }
 

@@ -11,6 +11,7 @@ use super::locate::Locator;
 use super::report::Issue;
 use super::transcript::{hosted_type, issue};
 use crate::convert;
+use crate::json::lent::Lending;
 use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, Role, Tool, ToolCall, ToolResult, Transcript};
@@ -124,6 +125,7 @@ pub(super) fn exchanges(
     shape: Shape,
     form: convert::Form,
     locate: &Locator<'_>,
+    lending: &Lending,
     issues: &mut Vec<Issue>,
 ) {
     // Gemini and canonical ids are optional: id-less results pair with id-less
@@ -194,6 +196,7 @@ pub(super) fn exchanges(
                 &hosted,
                 &at,
                 facts.acceptance,
+                lending,
                 issues,
             );
             open.push(Open {
@@ -545,13 +548,15 @@ fn hosted_call(
     ));
 }
 
-/// A call's arguments against its declared tool.
+/// A call's arguments against its declared tool (strings in them may be
+/// placeholders `lending` lends).
 fn check_call(
     call: &ToolCall,
     declared: Option<&HashMap<&str, &Tool>>,
     hosted: &HashSet<&str>,
     at: &str,
     acceptance: &[Fact],
+    lending: &Lending,
     issues: &mut Vec<Issue>,
 ) {
     let id = call.id.as_deref().filter(|id| !id.is_empty());
@@ -574,7 +579,7 @@ fn check_call(
                     "tool-arguments-json",
                     format!(
                         "arguments of {who} are not JSON: {}",
-                        crate::b64::preview(raw)
+                        lending.with_resolved(raw, crate::b64::preview)
                     ),
                 )
             };
@@ -625,7 +630,8 @@ fn check_call(
         issues.push(found);
         return;
     };
-    for problem in arguments::check_arguments(&call.name, id, tool.parameters.as_ref(), arguments) {
+    let schema = tool.parameters.as_ref();
+    for problem in arguments::check_arguments(&call.name, id, schema, arguments, lending) {
         issues.push(issue(problem.rule, at.to_string(), problem.message));
     }
 }

@@ -4,7 +4,6 @@
 use super::document::Checker;
 use crate::b64;
 use crate::check::{self, PayloadProblem};
-use crate::json::lent;
 use crate::media::{self, MediaKind};
 use crate::profile::Cap;
 use crate::size::group_digits;
@@ -87,7 +86,12 @@ impl Checker<'_> {
             && still_only
             && declared == "image/gif"
             && checked.is_some()
-            && gif_is_animated(&b64::decode_strict(media.payload).unwrap_or_default());
+            && gif_is_animated(
+                &self
+                    .lending
+                    .with_resolved(media.payload, b64::decode_strict)
+                    .unwrap_or_default(),
+            );
         self.scratch = scratch;
         let Some((_, dimensions)) = checked else {
             return done(self, stat);
@@ -140,13 +144,16 @@ impl Checker<'_> {
     /// `None` (with the finding) when it is not base64 or (unrepaired) not
     /// canonical base64.
     fn decode(&mut self, media: &Media<'_>, scratch: &mut Vec<u8>) -> Option<u64> {
-        match check::decode_strict_prefix(media.payload, scratch, self.options.depth) {
+        let lending = self.lending;
+        match check::decode_strict_prefix(media.payload, scratch, self.options.depth, lending) {
             Ok(total) => Some(total),
             Err(PayloadProblem::Base64 {
                 error,
                 lenient: true,
             }) => {
-                let (bytes, how) = b64::decode_lenient(media.payload).unwrap_or_default();
+                let (bytes, how) = lending
+                    .with_resolved(media.payload, b64::decode_lenient)
+                    .unwrap_or_default();
                 if self.url_safe_base64 && !how.whitespace {
                     // Either alphabet, padded or not, is legal where Gemini
                     // reads it (protobuf's JSON mapping; docs/media-types.md); partkit's
@@ -191,8 +198,14 @@ impl Checker<'_> {
         let mut declared = media.normalized.clone();
         let mut retyped = false;
         let checked = loop {
-            match check::check_decoded(media.payload, scratch, total, &declared, self.options.depth)
-            {
+            match check::check_decoded(
+                media.payload,
+                scratch,
+                total,
+                &declared,
+                self.options.depth,
+                self.lending,
+            ) {
                 Err(PayloadProblem::Mismatch { content, .. }) if !retyped => {
                     // The bare container (`application/zip`) is no answer: the
                     // format inside it is not known.
@@ -312,12 +325,14 @@ impl Checker<'_> {
                         ),
                     ))
                 }
-                Some(Cap::Encoded(max)) if lent::resolved_len(media.payload) as u64 > max => {
+                Some(Cap::Encoded(max))
+                    if self.lending.resolved_len(media.payload) as u64 > max =>
+                {
                     return Some((
                         "limit-bytes",
                         format!(
                             "{} base64 characters, over the {} profile's {} per image",
-                            group_digits(lent::resolved_len(media.payload) as u64),
+                            group_digits(self.lending.resolved_len(media.payload) as u64),
                             profile.name,
                             group_digits(max)
                         ),

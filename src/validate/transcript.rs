@@ -13,6 +13,8 @@ use super::kit::article;
 use super::locate::Locator;
 use super::report::Issue;
 use crate::convert::{self, ConvertOptions, OnInvalidArguments};
+use crate::json::lent::Lending;
+use crate::json::Reading;
 use crate::shapes::Registered;
 use crate::shapes::{Dialect, Shape};
 use crate::transcript::{Tool, Transcript};
@@ -26,13 +28,20 @@ pub(super) fn issue(rule: &'static str, pointer: String, message: String) -> Iss
 /// raw document, then (when the reader accepts it) tool declarations, tool
 /// exchanges and arguments, and with `target` what converting it would refuse
 /// or drop.
-pub(super) fn check(value: &Value, shape: Shape, target: Option<Shape>) -> Vec<Issue> {
+/// `lending`: what the document lends (its strings' placeholders).
+pub(super) fn check(
+    value: &Value,
+    shape: Shape,
+    target: Option<Shape>,
+    lending: &Lending,
+) -> Vec<Issue> {
     let mut issues = shape.dialect().validate_rules(value);
     let options = ConvertOptions {
         on_invalid_arguments: OnInvalidArguments::Keep,
         ..ConvertOptions::default()
     };
-    let mut context = convert::Context::new(options.clone(), shape, crate::shapes::HUB.dialect());
+    let mut context = convert::Context::new(options.clone(), shape, crate::shapes::HUB.dialect())
+        .with_reading(Reading::lent(lending.clone()));
     // A missing id is a finding of its own (tool-id-missing), not a document
     // the reader refuses: read it as an empty id.
     let filled = fill_missing_ids(value, shape);
@@ -70,10 +79,16 @@ pub(super) fn check(value: &Value, shape: Shape, target: Option<Shape>) -> Vec<I
         // A single tool result: its call is elsewhere, but it needs an id.
         lone_results(&transcript, shape, &locate, &mut issues);
     } else {
-        exchanges(&transcript, shape, form, &locate, &mut issues);
+        exchanges(&transcript, shape, form, &locate, lending, &mut issues);
     }
     if let Some(target) = target {
-        preflight(filled.as_ref().unwrap_or(value), shape, target, &mut issues);
+        preflight(
+            filled.as_ref().unwrap_or(value),
+            shape,
+            target,
+            lending,
+            &mut issues,
+        );
     }
     issues
 }
@@ -192,8 +207,21 @@ fn tools(transcript: &Transcript, locate: &Locator<'_>, issues: &mut Vec<Issue>)
 /// target refuses is reported where it stands; each warning about something
 /// dropped (or degraded to a placeholder, or missing for the target) is one
 /// finding on the document.
-fn preflight(value: &Value, shape: Shape, target: Shape, issues: &mut Vec<Issue>) {
-    match convert::convert(value, Some(shape), target, ConvertOptions::default()) {
+fn preflight(
+    value: &Value,
+    shape: Shape,
+    target: Shape,
+    lending: &Lending,
+    issues: &mut Vec<Issue>,
+) {
+    let reading = Reading::lent(lending.clone());
+    match convert::convert_read(
+        value,
+        Some(shape),
+        target,
+        ConvertOptions::default(),
+        &reading,
+    ) {
         Err(convert::ConvertError::Unsupported {
             pointer,
             unsupported,

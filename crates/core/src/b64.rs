@@ -1,13 +1,12 @@
 //! Base64 as parts carry it: strict reading where a rule demands it, lenient reading
 //! (line breaks, no padding, URL-safe alphabet) elsewhere, and sizes without decoding.
-//! Each sees through the placeholders of payloads lent from a conversion's input
-//! ([`crate::json::lent`]).
+//! Each reads the text it is given: a caller that may hold the placeholder of a
+//! payload lent from the input resolves it first
+//! (`crate::json::lent::Lending::with_resolved`).
 
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig, STANDARD};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
-
-use crate::json::lent;
 
 /// The longest prefix of a payload that messages may show (docs/limits.md).
 pub const SHOWN_PREFIX: usize = 32;
@@ -93,10 +92,6 @@ pub fn encode(bytes: &[u8]) -> String {
 /// Decodes canonical base64 strictly: standard alphabet, correct padding, no
 /// whitespace, no stray bits in the last character.
 pub fn decode_strict(text: &str) -> Result<Vec<u8>, Base64Error> {
-    lent::with_resolved(text, decode_strict_resolved)
-}
-
-fn decode_strict_resolved(text: &str) -> Result<Vec<u8>, Base64Error> {
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
@@ -115,23 +110,17 @@ fn decode_strict_resolved(text: &str) -> Result<Vec<u8>, Base64Error> {
 
 /// [`decode_strict`] into `out` (cleared first; reused between calls).
 pub fn decode_strict_into(text: &str, out: &mut Vec<u8>) -> Result<(), Base64Error> {
-    lent::with_resolved(text, |text| {
-        out.clear();
-        if base64_simd::STANDARD.decode_append(text, out).is_ok() && !text.is_empty() {
-            return Ok(());
-        }
-        out.clear();
-        decode_strict_resolved(text).map(|bytes| out.extend_from_slice(&bytes))
-    })
+    out.clear();
+    if base64_simd::STANDARD.decode_append(text, out).is_ok() && !text.is_empty() {
+        return Ok(());
+    }
+    out.clear();
+    decode_strict(text).map(|bytes| out.extend_from_slice(&bytes))
 }
 
 /// Checks base64 strictly, decoding into `scratch` (reused between calls so that a
 /// scan of many payloads allocates once).
 pub fn check_strict(text: &str, scratch: &mut Vec<u8>) -> Result<usize, Base64Error> {
-    lent::with_resolved(text, |text| check_strict_resolved(text, scratch))
-}
-
-fn check_strict_resolved(text: &str, scratch: &mut Vec<u8>) -> Result<usize, Base64Error> {
     if text.is_empty() {
         return Err(Base64Error::Empty);
     }
@@ -170,10 +159,6 @@ const LENIENT_URL_SAFE: GeneralPurpose = GeneralPurpose::new(
 /// Decodes base64 leniently: ASCII whitespace is ignored, padding may be missing,
 /// and the URL-safe alphabet is accepted. Reports what it forgave.
 pub fn decode_lenient(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
-    lent::with_resolved(text, decode_lenient_resolved)
-}
-
-fn decode_lenient_resolved(text: &str) -> Result<(Vec<u8>, Leniency), Base64Error> {
     let mut leniency = Leniency::default();
     let compact: std::borrow::Cow<'_, str> = if text.bytes().any(|b| b.is_ascii_whitespace()) {
         leniency.whitespace = true;
@@ -205,13 +190,6 @@ fn decode_lenient_resolved(text: &str) -> Result<(Vec<u8>, Leniency), Base64Erro
 /// The decoded size of canonical padded base64, computed from its length and
 /// padding without decoding. `None` when the length is not a multiple of four.
 pub fn decoded_len(text: &str) -> Option<u64> {
-    if let Some((_, len)) = lent::strict_payload(text) {
-        return Some(len);
-    }
-    lent::with_resolved(text, decoded_len_resolved)
-}
-
-fn decoded_len_resolved(text: &str) -> Option<u64> {
     let bytes = text.as_bytes();
     if !bytes.len().is_multiple_of(4) {
         return None;
@@ -232,10 +210,6 @@ pub fn encoded_len(n: u64) -> u64 {
 
 /// At most the first `SHOWN_PREFIX` characters of a payload, marked when cut.
 pub fn preview(payload: &str) -> String {
-    lent::with_resolved(payload, preview_resolved)
-}
-
-fn preview_resolved(payload: &str) -> String {
     match payload.char_indices().nth(SHOWN_PREFIX) {
         Some((cut, _)) => format!("{}…", &payload[..cut]),
         None => payload.to_string(),

@@ -2,6 +2,7 @@
 //! strict base64, content against the declared type, the image header.
 
 use crate::b64::{self, Base64Error};
+use crate::json::lent::Lending;
 use crate::media;
 
 /// How far to look into a payload.
@@ -104,37 +105,50 @@ const PREFIX_CHARS: usize = PREFIX_BYTES / 3 * 4;
 
 /// Checks a base64 payload declared as `declared` (a normalized media type).
 /// `scratch` holds decoded bytes afterwards (reused between calls): all of them
-/// for [`Depth::Full`], else at least a prefix.
+/// for [`Depth::Full`], else at least a prefix. A placeholder is checked as
+/// the payload `lending` lends under it.
 pub fn check_payload(
     payload: &str,
     declared: &str,
     scratch: &mut Vec<u8>,
     depth: Depth,
+    lending: &Lending,
 ) -> Result<PayloadInfo, PayloadProblem> {
-    let decoded_len = decode_strict_prefix(payload, scratch, depth)?;
-    check_decoded(payload, scratch, decoded_len, declared, depth).map(|(sniffed, dimensions)| {
-        PayloadInfo {
+    let decoded_len = decode_strict_prefix(payload, scratch, depth, lending)?;
+    check_decoded(payload, scratch, decoded_len, declared, depth, lending).map(
+        |(sniffed, dimensions)| PayloadInfo {
             decoded_len,
             sniffed,
             dimensions,
-        }
-    })
+        },
+    )
+}
+
+/// The decoded size of a canonical payload, which may be the placeholder of
+/// one `lending` lends ([`b64::decoded_len`] of what it stands for; known
+/// without reading it when the scan found it strict).
+pub fn decoded_len(payload: &str, lending: &Lending) -> Option<u64> {
+    if let Some((_, len)) = lending.strict_payload(payload) {
+        return Some(len);
+    }
+    lending.with_resolved(payload, b64::decoded_len)
 }
 
 /// Validates a whole payload as strict base64 (fast, without writing the
 /// decoded bytes) and decodes into `scratch` what a check at `depth` needs.
-/// Returns the decoded size.
+/// Returns the decoded size. A placeholder is checked as the payload
+/// `lending` lends under it.
 pub fn decode_strict_prefix(
     payload: &str,
     scratch: &mut Vec<u8>,
     depth: Depth,
+    lending: &Lending,
 ) -> Result<u64, PayloadProblem> {
-    use crate::json::lent;
     if depth == Depth::Header {
-        if let Some((index, total)) = lent::strict_payload(payload) {
+        if let Some((index, total)) = lending.strict_payload(payload) {
             // A lent payload the scan found strict: only the prefix is read
             // again (from a file, where it is one).
-            let decoded = lent::with_payload_prefix(index, PREFIX_CHARS, |prefix| {
+            let decoded = lending.with_payload_prefix(index, PREFIX_CHARS, |prefix| {
                 prefix.map(|prefix| decode_into(prefix, scratch))
             });
             if decoded.is_some() {
@@ -143,7 +157,7 @@ pub fn decode_strict_prefix(
         }
     }
     // A payload lent from the input is checked there.
-    lent::with_resolved(payload, |payload| {
+    lending.with_resolved(payload, |payload| {
         decode_resolved_prefix(payload, scratch, depth)
     })
 }
@@ -191,17 +205,19 @@ fn decode_into(chars: &str, scratch: &mut Vec<u8>) {
 }
 
 /// Checks decoded bytes (all of them, or a prefix of a `total`-byte payload)
-/// against a declared type, decoding the rest of `payload` when the header needs it.
+/// against a declared type, decoding the rest of `payload` (a placeholder:
+/// what `lending` lends under it) when the header needs it.
 pub fn check_decoded(
     payload: &str,
     scratch: &mut Vec<u8>,
     total: u64,
     declared: &str,
     depth: Depth,
+    lending: &Lending,
 ) -> Result<BytesInfo, PayloadProblem> {
     match check_bytes(scratch, declared, depth) {
         Err(PayloadProblem::Header(_)) if (scratch.len() as u64) < total => {
-            crate::json::lent::with_resolved(payload, |payload| decode_into(payload, scratch));
+            lending.with_resolved(payload, |payload| decode_into(payload, scratch));
             check_bytes(scratch, declared, depth)
         }
         result => result,

@@ -16,10 +16,12 @@ mod compact;
 mod duplicates;
 mod fast;
 pub mod lent;
+mod reading;
 mod spelling;
 pub use compact::write_compact;
 pub use duplicates::duplicate_keys;
-pub use spelling::{spell_as, text_of, with_spellings, Spellings};
+pub use reading::Reading;
+pub use spelling::Spellings;
 
 /// One JSON value, borrowing what it can from the text it was parsed from.
 #[derive(Debug, Clone, PartialEq, Eq)]

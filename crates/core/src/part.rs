@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::b64;
+use crate::json::lent::Lending;
 use crate::json::Json;
 use crate::media::{self, MediaKind};
 
@@ -35,8 +35,14 @@ impl MediaPart {
     /// The decoded size of inline data, from its length and padding; `None` for a
     /// URL part or for data whose length is not a multiple of four.
     pub fn decoded_len(&self) -> Option<u64> {
+        self.decoded_len_lent(&Lending::NONE)
+    }
+
+    /// [`MediaPart::decoded_len`] of a part read from a document that lends
+    /// `lending` (its data may be a placeholder).
+    pub fn decoded_len_lent(&self, lending: &Lending) -> Option<u64> {
         match &self.source {
-            Source::Data(data) => b64::decoded_len(data),
+            Source::Data(data) => crate::check::decoded_len(data, lending),
             Source::Url(_) => None,
         }
     }

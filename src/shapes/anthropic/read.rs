@@ -34,6 +34,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::lent::Lending;
 use crate::part::Part;
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::shapes::Shape;
@@ -64,8 +65,11 @@ const REQUEST_KEYS: &[&str] = &[
 
 /// Reads a request body, a bare message list, a response (as one assistant
 /// turn) or a single `tool_result` block.
-pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    let mut reader = Reader::default();
+pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    let mut reader = Reader {
+        calls: Vec::new(),
+        lending: context.lending().clone(),
+    };
     match value {
         Value::Array(messages) => {
             let mut transcript = Transcript::default();
@@ -104,10 +108,11 @@ fn is_blank(text: &str) -> bool {
 }
 
 /// What the reader remembers across messages.
-#[derive(Default)]
 struct Reader {
     /// Tool-call ids and names, to name the results.
     calls: Vec<(String, String)>,
+    /// What the document lends.
+    lending: Lending,
 }
 
 impl Reader {
@@ -242,7 +247,7 @@ impl Reader {
                 Some(part) => part,
                 None => return Ok(opaque(SHAPE, value)),
             },
-            "document" => match read_document(map, &mut own) {
+            "document" => match read_document(map, &mut own, &self.lending) {
                 Some(part) => part,
                 None => return Ok(opaque(SHAPE, value)),
             },

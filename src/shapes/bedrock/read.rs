@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::ext::{says_nothing, Own};
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::Reading;
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::{invalid, read_list, string_list};
@@ -25,17 +26,21 @@ const REQUEST_KEYS: &[&str] = &[
 ];
 
 /// Reads a Converse document.
-pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    let reading = context.reading();
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     let form = match value {
         Value::Array(messages) => {
-            read_messages(messages, "", &mut transcript)?;
+            read_messages(messages, "", &mut transcript, reading)?;
             Form::Messages
         }
         Value::Object(map) if map.contains_key("toolResult") => {
-            let result =
-                read_tool_result(map.get("toolResult").unwrap_or(&Value::Null), "/toolResult")?;
+            let result = read_tool_result(
+                map.get("toolResult").unwrap_or(&Value::Null),
+                "/toolResult",
+                reading,
+            )?;
             own.keep_unknown(map, &["toolResult"]);
             transcript
                 .messages
@@ -56,6 +61,7 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
                 std::slice::from_ref(message),
                 "/output/message",
                 &mut transcript,
+                reading,
             )?;
             let mut envelope = map.clone();
             if let Some(Value::Object(output)) = envelope.get_mut("output") {
@@ -65,7 +71,7 @@ pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript),
             Form::Response
         }
         Value::Object(map) => {
-            read_request(map, &mut transcript, &mut own)?;
+            read_request(map, &mut transcript, &mut own, reading)?;
             Form::Request
         }
         _ => {
@@ -83,6 +89,7 @@ fn read_request(
     map: &Map<String, Value>,
     transcript: &mut Transcript,
     own: &mut Own,
+    reading: &Reading,
 ) -> Result<(), ConvertError> {
     own.keep_unknown(map, REQUEST_KEYS);
     match map.get("modelId") {
@@ -103,7 +110,7 @@ fn read_request(
                 blocks
                     .iter()
                     .enumerate()
-                    .map(|(i, b)| read_block(b, &format!("/system/{i}")))
+                    .map(|(i, b)| read_block(b, &format!("/system/{i}"), reading))
                     .collect::<Result<_, _>>()?,
             );
         }
@@ -152,7 +159,7 @@ fn read_request(
             &[]
         }
     };
-    read_messages(messages, "/messages", transcript)
+    read_messages(messages, "/messages", transcript, reading)
 }
 
 fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
@@ -236,6 +243,7 @@ fn read_messages(
     messages: &[Value],
     base: &str,
     transcript: &mut Transcript,
+    reading: &Reading,
 ) -> Result<(), ConvertError> {
     for (index, message) in messages.iter().enumerate() {
         let at = format!("{base}/{index}");
@@ -262,10 +270,11 @@ fn read_messages(
                 results.push(Block::ToolResult(read_tool_result(
                     result,
                     &format!("{here}/toolResult"),
+                    reading,
                 )?));
                 order.push(Value::from("r"));
             } else {
-                others.push(read_block(block, &here)?);
+                others.push(read_block(block, &here, reading)?);
                 order.push(Value::from("o"));
             }
         }
@@ -295,7 +304,11 @@ fn read_messages(
     Ok(())
 }
 
-fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError> {
+fn read_tool_result(
+    result: &Value,
+    at: &str,
+    reading: &Reading,
+) -> Result<ToolResult, ConvertError> {
     let map = crate::shapes::kit::object_at(result, at, "toolResult is an object")?;
     let id =
         crate::shapes::kit::required_str(map, "toolUseId", at, "a toolResult needs a toolUseId")?;
@@ -320,7 +333,7 @@ fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError
         })?
         .iter()
         .enumerate()
-        .map(|(i, b)| read_block(b, &format!("{at}/content/{i}")))
+        .map(|(i, b)| read_block(b, &format!("{at}/content/{i}"), reading))
         .collect::<Result<_, _>>()?;
     let mut extensions = Extensions::new();
     own.store(&mut extensions, SHAPE);
@@ -336,7 +349,11 @@ fn read_tool_result(result: &Value, at: &str) -> Result<ToolResult, ConvertError
 /// Reads one content block (a union: one key per block).
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
-pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError> {
+pub(super) fn read_block(
+    block: &Value,
+    at: &str,
+    reading: &Reading,
+) -> Result<Block, ConvertError> {
     let map = crate::shapes::kit::object_at(block, at, "a content block is an object")?;
     let opaque = || {
         Block::Opaque(Opaque {
@@ -353,7 +370,7 @@ pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError>
         ("text", Value::String(text)) => Part::Text(text.clone()),
         ("json", value) => {
             own.hint("json", true);
-            Part::Text(crate::json::text_of(value))
+            Part::Text(reading.text_of(value))
         }
         // Generated text with its citations: the text is the answer (the
         // blocks one after another); the citations only this shape has.
@@ -444,7 +461,7 @@ pub(super) fn read_block(block: &Value, at: &str) -> Result<Block, ConvertError>
         }
         // Content the model reads inside a wrapper only Converse has.
         ("guardContent", guard) => {
-            return Ok(super::wrapped::read_guard(guard, at)?.unwrap_or_else(opaque))
+            return Ok(super::wrapped::read_guard(guard, at, reading)?.unwrap_or_else(opaque))
         }
         ("searchResult", result) => {
             return Ok(super::wrapped::read_search_result(result).unwrap_or_else(opaque))

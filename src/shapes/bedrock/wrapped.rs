@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use super::read::read_block;
 use crate::contract::ext::{add_hint, Mine, Own};
 use crate::contract::ConvertError;
+use crate::json::Reading;
 use crate::part::Part;
 use crate::shapes::kit::put;
 use crate::shapes::{lengths_of, split_joined, Shape};
@@ -26,7 +27,11 @@ const PASSAGE_SEPARATOR: &str = "\n";
 /// (`$guardContent`) and its other fields (`guardContent.qualifiers`) kept; or
 /// its image, read as an `image` block is, marked `$guardContent: "image"`.
 /// `None` for a form this reader does not know (kept opaque).
-pub(super) fn read_guard(guard: &Value, at: &str) -> Result<Option<Block>, ConvertError> {
+pub(super) fn read_guard(
+    guard: &Value,
+    at: &str,
+    reading: &Reading,
+) -> Result<Option<Block>, ConvertError> {
     let Some((kind, inner)) = guard
         .as_object()
         .filter(|guard| guard.len() == 1)
@@ -55,7 +60,11 @@ pub(super) fn read_guard(guard: &Value, at: &str) -> Result<Option<Block>, Conve
         ("image", Value::Object(_)) => {
             let mut image = Map::new();
             image.insert("image".into(), inner.clone());
-            match read_block(&Value::Object(image), &format!("{at}/guardContent"))? {
+            match read_block(
+                &Value::Object(image),
+                &format!("{at}/guardContent"),
+                reading,
+            )? {
                 Block::Part {
                     part: part @ Part::Media(_),
                     mut extensions,
@@ -175,7 +184,9 @@ mod tests {
 
     fn round_trip(block: Value) -> (Part, Extensions, Value) {
         let read = match block.as_object().and_then(|b| b.iter().next()) {
-            Some((key, inner)) if key == "guardContent" => read_guard(inner, "").unwrap(),
+            Some((key, inner)) if key == "guardContent" => {
+                read_guard(inner, "", &Reading::default()).unwrap()
+            }
             Some((key, inner)) if key == "searchResult" => read_search_result(inner),
             _ => None,
         };
@@ -230,10 +241,16 @@ mod tests {
 
     #[test]
     fn unknown_forms_are_not_read() {
-        assert!(read_guard(&json!({"text": {"qualifiers": []}}), "")
+        assert!(read_guard(
+            &json!({"text": {"qualifiers": []}}),
+            "",
+            &Reading::default()
+        )
+        .unwrap()
+        .is_none());
+        assert!(read_guard(&json!({"video": {}}), "", &Reading::default())
             .unwrap()
             .is_none());
-        assert!(read_guard(&json!({"video": {}}), "").unwrap().is_none());
         assert!(read_search_result(&json!({"content": [{"image": {}}]})).is_none());
     }
 }

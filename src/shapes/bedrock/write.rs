@@ -467,7 +467,10 @@ impl Writer<'_> {
                         if let Some(text) = source
                             .remove("bytes")
                             .and_then(|b| {
-                                b.as_str().and_then(|b| crate::b64::decode_strict(b).ok())
+                                let lending = self.context.lending();
+                                b.as_str().and_then(|b| {
+                                    lending.with_resolved(b, crate::b64::decode_strict).ok()
+                                })
                             })
                             .and_then(|bytes| String::from_utf8(bytes).ok())
                         {

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::{enums, repeated};
 use super::{hint, hint_str, mine, restore_at, spell_base64, spell_snake, SHAPE};
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::lent::Lending;
 use crate::part::{Part, Source};
 use crate::shapes::kit::{invalid, lose_block, put, Forms};
 use crate::shapes::{object, string, Place};
@@ -391,7 +392,7 @@ fn restore_kept(map: &mut Map<String, Value>, extensions: &Extensions) {
 
 /// Puts back what a Gemini input had on a media or text part: kept fields, the
 /// media type as it was spelled, `displayName` in user content.
-fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
+fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions, lending: &Lending) {
     let Value::Object(map) = value else {
         return;
     };
@@ -409,7 +410,11 @@ fn restore_part(value: &mut Value, part: &Part, extensions: &Extensions) {
         return;
     };
     if let (Some(form), Source::Data(data)) = (hint_str(extensions, "base64"), &media.source) {
-        put(inner, "data", Value::String(spell_base64(data, form)));
+        put(
+            inner,
+            "data",
+            Value::String(spell_base64(data, form, lending)),
+        );
     }
     match hint(extensions, "mimeType") {
         Some(Value::Null) => {

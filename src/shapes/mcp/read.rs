@@ -125,8 +125,10 @@ fn read_part(
             let member = map.get("mimeType");
             let declared = types::read(member, own);
             // Without a type, the bytes say what they are, if they say it.
+            let lending = context.lending().clone();
             let sniffed = || {
-                crate::b64::decode_strict(data)
+                lending
+                    .with_resolved(data, crate::b64::decode_strict)
                     .ok()
                     .and_then(|bytes| media::sniff(&bytes))
                     .filter(|sniffed| MediaKind::of(sniffed) == media_kind)
@@ -226,7 +228,9 @@ fn read_resource(
     let text = resource.get("text").and_then(Value::as_str);
     let (data, default_type) = match (blob, text) {
         (Some(blob), _) => {
-            let sniffed = crate::b64::decode_strict(blob)
+            let sniffed = context
+                .lending()
+                .with_resolved(blob, crate::b64::decode_strict)
                 .ok()
                 .and_then(|bytes| media::sniff(&bytes));
             (

@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::contract::ext::Mine;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::lent::Lending;
 use crate::part::{Part, Source};
 use crate::shapes::kit::{kept_for, only_tool_result};
 use crate::shapes::{Place, Shape};
@@ -44,7 +45,12 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
                 let mut value = context.write_part(part, Place::ToolResult, &at, |p| {
                     super::write_part(p, Place::ToolResult)
                 })?;
-                restore_block(&mut value, part, Mine::of(extensions, SHAPE));
+                restore_block(
+                    &mut value,
+                    part,
+                    Mine::of(extensions, SHAPE),
+                    context.lending(),
+                );
                 content.push(value);
             }
             Block::Opaque(opaque) if opaque.shape == SHAPE => content.push(opaque.value.clone()),
@@ -72,13 +78,16 @@ pub fn write_result(result: &ToolResult, context: &mut Context) -> Result<Value,
 
 /// Puts back what the reader kept of a block: its own fields, the type as
 /// it was spelled, the resource's URI and extra fields, a text resource's
-/// text, absent optional fields.
-fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
+/// text (its blob may be a placeholder `lending` lends), absent optional
+/// fields.
+fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>, lending: &Lending) {
     let Value::Object(map) = value else { return };
     mine.restore(map);
     if let Part::Media(media) = part {
         match map.get_mut("resource") {
-            Some(Value::Object(resource)) => restore_resource(resource, &media.mime_type, mine),
+            Some(Value::Object(resource)) => {
+                restore_resource(resource, &media.mime_type, mine, lending)
+            }
             _ => super::types::restore(map, &media.mime_type, mine),
         }
         let is_link = map.get("type").and_then(Value::as_str) == Some("resource_link");
@@ -92,7 +101,12 @@ fn restore_block(value: &mut Value, part: &Part, mine: Mine<'_>) {
 }
 
 /// An embedded resource's URI, type, text and fields, as they came.
-fn restore_resource(resource: &mut Map<String, Value>, part_type: &str, mine: Mine<'_>) {
+fn restore_resource(
+    resource: &mut Map<String, Value>,
+    part_type: &str,
+    mine: Mine<'_>,
+    lending: &Lending,
+) {
     match mine.hint("uri") {
         Some(Value::String(uri)) => {
             resource.insert("uri".into(), Value::String(uri.clone()));
@@ -106,7 +120,10 @@ fn restore_resource(resource: &mut Map<String, Value>, part_type: &str, mine: Mi
     if mine.hint("text").is_some() {
         if let Some(text) = resource
             .shift_remove("blob")
-            .and_then(|b| b.as_str().and_then(|b| crate::b64::decode_strict(b).ok()))
+            .and_then(|b| {
+                b.as_str()
+                    .and_then(|b| lending.with_resolved(b, crate::b64::decode_strict).ok())
+            })
             .and_then(|bytes| String::from_utf8(bytes).ok())
         {
             resource.insert("text".into(), Value::String(text));

@@ -16,15 +16,15 @@ const SHAPE: Shape = Shape::NemoGym;
 /// Reads a tool reply: the rest of the reply as a text part, then per image its
 /// label (when not empty) and the image. A malformed image list is refused as
 /// `split` refuses it.
-pub fn read(value: &Value, _context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    let text = json::text_of(value).into_bytes();
+pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    let text = context.text_of(value).into_bytes();
     let reply = json::parse(&text).map_err(|e| ConvertError::invalid("", e.to_string()))?;
     let labels: Vec<Option<Value>> = value
         .get(crate::shapes::nemo_gym::TOOL_OUTPUT_IMAGES_KEY)
         .and_then(Value::as_array)
         .map(|entries| entries.iter().map(|e| e.get("label").cloned()).collect())
         .unwrap_or_default();
-    let split = split::split_reply(reply, false)
+    let split = split::split_reply(reply, false, context.lending())
         .map_err(|problem| ConvertError::invalid(problem.pointer.clone(), problem.to_string()))?;
     let mut content = vec![Block::text(split::rest_text(&split.rest))];
     let mut own = Own::new();

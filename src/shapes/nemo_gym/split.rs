@@ -7,13 +7,19 @@ use super::{read_image_list_with, EntryProblem, ImageList, TOOL_OUTPUT_IMAGES_KE
 use crate::b64;
 use crate::check::{self, Depth};
 pub use crate::contract::{SplitImage, SplitReply};
+use crate::json::lent::Lending;
 use crate::json::Json;
 
 /// Splits a reply by NeMo Gym's rules: a reply that is not an object, or has no
 /// `tool_output_images` key, comes back unchanged with no images; `null` means
 /// no images (the key is removed); a malformed list is refused, naming the entry
-/// and the reason.
-pub fn split_reply(mut reply: Json<'_>, keep_bytes: bool) -> Result<SplitReply<'_>, EntryProblem> {
+/// and the reason. A payload may be the placeholder of one `lending` lends
+/// (a reply read for a conversion); it is checked as what it stands for.
+pub fn split_reply<'r>(
+    mut reply: Json<'r>,
+    keep_bytes: bool,
+    lending: &Lending,
+) -> Result<SplitReply<'r>, EntryProblem> {
     let mut scratch = Vec::new();
     // Payloads are checked entry by entry as the list is read, so the problem
     // reported is the first one in list order.
@@ -24,6 +30,7 @@ pub fn split_reply(mut reply: Json<'_>, keep_bytes: bool) -> Result<SplitReply<'
             &entry.media_type,
             &mut scratch,
             Depth::Header,
+            lending,
         )
         .map_err(|problem| EntryProblem {
             index: Some(entry.index),
@@ -31,7 +38,11 @@ pub fn split_reply(mut reply: Json<'_>, keep_bytes: bool) -> Result<SplitReply<'
             rule: "reply-image-payload",
             message: problem.message(),
         })?;
-        let bytes = keep_bytes.then(|| b64::decode_strict(entry.payload).unwrap_or_default());
+        let bytes = keep_bytes.then(|| {
+            lending
+                .with_resolved(entry.payload, b64::decode_strict)
+                .unwrap_or_default()
+        });
         checked.push((entry.media_type.clone(), entry.payload.len(), bytes));
         Ok(())
     })?;

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form, OnInvalidArguments};
 use crate::dataurl;
+use crate::json::lent::Lending;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::{invalid, opaque};
@@ -222,7 +223,13 @@ fn read_part(
                     own.keep_unknown(map, &["type", "file"]);
                     keep_inner(&mut own, file, &["file_data", "filename"]);
                     let name = file.get("filename").and_then(Value::as_str);
-                    media_from_file_data(data, name, &format!("{at}/file/file_data"), &mut own)?
+                    media_from_file_data(
+                        data,
+                        name,
+                        &format!("{at}/file/file_data"),
+                        &mut own,
+                        context.lending(),
+                    )?
                 }
                 // A file_id refers to an upload only this provider has.
                 None => return Ok(opaque(SHAPE, part)),
@@ -313,6 +320,7 @@ pub(crate) fn media_from_file_data(
     name: Option<&str>,
     at: &str,
     own: &mut Own,
+    lending: &Lending,
 ) -> Result<Part, ConvertError> {
     if name.is_none() {
         own.hint("filename", "absent");
@@ -320,13 +328,19 @@ pub(crate) fn media_from_file_data(
     if dataurl::is_data_url(data) {
         media_from_url(data, MediaKind::File, name, at, own)
     } else {
-        Ok(media_from_raw(data, name, own))
+        Ok(media_from_raw(data, name, own, lending))
     }
 }
 
-pub(crate) fn media_from_raw(data: &str, name: Option<&str>, own: &mut Own) -> Part {
+pub(crate) fn media_from_raw(
+    data: &str,
+    name: Option<&str>,
+    own: &mut Own,
+    lending: &Lending,
+) -> Part {
     own.hint("file_data", "raw");
-    let sniffed = crate::b64::decode_strict(data)
+    let sniffed = lending
+        .with_resolved(data, crate::b64::decode_strict)
         .ok()
         .and_then(|bytes| media::sniff(&bytes));
     let mime_type = sniffed

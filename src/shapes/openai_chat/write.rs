@@ -452,7 +452,7 @@ fn write_assistant(message: &Message, context: &mut Context) -> Result<Value, Co
                     {
                         raw.to_string()
                     }
-                    (Arguments::Value(value), _) => crate::json::text_of(value),
+                    (Arguments::Value(value), _) => context.text_of(value),
                     (Arguments::Raw(raw), _) => raw.clone(),
                 };
                 let mut function = Map::new();

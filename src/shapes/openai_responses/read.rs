@@ -219,7 +219,7 @@ impl<'a> Items<'a> {
                 Ok(())
             }
             Some("function_call_output") => {
-                let result = read_output(map, at, &self.call_names)?;
+                let result = read_output(map, at, &self.call_names, self.context.lending())?;
                 self.join(Open::Tool)
                     .content
                     .push(Block::ToolResult(result));
@@ -265,7 +265,7 @@ impl<'a> Items<'a> {
         }
         quiet(&mut own, map, &["id", "status"]);
         own.keep_unknown(map, &["type", "role", "content", "id", "status"]);
-        let content = read_content(map, at, place, &mut own)?;
+        let content = read_content(map, at, place, &mut own, self.context.lending())?;
         match role {
             "assistant" => {
                 let n = content.len();

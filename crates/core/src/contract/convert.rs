@@ -6,6 +6,8 @@
 use serde_json::Value;
 
 use super::{Dialect, Place, Shape, Unsupported};
+use crate::json::lent::Lending;
+use crate::json::Reading;
 use crate::part::{MediaPart, Part, Source};
 use crate::transcript::Block;
 
@@ -125,6 +127,8 @@ pub struct Context {
     pub target: Shape,
     /// The target's facts (the URL schemes it fetches).
     target_facts: &'static ConvertFacts,
+    /// What the document read lends and how it spells its numbers.
+    reading: Reading,
     notes: Vec<String>,
     dropped: Vec<String>,
 }
@@ -138,9 +142,35 @@ impl Context {
             source,
             target: target.shape(),
             target_facts: target.conversion(),
+            reading: Reading::default(),
             notes: Vec::new(),
             dropped: Vec::new(),
         }
+    }
+
+    /// This context, for a document read as `reading` says (its lent
+    /// payloads, its spellings of numbers); a new context lends nothing.
+    pub fn with_reading(mut self, reading: Reading) -> Context {
+        self.reading = reading;
+        self
+    }
+
+    /// What the document lends and how it spells its numbers.
+    pub fn reading(&self) -> &Reading {
+        &self.reading
+    }
+
+    /// What the document lends: the readers and writers see through its
+    /// placeholders with it.
+    pub fn lending(&self) -> &Lending {
+        self.reading.lending()
+    }
+
+    /// Compact JSON text of a value read from the document, its numbers
+    /// spelled as the document spells them (a tool call's arguments written
+    /// as a string).
+    pub fn text_of(&self, value: &Value) -> String {
+        self.reading.text_of(value)
     }
 
     /// A note for stderr, said once.
@@ -195,6 +225,7 @@ impl Context {
                 ));
                 Ok(Block::text(crate::transcript::unsupported_placeholder(
                     part,
+                    self.lending(),
                 )))
             }
         }

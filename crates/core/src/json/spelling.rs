@@ -1,10 +1,10 @@
 //! Number spelling: serde_json reads every exponent as a lower-case `e` with a
 //! sign (`1E5` and `1e5` both come back as `1e+5`), so what partkit writes from
 //! a parsed number is not what the input said. These put the input's spelling
-//! back.
+//! back: a document's [`Spellings`] go along with the values read from it (in
+//! a [`super::Reading`]) to whatever writes them as text.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::Json;
@@ -120,6 +120,13 @@ impl Spellings {
         self.0.get(number)?.as_deref()
     }
 
+    /// Compact JSON text of a value read from the input, its numbers spelled
+    /// as the input spells them.
+    pub fn text_of(&self, value: &serde_json::Value) -> String {
+        let text = self.respell(serde_json::to_vec(value).expect("a JSON value serializes"));
+        String::from_utf8(text).expect("respelling keeps UTF-8")
+    }
+
     /// Rewrites the exponents of `output` (JSON written from values read from
     /// the input) as the input spells them; a number the input spells two ways
     /// keeps serde_json's spelling.
@@ -140,44 +147,6 @@ impl Spellings {
         out.extend_from_slice(&output[at..]);
         out
     }
-}
-
-thread_local! {
-    static IN_EFFECT: RefCell<Spellings> = RefCell::default();
-}
-
-/// While alive, [`text_of`] on this thread spells numbers as `input` does.
-pub struct SpellingScope(Spellings);
-
-/// Enters a scope in which JSON text written from values read from `input`
-/// gets `input`'s spelling of numbers (a conversion that writes a tool call's
-/// arguments as a string, for one).
-pub fn spell_as(input: &[u8]) -> SpellingScope {
-    SpellingScope(IN_EFFECT.with(|now| now.replace(Spellings::of(input))))
-}
-
-impl Drop for SpellingScope {
-    fn drop(&mut self) {
-        IN_EFFECT.with(|now| now.replace(std::mem::take(&mut self.0)));
-    }
-}
-
-/// Compact JSON text of a value, numbers spelled as the input in scope spells
-/// them.
-pub fn text_of(value: &serde_json::Value) -> String {
-    let text = respell_in_scope(serde_json::to_vec(value).expect("a JSON value serializes"));
-    String::from_utf8(text).expect("respelling keeps UTF-8")
-}
-
-/// Runs `write` with the spellings of numbers in scope.
-pub fn with_spellings<R>(write: impl FnOnce(&Spellings) -> R) -> R {
-    IN_EFFECT.with(|now| write(&now.borrow()))
-}
-
-/// JSON text written from values read from the input in scope, its numbers
-/// spelled as that input spells them.
-pub fn respell_in_scope(output: Vec<u8>) -> Vec<u8> {
-    IN_EFFECT.with(|now| now.borrow().respell(output))
 }
 
 #[cfg(test)]
@@ -214,13 +183,10 @@ mod tests {
     }
 
     #[test]
-    fn text_of_spells_as_the_input_in_scope() {
+    fn text_of_spells_as_the_input_does() {
         let value: serde_json::Value = serde_json::from_str(r#"{"x":1E5}"#).unwrap();
-        assert_eq!(text_of(&value), r#"{"x":1e+5}"#);
-        {
-            let _scope = spell_as(br#"{"x":1E5}"#);
-            assert_eq!(text_of(&value), r#"{"x":1E5}"#);
-        }
-        assert_eq!(text_of(&value), r#"{"x":1e+5}"#);
+        assert_eq!(Spellings::default().text_of(&value), r#"{"x":1e+5}"#);
+        let spellings = Spellings::of(br#"{"x":1E5}"#);
+        assert_eq!(spellings.text_of(&value), r#"{"x":1E5}"#);
     }
 }

@@ -4,41 +4,47 @@
 //! transcript is mostly base64 strings that need no escaping at all: looking
 //! for the bytes JSON escapes eight at a time lets such a string go out in
 //! one copy. The text written is exactly serde_json's (the same layouts, the
-//! same escapes); numbers are spelled as the input in scope spells them
-//! ([`crate::json::spell_as`]), so no second pass over the output is needed.
+//! same escapes); numbers are spelled as the input spells them (the
+//! [`Reading`] given), so no second pass over the output is needed.
 
 use std::io::{self, Write};
 
 use serde_json::{Map, Value};
 
-use crate::json::lent::{self, Lent, Piece};
-use crate::json::{self, Spellings};
+use crate::json::lent::{self, Lending, Lent, Piece};
+use crate::json::{Reading, Spellings};
 
-/// Writes `value` into memory, pretty (two-space indent, as serde_json's
-/// pretty printer) or compact, with a hole where each payload lent from the
-/// input goes ([`crate::json::lent`]; they are written from the input later:
+/// Writes `value`, read as `reading` says, into memory, pretty (two-space
+/// indent, as serde_json's pretty printer) or compact: numbers spelled as
+/// the input spells them, and a hole where each payload lent from the input
+/// goes ([`crate::json::lent`]; they are written from the input later:
 /// [`Lent::write_to`]).
-pub fn write_value_lent(out: &mut Vec<u8>, value: &Value, pretty: bool) -> Lent {
+pub fn write_value_lent(out: &mut Vec<u8>, value: &Value, pretty: bool, reading: &Reading) -> Lent {
     let mut holes = Holes {
         out,
         lent: Lent::default(),
+        lending: reading.lending(),
     };
     let mut writer = Writer {
         out: &mut holes,
         pretty,
         depth: 0,
     };
-    json::with_spellings(|spell| writer.value(value, spell))
+    writer
+        .value(value, reading.spellings())
         .expect("writing JSON into memory cannot fail");
     holes.lent
 }
 
 /// Where a writer's text goes, and what it does with a lent payload.
 trait Sink: Write {
+    /// What placeholders stand for.
+    fn lending(&self) -> &Lending;
     fn payload(&mut self, index: usize) -> io::Result<()>;
 }
 
-/// Payloads written where they stand.
+/// Payloads written where they stand (nothing is lent: a placeholder is
+/// text).
 struct Inline<'w, W: Write>(&'w mut W);
 
 impl<W: Write> Write for Inline<'_, W> {
@@ -54,8 +60,11 @@ impl<W: Write> Write for Inline<'_, W> {
 }
 
 impl<W: Write> Sink for Inline<'_, W> {
+    fn lending(&self) -> &Lending {
+        &Lending::NONE
+    }
     fn payload(&mut self, index: usize) -> io::Result<()> {
-        lent::write_payload(self.0, index)
+        Lending::NONE.write_payload(self.0, index)
     }
 }
 
@@ -63,6 +72,7 @@ impl<W: Write> Sink for Inline<'_, W> {
 struct Holes<'w> {
     out: &'w mut Vec<u8>,
     lent: Lent,
+    lending: &'w Lending,
 }
 
 impl Write for Holes<'_> {
@@ -80,11 +90,14 @@ impl Write for Holes<'_> {
 }
 
 impl Sink for Holes<'_> {
+    fn lending(&self) -> &Lending {
+        self.lending
+    }
     fn payload(&mut self, index: usize) -> io::Result<()> {
-        if self.lent.hole(self.out.len(), index) {
+        if self.lent.hole(self.out.len(), index, self.lending) {
             Ok(())
         } else {
-            lent::write_payload(self.out, index)
+            self.lending.write_payload(self.out, index)
         }
     }
 }
@@ -166,15 +179,14 @@ impl<S: Sink> Writer<'_, S> {
     }
 }
 
-/// A JSON string: runs that need no escaping are copied whole. Lent
-/// payloads are written in place.
+/// A JSON string: runs that need no escaping are copied whole.
 pub fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
     write_str_lent(&mut Inline(out), text)
 }
 
 /// A JSON string whose lent payloads go to the sink's `payload`.
 fn write_str_lent<S: Sink>(out: &mut S, text: &str) -> io::Result<()> {
-    if !lent::is_lending() || !text.contains('\u{E000}') {
+    if !out.lending().is_lending() || !text.contains('\u{E000}') {
         out.write_all(b"\"")?;
         write_escaped(out, text)?;
         return out.write_all(b"\"");
@@ -257,7 +269,7 @@ mod tests {
 
     fn ours(value: &Value, pretty: bool) -> String {
         let mut out = Vec::new();
-        assert!(write_value_lent(&mut out, value, pretty).is_empty());
+        assert!(write_value_lent(&mut out, value, pretty, &Reading::default()).is_empty());
         String::from_utf8(out).unwrap()
     }
 

@@ -11,6 +11,7 @@ mod json;
 use serde_json::{Map, Value};
 
 use crate::contract::Shape;
+use crate::json::lent::Lending;
 use crate::json::Json;
 use crate::part::{MediaPart, Part, PartError, Source};
 
@@ -212,7 +213,8 @@ pub fn parts_from_json(json: &Json<'_>) -> Result<Vec<Part>, PartError> {
 /// The text that stands in for a part a shape cannot carry, in toolnexus's
 /// wording: `[unsupported <type> part (<mimeType>, <bytes> bytes)]`; a part
 /// by URL names its URL instead of a size it does not have.
-pub fn unsupported_placeholder(part: &Part) -> String {
+/// `lending`: what the document the part was read from lends.
+pub fn unsupported_placeholder(part: &Part, lending: &Lending) -> String {
     match part {
         Part::Text(_) => "[unsupported text part]".to_string(),
         Part::Media(MediaPart {
@@ -225,7 +227,7 @@ pub fn unsupported_placeholder(part: &Part) -> String {
             "[unsupported {} part ({}, {} bytes)]",
             media.kind.as_str(),
             media.mime_type,
-            media.decoded_len().unwrap_or(0)
+            media.decoded_len_lent(lending).unwrap_or(0)
         ),
     }
 }

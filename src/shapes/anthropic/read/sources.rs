@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::b64;
 use crate::contract::ext::Own;
+use crate::json::lent::Lending;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::WEB_IMAGE_TYPES;
@@ -72,8 +73,13 @@ pub(super) fn read_image(map: &Map<String, Value>, own: &mut Own) -> Option<Part
 /// A document block: a PDF (base64 or URL) or plain text (a `text` source,
 /// which becomes a text/plain file part holding the base64 of the UTF-8 text);
 /// its `title` is the part's name. `None` (kept opaque) for `content` and
-/// `file` sources and for base64 documents that are not PDF.
-pub(super) fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
+/// `file` sources and for base64 documents that are not PDF. `lending`: what
+/// the document lends.
+pub(super) fn read_document(
+    map: &Map<String, Value>,
+    own: &mut Own,
+    lending: &Lending,
+) -> Option<Part> {
     let source = map.get("source")?.as_object()?;
     let (mime_type, source_value) = match source.get("type")?.as_str()? {
         "base64" => {
@@ -94,7 +100,7 @@ pub(super) fn read_document(map: &Map<String, Value>, own: &mut Own) -> Option<P
         "text" => {
             // Text under a key that usually holds base64: it may have been
             // lent as if it were (crate::json::lent).
-            let text = crate::json::lent::resolved(source.get("data")?.as_str()?);
+            let text = lending.resolved(source.get("data")?.as_str()?);
             match source.get("media_type") {
                 None => own.hint("media_type", Value::Null),
                 Some(raw) => {

@@ -143,13 +143,14 @@ pub(super) fn write_part(
 ) -> Result<Value, ConvertError> {
     drop_foreign(extensions, context)?;
     let mine = Mine::of(extensions, SHAPE);
+    let lending = context.lending().clone();
     let mut value = match spot {
         Spot::System => context.write_part(part, Place::User, at, system_part)?,
         Spot::Message => context.write_part(part, Place::User, at, |p| {
-            crate::shapes::anthropic::write_part(p, Place::User)
+            crate::shapes::anthropic::write_part_lent(p, Place::User, &lending)
         })?,
         Spot::Lifted | Spot::Result => context.write_part(part, Place::ToolResult, at, |p| {
-            crate::shapes::anthropic::write_part(p, Place::ToolResult)
+            crate::shapes::anthropic::write_part_lent(p, Place::ToolResult, &lending)
         })?,
     };
     let replaced =

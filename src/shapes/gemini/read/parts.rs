@@ -4,6 +4,7 @@
 use super::{joins_by_default, keep_rest, read_response_part, Place, Read, DATA_KEYS};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
+use crate::json::lent::Lending;
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::gemini::repeated::{self, Singles};
@@ -179,7 +180,7 @@ pub(super) fn read_part(
             }
         }
         "inlineData" | "fileData" => {
-            let part = read_media(kind, inner, &here, &mut own, false)?;
+            let part = read_media(kind, inner, &here, &mut own, false, context.lending())?;
             Block::Part {
                 part,
                 extensions: extensions(own),
@@ -208,6 +209,7 @@ pub(super) fn read_media(
     at: &str,
     own: &mut Own,
     in_result: bool,
+    lending: &Lending,
 ) -> Result<Part, ConvertError> {
     let blob = inner
         .as_object()
@@ -216,7 +218,7 @@ pub(super) fn read_media(
         let data = get(blob, "data")
             .and_then(Value::as_str)
             .ok_or_else(|| invalid(&format!("{at}/data"), "inlineData needs data (base64)"))?;
-        let (data, alphabet) = standard_base64(data);
+        let (data, alphabet) = standard_base64(data, lending);
         if let Some(alphabet) = alphabet {
             own.hint("base64", alphabet);
         }
@@ -233,7 +235,7 @@ pub(super) fn read_media(
         // string comes back. (An inlineData's is required.)
         Some((_, Value::String(blank))) if blank.is_empty() && kind == "fileData" => {
             own.hint("mimeType", "");
-            undeclared_type(&source, at)?
+            undeclared_type(&source, at, lending)?
         }
         Some((key, declared)) => {
             let declared = declared.as_str().unwrap_or("");
@@ -253,7 +255,7 @@ pub(super) fn read_media(
         }
         None => {
             own.hint("mimeType", Value::Null);
-            undeclared_type(&source, at)?
+            undeclared_type(&source, at, lending)?
         }
     };
     let mut name = None;
@@ -285,9 +287,10 @@ pub(super) fn read_media(
 
 /// The media type of a blob that declares none: its content's, or its URL's
 /// extension's (`application/octet-stream` for a URL that tells nothing).
-fn undeclared_type(source: &Source, at: &str) -> Result<String, ConvertError> {
+fn undeclared_type(source: &Source, at: &str, lending: &Lending) -> Result<String, ConvertError> {
     Ok(match source {
-        Source::Data(data) => crate::b64::decode_strict(data)
+        Source::Data(data) => lending
+            .with_resolved(data, crate::b64::decode_strict)
             .ok()
             .and_then(|bytes| media::sniff(&bytes))
             .ok_or_else(|| {
@@ -338,17 +341,17 @@ pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, 
 /// canonical part, needs the standard padded form, so such a payload is
 /// re-encoded; any other payload is kept as it is for the checks downstream.
 /// The form it had (`url-safe`, `unpadded`, `url-safe unpadded`) comes back
-/// when the re-encoding is exactly undone by the Gemini writer.
-pub(super) fn standard_base64(data: &str) -> (String, Option<&'static str>) {
+/// when the re-encoding is exactly undone by the Gemini writer. A payload
+/// `lending` lends is looked at through its placeholder.
+pub(super) fn standard_base64(data: &str, lending: &Lending) -> (String, Option<&'static str>) {
     // Most payloads are standard already: only look closer at one that is not.
-    // (A payload lent from the input is looked at through its placeholder.)
-    let maybe_other = crate::json::lent::with_resolved(data, |data| {
+    let maybe_other = lending.with_resolved(data, |data| {
         !data.len().is_multiple_of(4) || data.bytes().any(|b| b == b'-' || b == b'_')
     });
     if !maybe_other {
         return (data.to_string(), None);
     }
-    if let Ok((bytes, how)) = crate::b64::decode_lenient(data) {
+    if let Ok((bytes, how)) = lending.with_resolved(data, crate::b64::decode_lenient) {
         if !how.whitespace && !how.is_canonical() {
             let standard = crate::b64::encode(&bytes);
             let form = match (how.url_safe, how.unpadded) {
@@ -356,8 +359,8 @@ pub(super) fn standard_base64(data: &str) -> (String, Option<&'static str>) {
                 (true, false) => "url-safe",
                 _ => "unpadded",
             };
-            let spelled = crate::shapes::gemini::spell_base64(&standard, form);
-            let exact = crate::json::lent::with_resolved(data, |data| spelled == data);
+            let spelled = crate::shapes::gemini::spell_base64(&standard, form, lending);
+            let exact = lending.with_resolved(data, |data| spelled == data);
             return (standard, exact.then_some(form));
         }
     }

@@ -5,6 +5,7 @@ use super::parts::{extensions, opaque, read_media};
 use super::{keep_rest, DATA_KEYS};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
+use crate::json::lent::Lending;
 use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, field, get, SHAPE};
 use crate::transcript::{Block, ToolResult};
@@ -13,19 +14,20 @@ use serde_json::Value;
 /// The text of a response value: a string is the text (an empty one is no
 /// text at all); anything else is its compact JSON, with a hint (`<key>-json`)
 /// so that writing Gemini gives the value back.
-pub(super) fn response_text(value: &Value, key: &str, own: &mut Own) -> Vec<Block> {
+pub(super) fn response_text(
+    value: &Value,
+    key: &str,
+    own: &mut Own,
+    context: &Context,
+) -> Vec<Block> {
     match value {
         Value::String(text) if text.is_empty() => Vec::new(),
         Value::String(text) => vec![Block::text(text.clone())],
         other => {
             own.hint("response", format!("{key}-json"));
-            vec![Block::text(compact(other))]
+            vec![Block::text(context.text_of(other))]
         }
     }
-}
-
-pub(super) fn compact(value: &Value) -> String {
-    crate::json::text_of(value)
 }
 
 /// Reads a `functionResponse`: `{"output": …}` is the result's text,
@@ -60,15 +62,15 @@ pub(super) fn read_response_part(
             Vec::new()
         }
         Some((_, Value::Object(object))) if object.len() == 1 && object.contains_key("output") => {
-            response_text(&object["output"], "output", &mut own)
+            response_text(&object["output"], "output", &mut own, context)
         }
         Some((_, Value::Object(object))) if object.len() == 1 && object.contains_key("error") => {
             is_error = true;
-            response_text(&object["error"], "error", &mut own)
+            response_text(&object["error"], "error", &mut own, context)
         }
         Some((_, object @ Value::Object(_))) => {
             own.hint("response", "object");
-            vec![Block::text(compact(object))]
+            vec![Block::text(context.text_of(object))]
         }
         Some((key, other)) => {
             if context.target == SHAPE {
@@ -76,7 +78,7 @@ pub(super) fn read_response_part(
                     "{at}/{key} is not an object; written as {{\"output\": …}} (Gemini needs an object)"
                 ));
             }
-            response_text(other, "output", &mut own)
+            response_text(other, "output", &mut own, context)
         }
     };
     if let Some((key, parts)) = field(response, "parts") {
@@ -85,7 +87,7 @@ pub(super) fn read_response_part(
         singles.note("functionResponse.parts", single);
         singles.store(&mut own);
         for (here, part) in parts {
-            content.push(read_response_media(part, &here)?);
+            content.push(read_response_media(part, &here, context.lending())?);
         }
     }
     keep_rest(&mut own, response, &known, "functionResponse.");
@@ -99,7 +101,11 @@ pub(super) fn read_response_part(
 }
 
 /// One entry of `functionResponse.parts`: inline or file data, else opaque.
-pub(super) fn read_response_media(value: &Value, at: &str) -> Result<Block, ConvertError> {
+pub(super) fn read_response_media(
+    value: &Value,
+    at: &str,
+    lending: &Lending,
+) -> Result<Block, ConvertError> {
     let map =
         crate::shapes::kit::object_at(value, at, "a function response part must be an object")?;
     let data: Vec<(&String, &Value)> = map
@@ -115,7 +121,14 @@ pub(super) fn read_response_media(value: &Value, at: &str) -> Result<Block, Conv
     }
     let mut own = Own::new();
     keep_rest(&mut own, map, &[kind.as_ref()], "");
-    let part = read_media(&kind, inner, &format!("{at}/{key}"), &mut own, true)?;
+    let part = read_media(
+        &kind,
+        inner,
+        &format!("{at}/{key}"),
+        &mut own,
+        true,
+        lending,
+    )?;
     Ok(Block::Part {
         part,
         extensions: extensions(own),

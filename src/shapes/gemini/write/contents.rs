@@ -146,7 +146,7 @@ impl Writer<'_> {
                 crate::shapes::gemini::write_part(p, Place::User)
             }
         })?;
-        restore_part(&mut value, part, extensions);
+        restore_part(&mut value, part, extensions, self.context.lending());
         // The Gemini API takes no displayName outside function responses: a
         // name another shape gave an attached part has no place here.
         let named = matches!(part, Part::Media(media) if media.name.is_some());

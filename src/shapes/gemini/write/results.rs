@@ -67,7 +67,7 @@ impl Writer<'_> {
                     drop_foreign(extensions, self.context)?;
                     match self.result_part(part, extensions, &here)? {
                         Ok(mut value) => {
-                            restore_part(&mut value, part, extensions);
+                            restore_part(&mut value, part, extensions, self.context.lending());
                             parts.push(value);
                         }
                         Err(text) => texts.push(text),
@@ -154,14 +154,14 @@ impl Writer<'_> {
                 "{} parts from tools cannot be carried by {SHAPE}; replaced by a placeholder text",
                 part.type_name()
             ));
-            return Ok(Err(unsupported_placeholder(part)));
+            return Ok(Err(unsupported_placeholder(part, self.context.lending())));
         }
         let replacement = self
             .context
             .unsupported(part, Place::ToolResult, at, unsupported)?;
         Ok(Err(match replacement.as_part() {
             Some(Part::Text(text)) => text.clone(),
-            _ => unsupported_placeholder(part),
+            _ => unsupported_placeholder(part, self.context.lending()),
         }))
     }
 }

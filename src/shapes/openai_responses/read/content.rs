@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::Place;
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
+use crate::json::lent::Lending;
 use crate::media::MediaKind;
 use crate::part::Part;
 use crate::shapes::kit::{invalid, opaque};
@@ -30,6 +31,7 @@ pub(super) fn read_content(
     at: &str,
     place: Place,
     own: &mut Own,
+    lending: &Lending,
 ) -> Result<Vec<Block>, ConvertError> {
     match map.get("content") {
         Some(Value::String(text)) => {
@@ -45,7 +47,7 @@ pub(super) fn read_content(
             parts
                 .iter()
                 .enumerate()
-                .map(|(i, part)| read_part(part, &format!("{at}/content/{i}"), place))
+                .map(|(i, part)| read_part(part, &format!("{at}/content/{i}"), place, lending))
                 .collect()
         }
         _ => Err(invalid(
@@ -58,7 +60,12 @@ pub(super) fn read_content(
 /// Reads one content part (of a message, or of a `function_call_output`).
 /// (Long: one arm per part type this shape has, each a few lines; the
 /// list of types reads best in one place.)
-pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, ConvertError> {
+pub(super) fn read_part(
+    part: &Value,
+    at: &str,
+    place: Place,
+    lending: &Lending,
+) -> Result<Block, ConvertError> {
     let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
     let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
     let mut own = Own::new();
@@ -129,7 +136,7 @@ pub(super) fn read_part(part: &Value, at: &str, place: Place) -> Result<Block, C
                 map.contains_key("file_id"),
             ) {
                 (Some(Value::String(data)), None, false) => {
-                    media_from_file_data(data, name, &format!("{at}/file_data"), &mut own)?
+                    media_from_file_data(data, name, &format!("{at}/file_data"), &mut own, lending)?
                 }
                 (None, Some(Value::String(url)), false) => media_from_url(
                     url,
@@ -208,33 +215,40 @@ pub(super) fn read_output(
     map: &Map<String, Value>,
     at: &str,
     call_names: &[(String, String)],
+    lending: &Lending,
 ) -> Result<ToolResult, ConvertError> {
     let call_id = self::call_id(map, at)?;
     let mut own = Own::new();
     quiet(&mut own, map, &["id", "status"]);
     own.keep_unknown(map, &["type", "id", "call_id", "output", "status"]);
-    let content = match map.get("output") {
-        Some(Value::String(text)) => vec![Block::text(text.clone())],
-        Some(Value::Array(parts)) => {
-            // Written back as a string unless told otherwise.
-            let one_text = parts.len() == 1
-                && parts[0].get("type").and_then(Value::as_str) == Some("input_text");
-            if parts.is_empty() || one_text {
-                own.hint("output", "parts");
+    let content =
+        match map.get("output") {
+            Some(Value::String(text)) => vec![Block::text(text.clone())],
+            Some(Value::Array(parts)) => {
+                // Written back as a string unless told otherwise.
+                let one_text = parts.len() == 1
+                    && parts[0].get("type").and_then(Value::as_str) == Some("input_text");
+                if parts.is_empty() || one_text {
+                    own.hint("output", "parts");
+                }
+                parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, part)| {
+                        read_part(
+                            part,
+                            &format!("{at}/output/{i}"),
+                            Place::ToolOutput,
+                            lending,
+                        )
+                    })
+                    .collect::<Result<_, _>>()?
             }
-            parts
-                .iter()
-                .enumerate()
-                .map(|(i, part)| read_part(part, &format!("{at}/output/{i}"), Place::ToolOutput))
-                .collect::<Result<_, _>>()?
-        }
-        _ => {
-            return Err(invalid(
+            _ => return Err(invalid(
                 &format!("{at}/output"),
                 "output must be a string or a list of input_text, input_image and input_file parts",
-            ))
-        }
-    };
+            )),
+        };
     let name = call_id.as_ref().and_then(|id| {
         call_names
             .iter()

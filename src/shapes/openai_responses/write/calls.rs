@@ -13,8 +13,9 @@ use crate::shapes::Shape;
 use crate::transcript::{Arguments, Block, ToolCall, ToolResult};
 
 /// The arguments string of a call: as the input spelled it (this shape's hint,
-/// or OpenAI Chat's, which spells arguments alike) when it still says the same.
-pub(super) fn arguments_string(call: &ToolCall, mine: Mine<'_>) -> String {
+/// or OpenAI Chat's, which spells arguments alike) when it still says the same;
+/// else its JSON text, numbers spelled as the input spells them.
+pub(super) fn arguments_string(call: &ToolCall, mine: Mine<'_>, context: &Context) -> String {
     match &call.arguments {
         Arguments::Raw(raw) => raw.clone(),
         Arguments::Value(value) => [mine, Mine::of(&call.extensions, Shape::OpenaiChat)]
@@ -22,7 +23,7 @@ pub(super) fn arguments_string(call: &ToolCall, mine: Mine<'_>) -> String {
             .filter_map(|m| m.hint_str("arguments"))
             .find(|raw| serde_json::from_str::<Value>(raw).ok().as_ref() == Some(value))
             .map(str::to_string)
-            .unwrap_or_else(|| crate::json::text_of(value)),
+            .unwrap_or_else(|| context.text_of(value)),
     }
 }
 
@@ -41,7 +42,7 @@ pub(super) fn call_item(call: &ToolCall, context: &mut Context) -> Result<Value,
     put(
         &mut map,
         "arguments",
-        Value::String(arguments_string(call, mine)),
+        Value::String(arguments_string(call, mine, context)),
     );
     if let Some(status) = mine.hint("status") {
         put(&mut map, "status", status.clone());

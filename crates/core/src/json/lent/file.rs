@@ -11,7 +11,7 @@ use std::time::SystemTime;
 
 use std::sync::Arc;
 
-use super::lend::{lend_from, Source};
+use super::lend::{Lending, Source};
 use super::scan::{Reread, Scanner};
 use super::Payloads;
 use crate::json::Parsed;
@@ -50,20 +50,22 @@ impl Reread for Again<'_> {
 }
 
 /// Runs `f` on the one document a regular file holds, parsed from the text
-/// its scan wrote (`shadow`), with its payloads lent from the file. `None`
+/// its scan wrote (`shadow`), and what it lends: its payloads, read from the
+/// file. `None`
 /// when nothing can be lent, the text is not JSON, `f` gives up, or the file
 /// changed meanwhile: the caller then reads the file as any input. `max`
 /// is the document limit ([`scan_file`]).
 pub fn with_file_document<R>(
     file: &File,
     max: u64,
-    f: impl FnOnce(&Parsed<'_>, &SharedBytes) -> Option<R>,
+    f: impl FnOnce(&Parsed<'_>, &SharedBytes, &Lending) -> Option<R>,
 ) -> Option<R> {
     let mut scan = scan_file(file, max).ok()??;
     let shadow = SharedBytes::new(std::mem::take(&mut scan.shadow));
     let doc = crate::json::parse_counted(&shadow).ok()?;
     let source = Source::File(Arc::new(file.try_clone().ok()?));
-    let result = lend_from(&source, &scan.payloads, || f(&doc, &shadow))?;
+    let lending = Lending::new(source, std::mem::take(&mut scan.payloads));
+    let result = f(&doc, &shadow, &lending)?;
     scan.unchanged(file).then_some(result)
 }
 

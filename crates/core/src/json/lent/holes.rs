@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 
-use super::lend::payload_range;
+use super::lend::Lending;
 use crate::error::ReadFault;
 
 /// Output text with holes where lent payloads go, filled from the input as
@@ -20,10 +20,11 @@ pub struct Lent {
 }
 
 impl Lent {
-    /// A hole at `at` in the output for placeholder `index`; false when
-    /// nothing is lent under that index (the caller writes the placeholder).
-    pub fn hole(&mut self, at: usize, index: usize) -> bool {
-        match payload_range(index) {
+    /// A hole at `at` in the output for placeholder `index` of `lending`;
+    /// false when nothing is lent under that index (the caller writes the
+    /// placeholder).
+    pub fn hole(&mut self, at: usize, index: usize, lending: &Lending) -> bool {
+        match lending.payload_range(index) {
             Some(range) => {
                 self.holes.push((at, range));
                 true

@@ -1,5 +1,5 @@
-//! The scope in which placeholders stand for payloads ([`lend`]), and seeing
-//! through them ([`with_resolved`], [`pieces`]).
+//! What a document lends ([`Lending`]: the input and where its payloads are
+//! in it), and seeing through placeholders with it.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -7,7 +7,6 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -23,119 +22,220 @@ pub enum Source {
     File(Arc<File>),
 }
 
-/// What [`lend`] puts in scope: the input and where its payloads are.
-struct Lending {
+/// The payloads a document lends, and the input they are read from: what
+/// sees through its placeholders. Given to whatever reads the document's
+/// values (the readers through the conversion's context, the JSON writer,
+/// the checks); [`Lending::NONE`] where nothing is lent, and there a
+/// placeholder is only text. Cheap to clone: the input is shared, not
+/// copied.
+#[derive(Debug, Clone, Default)]
+pub struct Lending(Option<Arc<Inner>>);
+
+#[derive(Debug)]
+struct Inner {
     input: Source,
     payloads: Payloads,
 }
 
-thread_local! {
-    static LENDING: RefCell<Option<Rc<Lending>>> = const { RefCell::new(None) };
-}
+impl Lending {
+    /// Nothing lent.
+    pub const NONE: Lending = Lending(None);
 
-fn lending() -> Option<Rc<Lending>> {
-    LENDING.with(|cell| cell.borrow().clone())
-}
+    /// `payloads` lent from `input` (nothing, when there are none).
+    pub fn new(input: Source, payloads: Payloads) -> Lending {
+        if payloads.is_empty() {
+            return Lending::NONE;
+        }
+        Lending(Some(Arc::new(Inner { input, payloads })))
+    }
 
-/// Runs `f` with `payloads` lent from `input` on this thread: the base64
-/// functions and the JSON writer see through placeholders while it runs.
-pub fn lend<R>(input: &SharedBytes, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
-    lend_from(&Source::Bytes(input.clone()), payloads, f)
-}
+    /// `payloads` lent from `input` in memory.
+    pub fn of_bytes(input: &SharedBytes, payloads: &Payloads) -> Lending {
+        Lending::new(Source::Bytes(input.clone()), payloads.clone())
+    }
 
-/// [`lend`] from any [`Source`].
-pub fn lend_from<R>(input: &Source, payloads: &Payloads, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Rc<Lending>>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            LENDING.with(|cell| *cell.borrow_mut() = self.0.take());
+    /// Whether anything is lent (placeholders then stand for payloads).
+    pub fn is_lending(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// This lending, or `outer` when nothing is lent here (a value of a
+    /// document that lends nothing of its own sees through `outer`'s).
+    pub fn or(self, outer: &Lending) -> Lending {
+        if self.is_lending() {
+            self
+        } else {
+            outer.clone()
         }
     }
-    if payloads.is_empty() {
-        return f();
+
+    /// The payload behind placeholder `index` (`None` when nothing is lent
+    /// under it, or a file's read fails: the placeholder then stays).
+    fn with_payload<R>(&self, index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
+        self.with_payload_upto(index, usize::MAX, f)
     }
-    let lending = Rc::new(Lending {
-        input: input.clone(),
-        payloads: payloads.clone(),
-    });
-    let _restore = Restore(LENDING.with(|cell| cell.borrow_mut().replace(lending)));
-    f()
-}
 
-/// The payload behind placeholder `index`, while lent (`None` when nothing
-/// is lent under it, or a file's read fails: the placeholder then stays).
-pub(super) fn with_payload<R>(index: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
-    with_payload_upto(index, usize::MAX, f)
-}
-
-/// [`with_payload`] of at most the first `chars` characters (all a file's
-/// read gets).
-fn with_payload_upto<R>(index: usize, chars: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
-    let Some(lending) = lending() else {
-        return f(None);
-    };
-    let Some(mut range) = lending.payloads.range(index) else {
-        return f(None);
-    };
-    range.end = range.end.min(range.start.saturating_add(chars));
-    match &lending.input {
-        Source::Bytes(bytes) => f(bytes
-            .get(range)
-            .and_then(|bytes| std::str::from_utf8(bytes).ok())),
-        Source::File(file) => {
-            // Read into a buffer kept per thread (a fresh one when a caller
-            // up the stack holds it).
-            thread_local! {
-                static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-            }
-            BUFFER.with(|buffer| {
-                let mut fresh = Vec::new();
-                let mut held = buffer.try_borrow_mut();
-                let buffer = match held.as_mut() {
-                    Ok(buffer) => &mut **buffer,
-                    Err(_) => &mut fresh,
-                };
-                // Grown, never shrunk: no zeroing of what a read overwrites.
-                if buffer.len() < range.len() {
-                    buffer.resize(range.len(), 0);
+    /// [`Lending::with_payload`] of at most the first `chars` characters
+    /// (all a file's read gets).
+    fn with_payload_upto<R>(
+        &self,
+        index: usize,
+        chars: usize,
+        f: impl FnOnce(Option<&str>) -> R,
+    ) -> R {
+        let Some(lent) = &self.0 else {
+            return f(None);
+        };
+        let Some(mut range) = lent.payloads.range(index) else {
+            return f(None);
+        };
+        range.end = range.end.min(range.start.saturating_add(chars));
+        match &lent.input {
+            Source::Bytes(bytes) => f(bytes
+                .get(range)
+                .and_then(|bytes| std::str::from_utf8(bytes).ok())),
+            Source::File(file) => {
+                // Read into a buffer kept per thread (a fresh one when a caller
+                // up the stack holds it): only a cache of the allocation.
+                thread_local! {
+                    static BUFFER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
                 }
-                let buffer = &mut buffer[..range.len()];
-                let read = file.read_exact_at(buffer, range.start as u64);
-                f(read.ok().and_then(|()| std::str::from_utf8(buffer).ok()))
-            })
+                BUFFER.with(|buffer| {
+                    let mut fresh = Vec::new();
+                    let mut held = buffer.try_borrow_mut();
+                    let buffer = match held.as_mut() {
+                        Ok(buffer) => &mut **buffer,
+                        Err(_) => &mut fresh,
+                    };
+                    // Grown, never shrunk: no zeroing of what a read overwrites.
+                    if buffer.len() < range.len() {
+                        buffer.resize(range.len(), 0);
+                    }
+                    let buffer = &mut buffer[..range.len()];
+                    let read = file.read_exact_at(buffer, range.start as u64);
+                    f(read.ok().and_then(|()| std::str::from_utf8(buffer).ok()))
+                })
+            }
         }
     }
-}
 
-/// The range of the payload behind placeholder `index`, while lent.
-pub(super) fn payload_range(index: usize) -> Option<Range<usize>> {
-    lending()?.payloads.range(index)
-}
-
-/// When `text` is one placeholder whose payload the scan found strict
-/// base64: the payload's index and decoded size (known without reading it).
-pub fn strict_payload(text: &str) -> Option<(usize, u64)> {
-    if !text.starts_with(OPEN) {
-        return None;
+    /// The range of the payload behind placeholder `index` in the input.
+    pub(super) fn payload_range(&self, index: usize) -> Option<Range<usize>> {
+        self.0.as_ref()?.payloads.range(index)
     }
-    let mut pieces = pieces(text);
-    let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) else {
-        return None;
-    };
-    Some((index, lending()?.payloads.strict_len(index)?))
-}
 
-/// Runs `f` on the first `chars` characters of the payload behind
-/// placeholder `index` (`None` as for [`with_resolved`]'s lookups).
-pub fn with_payload_prefix<R>(index: usize, chars: usize, f: impl FnOnce(Option<&str>) -> R) -> R {
-    with_payload_upto(index, chars, f)
-}
+    /// When `text` is one placeholder whose payload the scan found strict
+    /// base64: the payload's index and decoded size (known without reading
+    /// it).
+    pub fn strict_payload(&self, text: &str) -> Option<(usize, u64)> {
+        let lent = self.0.as_ref()?;
+        if !text.starts_with(OPEN) {
+            return None;
+        }
+        let mut pieces = pieces(text);
+        let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) else {
+            return None;
+        };
+        Some((index, lent.payloads.strict_len(index)?))
+    }
 
-/// Whether placeholders are being resolved on this thread.
-pub fn is_lending() -> bool {
-    LENDING.with(|cell| cell.borrow().is_some())
-}
+    /// Runs `f` on the first `chars` characters of the payload behind
+    /// placeholder `index` (`None` as for [`Lending::with_resolved`]'s
+    /// lookups).
+    pub fn with_payload_prefix<R>(
+        &self,
+        index: usize,
+        chars: usize,
+        f: impl FnOnce(Option<&str>) -> R,
+    ) -> R {
+        self.with_payload_upto(index, chars, f)
+    }
 
+    /// Runs `f` on `text` with its placeholders replaced by their payloads
+    /// (no copy when the text is one placeholder, none when nothing is lent).
+    pub fn with_resolved<R>(&self, text: &str, f: impl FnOnce(&str) -> R) -> R {
+        if !self.is_lending() || !text.contains(OPEN) {
+            return f(text);
+        }
+        let mut pieces = pieces(text);
+        if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
+            return self.with_payload(index, |payload| f(payload.unwrap_or(text)));
+        }
+        let mut whole = String::with_capacity(text.len());
+        for piece in self::pieces(text) {
+            match piece {
+                Piece::Text(part) => whole.push_str(part),
+                Piece::Lent(index) => self.with_payload(index, |payload| {
+                    whole.push_str(payload.unwrap_or("\u{FFFD}"));
+                }),
+            }
+        }
+        f(&whole)
+    }
+
+    /// The length of `text` with its placeholders resolved (nothing is read).
+    pub fn resolved_len(&self, text: &str) -> usize {
+        if !self.is_lending() || !text.contains(OPEN) {
+            return text.len();
+        }
+        pieces(text)
+            .map(|piece| match piece {
+                Piece::Text(part) => part.len(),
+                Piece::Lent(index) => self.payload_range(index).map_or(0, |range| range.len()),
+            })
+            .sum()
+    }
+
+    /// `text` with its placeholders resolved, copied when it holds any.
+    pub fn resolved<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if !self.is_lending() || !text.contains(OPEN) {
+            return Cow::Borrowed(text);
+        }
+        Cow::Owned(self.with_resolved(text, str::to_string))
+    }
+
+    /// `value` with the placeholders in its strings resolved, copied when it
+    /// holds any: for checks that read strings as they are (a tool call's
+    /// arguments against its schema).
+    pub fn resolved_value<'v>(&self, value: &'v Value) -> Cow<'v, Value> {
+        fn holds(value: &Value) -> bool {
+            match value {
+                Value::String(text) => text.contains(OPEN),
+                Value::Array(items) => items.iter().any(holds),
+                Value::Object(members) => members.iter().any(|(k, v)| k.contains(OPEN) || holds(v)),
+                _ => false,
+            }
+        }
+        fn resolve(lending: &Lending, value: &Value) -> Value {
+            match value {
+                Value::String(text) => Value::String(lending.resolved(text).into_owned()),
+                Value::Array(items) => {
+                    Value::Array(items.iter().map(|item| resolve(lending, item)).collect())
+                }
+                Value::Object(members) => Value::Object(
+                    members
+                        .iter()
+                        .map(|(k, v)| (lending.resolved(k).into_owned(), resolve(lending, v)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            }
+        }
+        if !self.is_lending() || !holds(value) {
+            return Cow::Borrowed(value);
+        }
+        Cow::Owned(resolve(self, value))
+    }
+
+    /// Writes the payload behind placeholder `index` to `out` (the
+    /// placeholder itself when nothing is lent under that index).
+    pub fn write_payload<W: Write>(&self, out: &mut W, index: usize) -> io::Result<()> {
+        self.with_payload(index, |payload| match payload {
+            Some(payload) => out.write_all(payload.as_bytes()),
+            None => write!(out, "{OPEN}{index:x}{CLOSE}"),
+        })
+    }
+}
 /// One piece of a string that may hold placeholders.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Piece<'a> {
@@ -177,88 +277,5 @@ pub fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
                 Piece::Text(text)
             }
         })
-    })
-}
-
-/// Runs `f` on `text` with its placeholders replaced by their payloads (no
-/// copy when the text is one placeholder, none when nothing is lent).
-pub fn with_resolved<R>(text: &str, f: impl FnOnce(&str) -> R) -> R {
-    if !is_lending() || !text.contains(OPEN) {
-        return f(text);
-    }
-    let mut pieces = pieces(text);
-    if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
-        return with_payload(index, |payload| f(payload.unwrap_or(text)));
-    }
-    let mut whole = String::with_capacity(text.len());
-    for piece in self::pieces(text) {
-        match piece {
-            Piece::Text(part) => whole.push_str(part),
-            Piece::Lent(index) => with_payload(index, |payload| {
-                whole.push_str(payload.unwrap_or("\u{FFFD}"));
-            }),
-        }
-    }
-    f(&whole)
-}
-
-/// The length of `text` with its placeholders resolved (nothing is read).
-pub fn resolved_len(text: &str) -> usize {
-    if !is_lending() || !text.contains(OPEN) {
-        return text.len();
-    }
-    pieces(text)
-        .map(|piece| match piece {
-            Piece::Text(part) => part.len(),
-            Piece::Lent(index) => payload_range(index).map_or(0, |range| range.len()),
-        })
-        .sum()
-}
-
-/// `text` with its placeholders resolved, copied when it holds any.
-pub fn resolved(text: &str) -> Cow<'_, str> {
-    if !is_lending() || !text.contains(OPEN) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(with_resolved(text, str::to_string))
-}
-
-/// `value` with the placeholders in its strings resolved, copied when it
-/// holds any: for checks that read strings as they are (a tool call's
-/// arguments against its schema).
-pub fn resolved_value(value: &Value) -> Cow<'_, Value> {
-    fn holds(value: &Value) -> bool {
-        match value {
-            Value::String(text) => text.contains(OPEN),
-            Value::Array(items) => items.iter().any(holds),
-            Value::Object(members) => members.iter().any(|(k, v)| k.contains(OPEN) || holds(v)),
-            _ => false,
-        }
-    }
-    fn resolve(value: &Value) -> Value {
-        match value {
-            Value::String(text) => Value::String(resolved(text).into_owned()),
-            Value::Array(items) => Value::Array(items.iter().map(resolve).collect()),
-            Value::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(k, v)| (resolved(k).into_owned(), resolve(v)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
-    if !is_lending() || !holds(value) {
-        return Cow::Borrowed(value);
-    }
-    Cow::Owned(resolve(value))
-}
-
-/// Writes the payload behind placeholder `index` to `out` (the placeholder
-/// itself when nothing is lent under that index).
-pub fn write_payload<W: Write>(out: &mut W, index: usize) -> io::Result<()> {
-    with_payload(index, |payload| match payload {
-        Some(payload) => out.write_all(payload.as_bytes()),
-        None => write!(out, "{OPEN}{index:x}{CLOSE}"),
     })
 }

@@ -8,10 +8,15 @@
 //! `blob`, `bytes` or `file_data` key, when it is all standard base64) and
 //! parses a copy of the text in which each is a short placeholder; the
 //! placeholders travel through the readers, the model and the writers as
-//! ordinary strings. While [`lend`] runs, the base64 functions see through them
-//! ([`with_resolved`]), and the writer leaves a hole where one is, filled from
-//! the input as the output is written ([`Lent`]). A payload is then copied
-//! once, into the output. A large file can lend its payloads without being
+//! ordinary strings. The document's [`Lending`] (the input, and where each
+//! payload is in it) goes along as a value to whatever must see through them:
+//! the conversion's context carries it to the readers and writers, the checks
+//! are given it, and it resolves a placeholder where one is read
+//! ([`Lending::with_resolved`]; base64 itself knows nothing of placeholders).
+//! The JSON writer, given it too, leaves a hole where a placeholder is, filled
+//! from the input as the output is written ([`Lent`]). A payload is then
+//! copied once, into the output. Code given no lending ([`Lending::NONE`])
+//! sees a placeholder as the text it is. A large file can lend its payloads without being
 //! held at all ([`scan_file`]): it is scanned a chunk at a time, and each
 //! payload is read again where it is needed.
 //!
@@ -35,10 +40,7 @@ mod strict;
 
 pub use file::{scan_file, with_file_document, FileScan};
 pub use holes::Lent;
-pub use lend::{
-    is_lending, lend, lend_from, pieces, resolved, resolved_len, resolved_value, strict_payload,
-    with_payload_prefix, with_resolved, write_payload, Piece, Source,
-};
+pub use lend::{pieces, Lending, Piece, Source};
 
 /// The shortest payload worth lending. Small enough that the test fixtures'
 /// real images are lent, so that every test runs through placeholders.
@@ -300,15 +302,20 @@ mod tests {
         );
         assert_eq!(parsed.value["x"]["file_data"], "\u{E000}2\u{E001}");
         let input = SharedBytes::new(text.clone().into_bytes());
-        lend(&input, &parsed.payloads, || {
-            let url = parsed.value["url"].as_str().unwrap();
-            assert_eq!(resolved(url), format!("data:image/png;base64,{long}"));
-            with_resolved(parsed.value["data"].as_str().unwrap(), |s| {
-                assert_eq!(s, long)
-            });
+        let lending = Lending::of_bytes(&input, &parsed.payloads);
+        let url = parsed.value["url"].as_str().unwrap();
+        assert_eq!(
+            lending.resolved(url),
+            format!("data:image/png;base64,{long}")
+        );
+        lending.with_resolved(parsed.value["data"].as_str().unwrap(), |s| {
+            assert_eq!(s, long)
         });
-        // Outside `lend`, a placeholder is just text.
-        assert_eq!(resolved("\u{E000}0\u{E001}"), "\u{E000}0\u{E001}");
+        // Without a lending, a placeholder is just text.
+        assert_eq!(
+            Lending::NONE.resolved("\u{E000}0\u{E001}"),
+            "\u{E000}0\u{E001}"
+        );
     }
 
     #[test]
@@ -345,11 +352,10 @@ mod tests {
         let input = b"0123456789";
         let payloads = Payloads::unchecked(vec![2..5, 7..9]);
         let mut lent = Lent::default();
-        lend(&SharedBytes::new(input.to_vec()), &payloads, || {
-            assert!(lent.hole(1, 0));
-            assert!(lent.hole(3, 1));
-            assert!(!lent.hole(3, 2));
-        });
+        let lending = Lending::of_bytes(&SharedBytes::new(input.to_vec()), &payloads);
+        assert!(lent.hole(1, 0, &lending));
+        assert!(lent.hole(3, 1, &lending));
+        assert!(!lent.hole(3, 2, &lending));
         assert_eq!(lent.fill(b"abcd".to_vec(), input), b"a234bc78d");
         assert_eq!(lent.filled_len(b"abcd"), 9);
     }
