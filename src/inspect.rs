@@ -4,14 +4,13 @@
 //! items out).
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::{json, Value};
 
 use crate::b64;
 use crate::check::{self, Depth, PayloadProblem};
+use crate::document::{Document, LentFile, Open};
 use crate::json;
 use crate::json::lent::Lending;
 use crate::media;
@@ -114,15 +113,13 @@ pub fn inspect_bytes(bytes: Vec<u8>, max_document: u64) -> Result<Vec<Item>, Str
     Ok(items)
 }
 
-/// [`inspect_document`] of the one document a regular file holds, its
-/// payloads lent from the file (`json::lent::scan_file`): it is read
-/// through a small buffer, and each payload again as it is examined. `None`
-/// when that does not apply (nothing to lend, not one object or array, not
-/// JSON, a read error): inspect the file as any input. `max` is the
-/// document limit (`json::lent::scan_file`).
-pub fn inspect_file(file: &Arc<File>, extract: bool, max: u64) -> Option<Vec<Item>> {
+/// [`inspect_document`] of a large file's one document, its payloads left
+/// in the file: it was scanned through a small buffer, and each payload is
+/// read again as it is examined. `None` when that does not apply (not JSON,
+/// a file that changed meanwhile): inspect the file as any input.
+pub fn inspect_lent(file: LentFile, extract: bool) -> Option<Vec<Item>> {
     let mut scratch = Vec::new();
-    crate::json::lent::with_file_document(file, max, |parsed, _, lending| {
+    file.with_document(|parsed, _, lending| {
         let items = scan::find_media(&parsed.json)
             .into_iter()
             .map(|found| examine(found, 1, extract, &mut scratch, lending));
@@ -130,13 +127,15 @@ pub fn inspect_file(file: &Arc<File>, extract: bool, max: u64) -> Option<Vec<Ite
     })
 }
 
-/// [`inspect_file`] of the input at `path` when it is a large regular file
-/// (`io::large_file` decides): the route every caller takes. `None`
-/// when it does not apply (stdin, a small file, nothing to lend): inspect the
-/// input as any other.
-pub fn inspect_large(path: Option<&Path>, extract: bool, max: u64) -> Option<Vec<Item>> {
-    let (_, file) = crate::io::large_file(path)?;
-    inspect_file(&Arc::new(file), extract, max)
+/// [`inspect_lent`] of the input at `path` when [`Document::open`] keeps
+/// its payloads in the file: the route every caller takes. `None` when it
+/// does not (stdin, a small file, nothing to lend, `open` not whole):
+/// inspect the input as any other.
+pub fn inspect_large(path: Option<&Path>, open: Open, extract: bool) -> Option<Vec<Item>> {
+    match Document::open(path, open) {
+        Document::Lent(file) => inspect_lent(file, extract),
+        Document::Read => None,
+    }
 }
 
 /// [`inspect_document`] of the values at the `--at` pointers (the whole

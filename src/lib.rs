@@ -43,7 +43,9 @@ pub mod validate;
 // The bottom layer, a crate of its own (crates/core): the model the API
 // names, and under it the contract and the plumbing, reached as `crate::…`
 // from every module here as when they lived in this crate.
-use partkit_core::{b64, check, contract, dataurl, echo, error, io, json, render, shared, size};
+use partkit_core::{
+    b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size,
+};
 pub use partkit_core::{media, part, transcript};
 
 // Plumbing: the helpers the operations are built from. Not part of the API;
@@ -78,6 +80,7 @@ pub use accounting::OnError;
 pub use check::Depth;
 pub use convert::document::ConvertRequest;
 pub use convert::ConvertOptions;
+pub use document::{Document, LentFile, Open};
 pub use encode::EncodeOptions;
 pub use error::{Error, ExitStatus, Result};
 pub use fetch::FetchOptions;

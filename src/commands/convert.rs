@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::accounting::OnError;
 use crate::convert::document::{convert_document, convert_large, ConvertRequest, RolloutChoice};
 use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
+use crate::document::Open;
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::Input;
 use crate::output::Printer;
@@ -53,11 +54,12 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
         },
         bare: args.bare,
     };
-    if !args.jsonl {
-        let large = convert_large_file(input.as_deref(), max_document, policy, &request, printer)?;
-        if let Some(status) = large {
-            return Ok(status);
-        }
+    let open = Open {
+        whole: !args.jsonl,
+        max_document,
+    };
+    if let Some(status) = convert_large_file(input.as_deref(), open, policy, &request, printer)? {
+        return Ok(status);
     }
     let Some(mut driver) = Driver::open(input, args.jsonl, max_document, policy, false, printer)?
     else {
@@ -82,12 +84,12 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
 /// caller then goes the way of any input).
 fn convert_large_file(
     input: Option<&Path>,
-    max_document: u64,
+    open: Open,
     policy: OnError,
     request: &ConvertRequest,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
-    let converted = match convert_large(input, request, max_document) {
+    let converted = match convert_large(input, open, request) {
         Ok(None) => return Ok(None),
         Ok(Some(converted)) => Ok(converted),
         Err(error) => Err(error),

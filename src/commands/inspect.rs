@@ -4,6 +4,7 @@
 
 use crate::accounting::{Flow, OnError};
 use crate::cli::{InspectArgs, ItemFormat};
+use crate::document::Open;
 use crate::error::{ExitStatus, Result};
 use crate::inspect::{inspect_at, inspect_large, table, Item};
 use crate::io::Input;
@@ -17,10 +18,12 @@ pub fn run(args: InspectArgs, max_document: u64, printer: &Printer) -> Result<Ex
     let at = at_of(&args.pipeline.at)?;
     let policy = no_null(on_error_of(&args.pipeline.on_error), "inspect")?;
     set_threads(&args.pipeline.threads);
-    if !args.jsonl && !at.is_active() {
-        if let Some(status) = inspect_large_file(&args, max_document, policy, printer)? {
-            return Ok(status);
-        }
+    let open = Open {
+        whole: !args.jsonl && !at.is_active(),
+        max_document,
+    };
+    if let Some(status) = inspect_large_file(&args, open, policy, printer)? {
+        return Ok(status);
     }
     let Some(mut driver) = Driver::open(
         args.input.clone(),
@@ -46,13 +49,13 @@ pub fn run(args: InspectArgs, max_document: u64, printer: &Printer) -> Result<Ex
 /// the file ([`inspect_large`] decides); `None` when that does not apply.
 fn inspect_large_file(
     args: &InspectArgs,
-    max_document: u64,
+    open: Open,
     policy: OnError,
     printer: &Printer,
 ) -> Result<Option<ExitStatus>> {
     let (Some(path), Some(items)) = (
         args.input.as_deref(),
-        inspect_large(args.input.as_deref(), args.extract.is_some(), max_document),
+        inspect_large(args.input.as_deref(), open, args.extract.is_some()),
     ) else {
         return Ok(None);
     };

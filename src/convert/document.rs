@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::convert::{self, ConvertError, ConvertOptions};
+use crate::document::{Document, LentFile, Open};
 use crate::error::ReadFault;
 use crate::json::lent::{self, Lending, Lent};
 use crate::json::{Reading, Spellings};
@@ -271,30 +272,23 @@ impl FileConverted {
     }
 }
 
-/// Converts the one document a regular file holds (an object or array) with
-/// its payloads lent from the file (`lent::scan_file`): a large transcript
-/// is then read through one small buffer, and its payloads again as the
-/// output is written, never held. `None` when that does not apply (nothing to
-/// lend, not one object or array, a rollout, `--at`, text that is not JSON,
-/// a read error): the caller converts the file as any input, which also says
-/// what is wrong with it. `max` is the document limit (`lent::scan_file`).
-pub fn convert_file(
-    file: Arc<File>,
+/// Converts a large file's one document with its payloads left in the file
+/// ([`Document::open`] scanned it): the transcript was read through one
+/// small buffer, and its payloads are read again as the output is written,
+/// never held. `None` when that does not apply (a rollout, text that is not
+/// JSON): the caller converts the file as any input, which also says what
+/// is wrong with it.
+pub fn convert_lent_file(
+    file: LentFile,
     request: &ConvertRequest,
-    max: u64,
 ) -> Result<Option<FileConverted>, ConvertError> {
-    if request.at.is_active() || request.rollout == RolloutChoice::Always {
+    if request.rollout == RolloutChoice::Recognize && rollout().holds_text(file.text()) {
         return Ok(None);
     }
-    let Ok(Some(scan)) = lent::scan_file(&file, max) else {
+    let Ok(value) = serde_json::from_slice::<Value>(file.text()) else {
         return Ok(None);
     };
-    if request.rollout == RolloutChoice::Recognize && rollout().holds_text(&scan.shadow) {
-        return Ok(None);
-    }
-    let Ok(value) = serde_json::from_slice::<Value>(&scan.shadow) else {
-        return Ok(None);
-    };
+    let (file, scan) = file.into_parts();
     let source = lent::Source::File(Arc::clone(&file));
     let document = convert_lent(
         &value,
@@ -312,22 +306,24 @@ pub fn convert_file(
     }))
 }
 
-/// Converts the input at `path` with its payloads left in the file when it
-/// is a large regular file holding one document (`io::large_file`
-/// decides; [`convert_file`] converts): the route every caller takes, so a
+/// Converts the input at `path` with its payloads left in the file when
+/// [`Document::open`] keeps them there: the route every caller takes, so a
 /// library caller holds no more of a large file than the command line does.
-/// `None` when the route does not apply (stdin, a small file, a rollout,
-/// `--at`, a file that changed while it was read): convert the input as any
-/// other, which also says what is wrong with it.
+/// `open` says whether the caller takes the input whole (not as JSON Lines);
+/// a request for `--at` values or a rollout does not either. `None` when the
+/// route does not apply (stdin, a small file, a rollout, a file that changed
+/// while it was read): convert the input as any other, which also says what
+/// is wrong with it.
 pub fn convert_large(
     path: Option<&Path>,
+    open: Open,
     request: &ConvertRequest,
-    max: u64,
 ) -> Result<Option<FileConverted>, ConvertError> {
-    let Some((_, file)) = crate::io::large_file(path) else {
+    let whole = open.whole && !request.at.is_active() && request.rollout != RolloutChoice::Always;
+    let Document::Lent(file) = Document::open(path, Open { whole, ..open }) else {
         return Ok(None);
     };
-    match convert_file(Arc::new(file), request, max)? {
+    match convert_lent_file(file, request)? {
         Some(converted) if converted.is_current() => Ok(Some(converted)),
         _ => Ok(None),
     }

@@ -5,14 +5,13 @@
 //! its declared type when the format changed; every other byte of the document
 //! stays as it was (key order, spacing, numbers, escapes).
 
-use std::fs::File;
-
 use rayon::prelude::*;
 
 use super::{resize_image, ResizeError, ResizeOptions, Resized};
 use crate::b64;
 use crate::check::{self, Depth};
-use crate::json::lent::{self, Lending};
+use crate::document::LentFile;
+use crate::json::lent::Lending;
 use crate::json::{self, pointer_token, Json};
 use crate::media::MediaKind;
 use crate::scan::{self, Payload};
@@ -141,18 +140,16 @@ fn items_of<'j>(doc: &'j Json<'_>, options: &ResizeOptions) -> (Vec<Item<'j>>, R
 
 /// The images of a large JSON file when every one is within every cap, told
 /// from the file without holding it: its payloads are lent from the file
-/// ([`crate::json::lent::scan_file`]) and each image judged from its first
-/// bytes. What [`resize_document`] of the whole file reports then, with
-/// the file passing through unchanged. `None` when anything needs more (an
-/// image to resize or to decode in full, a payload that is not strict
-/// base64, a file that cannot be lent): the caller reads the file as usual.
-/// `max` is the document limit.
+/// ([`crate::document::Document::open`]) and each image judged from its
+/// first bytes. What [`resize_document`] of the whole file reports then,
+/// with the file passing through unchanged. `None` when anything needs more
+/// (an image to resize or to decode in full, a payload that is not strict
+/// base64, a file that changed): the caller reads the file as usual.
 pub(super) fn unchanged_file(
-    file: &File,
+    file: LentFile,
     options: &ResizeOptions,
-    max: u64,
 ) -> Option<Vec<DocumentImage>> {
-    lent::with_file_document(file, max, |parsed, _, lending| {
+    file.with_document(|parsed, _, lending| {
         let (items, options) = items_of(&parsed.json, options);
         let mut buffer = Vec::new();
         let mut images = Vec::new();

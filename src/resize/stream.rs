@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -13,6 +14,7 @@ use super::report::{report_image, Emit, Report, ReportStyle, Where};
 use super::run::{Destination, InputFile, Out, RunOptions, Sink};
 use super::Resized;
 use crate::accounting::{worse, Tally};
+use crate::document::{Document, Open};
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::replace::{Replacement, Seen};
 use crate::io::Input;
@@ -135,16 +137,20 @@ fn read_error_of(label: &str) -> impl Fn(io::Error) -> Error + '_ {
 fn unchanged_large_file(
     input: &Input,
     options: &RunOptions,
-) -> Option<(File, Seen, Vec<DocumentImage>)> {
+) -> Option<(Arc<File>, Seen, Vec<DocumentImage>)> {
     let Input::Path(path) = input else {
         return None;
     };
-    if options.jsonl || options.at.is_active() {
+    let open = Open {
+        whole: !options.jsonl && !options.at.is_active(),
+        max_document: options.max_document,
+    };
+    let Document::Lent(lent) = Document::open(Some(path), open) else {
         return None;
-    }
-    let (_, file) = crate::io::large_file(Some(path))?;
+    };
+    let file = Arc::clone(lent.file());
     let seen = Seen::of(&file.metadata().ok()?);
-    let images = unchanged_file(&file, &options.resize, options.max_document)?;
+    let images = unchanged_file(lent, &options.resize)?;
     Some((file, seen, images))
 }
 

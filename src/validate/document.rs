@@ -10,6 +10,7 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
+use crate::document::LentFile;
 use crate::json::lent::{self, Lending};
 use crate::json::{self, pointer_token, Json, Parsed};
 use crate::media::MediaKind;
@@ -82,16 +83,19 @@ pub(super) fn duplicate_keys(bytes: &[u8]) -> impl Iterator<Item = Issue> {
     })
 }
 
+/// Whether a check takes its input as one whole document, which may then
+/// stay in its file ([`crate::document::Open::whole`]): not with `--fix`
+/// (written back), `--at` (values inside it) or as a rollout line.
+pub fn takes_whole(options: &CheckOptions) -> bool {
+    !(options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout))
+}
+
 /// Checks a large file's one document without holding it: parsed from the
-/// text its scan wrote ([`lent::scan_file`]), its payloads lent from the
-/// file while the rules run. `None` where the usual way must check it (not
-/// JSON, a rollout, `--fix`, `--at`, a file that changed meanwhile). `max`
-/// is the document limit ([`lent::scan_file`]).
-pub fn check_file(file: &std::fs::File, options: &CheckOptions, max: u64) -> Option<DocReport> {
-    if options.fix || options.at.is_active() || matches!(options.kind, KindChoice::Rollout) {
-        return None;
-    }
-    lent::with_file_document(file, max, |parsed, shadow, lending| {
+/// text its scan wrote, its payloads lent from the file while the rules
+/// run. `None` where the usual way must check it (not JSON, a rollout, a
+/// file that changed meanwhile).
+pub fn check_lent(file: LentFile, options: &CheckOptions) -> Option<DocReport> {
+    file.with_document(|parsed, shadow, lending| {
         if matches!(options.kind, KindChoice::Auto) && crate::shapes::rollout().holds(&parsed.json)
         {
             return None;

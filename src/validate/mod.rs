@@ -33,6 +33,7 @@ pub use options::{CheckOptions, DocKind, KindChoice, Limits};
 pub use report::{DocReport, Issue, Patch};
 pub use rules::{Rule, Severity, RULES};
 
+use crate::document::{Document, Open};
 use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
 use crate::pipeline::Item;
@@ -326,16 +327,19 @@ fn empty_json_file(input: &Input, report: &mut InputReport) {
 }
 
 /// A large file holding one document, checked without holding it
-/// ([`document::check_file`]); `None` where the usual way checks it.
+/// ([`document::check_lent`]); `None` where the usual way checks it.
 fn validate_large_file(input: &Input, options: &ValidateOptions) -> Option<InputReport> {
     let Input::Path(path) = input else {
         return None;
     };
-    if options.layout == Layout::JsonLines {
+    let open = Open {
+        whole: options.layout != Layout::JsonLines && document::takes_whole(&options.check),
+        max_document: options.max_document,
+    };
+    let Document::Lent(file) = Document::open(Some(path), open) else {
         return None;
-    }
-    let (_, file) = crate::io::large_file(Some(path))?;
-    let doc = document::check_file(&file, &options.check, options.max_document)?;
+    };
+    let doc = document::check_lent(file, &options.check)?;
     let mut report = InputReport::default();
     record(&mut report, &input.label(), 1, doc, options, false);
     Some(report)

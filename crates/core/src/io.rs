@@ -389,7 +389,7 @@ impl Documents {
 }
 
 /// The size from which a file's one document is read with its payloads left
-/// in the file (`convert`, `inspect`, `resize`: [`crate::json::lent::scan_file`]):
+/// in the file ([`crate::document::Document::open`]):
 /// below it, reading the file whole costs less than reading its payloads
 /// twice.
 const LARGE_FILE: u64 = 1 << 20;
@@ -397,7 +397,7 @@ const LARGE_FILE: u64 = 1 << 20;
 /// The input when it is a regular file of at least [`LARGE_FILE`] bytes,
 /// opened; `None` for stdin, a smaller file, or one that does not open (the
 /// usual way then says why).
-pub fn large_file(input: Option<&Path>) -> Option<(&Path, File)> {
+pub(crate) fn large_file(input: Option<&Path>) -> Option<(&Path, File)> {
     let path = input.filter(|p| *p != Path::new("-"))?;
     // Looked at before it is opened: opening a FIFO waits for its writer and
     // takes what it writes, which the reading that follows then never sees.

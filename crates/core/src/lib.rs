@@ -12,6 +12,7 @@ pub mod b64;
 pub mod check;
 pub mod contract;
 pub mod dataurl;
+pub mod document;
 pub mod echo;
 pub mod error;
 pub mod io;

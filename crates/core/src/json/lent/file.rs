@@ -9,13 +9,8 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt;
 use std::time::SystemTime;
 
-use std::sync::Arc;
-
-use super::lend::{Lending, Source};
 use super::scan::{Reread, Scanner};
 use super::Payloads;
-use crate::json::Parsed;
-use crate::shared::SharedBytes;
 
 /// The bytes read at a time.
 const CHUNK: usize = 256 * 1024;
@@ -47,26 +42,6 @@ impl Reread for Again<'_> {
         into.resize(start + range.len(), 0);
         self.0.read_exact_at(&mut into[start..], range.start as u64)
     }
-}
-
-/// Runs `f` on the one document a regular file holds, parsed from the text
-/// its scan wrote (`shadow`), and what it lends: its payloads, read from the
-/// file. `None`
-/// when nothing can be lent, the text is not JSON, `f` gives up, or the file
-/// changed meanwhile: the caller then reads the file as any input. `max`
-/// is the document limit ([`scan_file`]).
-pub fn with_file_document<R>(
-    file: &File,
-    max: u64,
-    f: impl FnOnce(&Parsed<'_>, &SharedBytes, &Lending) -> Option<R>,
-) -> Option<R> {
-    let mut scan = scan_file(file, max).ok()??;
-    let shadow = SharedBytes::new(std::mem::take(&mut scan.shadow));
-    let doc = crate::json::parse_counted(&shadow).ok()?;
-    let source = Source::File(Arc::new(file.try_clone().ok()?));
-    let lending = Lending::new(source, std::mem::take(&mut scan.payloads));
-    let result = f(&doc, &shadow, &lending)?;
-    scan.unchanged(file).then_some(result)
 }
 
 /// Scans a regular file holding one JSON object or array. `None` when there

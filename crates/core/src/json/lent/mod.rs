@@ -38,7 +38,7 @@ mod lend;
 mod scan;
 mod strict;
 
-pub use file::{scan_file, with_file_document, FileScan};
+pub use file::{scan_file, FileScan};
 pub use holes::Lent;
 pub use lend::{pieces, Lending, Piece, Source};
 
