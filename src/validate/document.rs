@@ -128,7 +128,7 @@ fn check_parsed(
     };
     let mut note = None;
     let kind = match options.kind {
-        // Checked as a rollout by the callers (`check_shared`, `check_file`).
+        // Checked as a rollout by the callers (`check_shared`, `validate_large_file`).
         KindChoice::Rollout => unreachable!("checked as a rollout by the callers"),
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
