@@ -7,7 +7,8 @@
 //! `--at` values, a rollout), [`inspect`] and [`resize`]; each one's options
 //! are also at the crate's root. The shared model ([`part`], [`transcript`],
 //! [`media`], [`profile`]) and the provider shapes ([`shapes`]) are usable on
-//! their own. The command line (argument parsing, printing, exit codes) is
+//! their own. An operation given a file opens it with [`Document::open`],
+//! which decides whether a large file's payloads stay in the file. The command line (argument parsing, printing, exit codes) is
 //! not part of the library's API: it is built with the `cli` feature (on by
 //! default; `default-features = false` leaves it and clap out), and
 //! `run_cli` runs it, for the binary.

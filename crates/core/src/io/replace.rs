@@ -1,4 +1,4 @@
-//! Writing files people keep (issues 13 and 29): whole or not at all, with
+//! Writing files people keep (docs/safety.md): whole or not at all, with
 //! the owner, group, mode and extended attributes (an ACL among them) of
 //! the file replaced ([`keep`]), into a device or a FIFO and through a
 //! symlink as the shell's `>` does, never over a change another process
