@@ -40,7 +40,7 @@ pub enum Error {
     ///
     /// Its message is `context`; the typed cause, when there is one, is its
     /// [`source`](std::error::Error::source) (such as an
-    /// [`encode::Refusal`](crate::encode::Refusal) or a
+    /// `encode::Refusal` or a
     /// `fetch::BodyTooLarge`), so that the
     /// alternate form (`{:#}` through `anyhow`) prints `context: cause`.
     #[error("{context}")]

@@ -1,10 +1,10 @@
 //! Writing files people keep (docs/safety.md): whole or not at all, with
 //! the owner, group, mode and extended attributes (an ACL among them) of
-//! the file replaced ([`keep`]), into a device or a FIFO and through a
+//! the file replaced (`keep`), into a device or a FIFO and through a
 //! symlink as the shell's `>` does, never over a change another process
 //! made meanwhile, and never over a read-only file or one with other names
 //! (hard links). A run stopped by a signal leaves no temporary file
-//! ([`temps`]).
+//! (`temps`).
 //!
 //! Every file partkit writes goes through here: a new or replaced output
 //! ([`write_atomic`], [`Replacement`]), an in-place rewrite of an input
@@ -102,7 +102,7 @@ pub fn in_place_target(path: &Path) -> Result<(PathBuf, Seen)> {
     Ok((target, Seen::of(&metadata)))
 }
 
-/// [`check_replaceable`] of the file at `path` (through a link), for an
+/// `check_replaceable` of the file at `path` (through a link), for an
 /// input removed once its content is written under another name.
 pub fn check_removable(path: &Path) -> Result<()> {
     let metadata = fs::metadata(path).map_err(write_error(path))?;
@@ -203,7 +203,7 @@ enum Sink {
 
 impl Replacement {
     /// Starts writing `path` (a symlink's target, if it is one); refused at
-    /// once when that is a file not to replace ([`check_replaceable`]).
+    /// once when that is a file not to replace (`check_replaceable`).
     pub fn new(path: &Path) -> Result<Replacement> {
         Replacement::open(path, true)
     }

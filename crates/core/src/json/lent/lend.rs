@@ -15,7 +15,7 @@ use super::{Payloads, CLOSE, OPEN};
 use crate::shared::SharedBytes;
 
 /// Where lent payloads are read from: the input in memory, or the file it
-/// is (see [`super::file`]).
+/// is (see `file.rs`).
 #[derive(Debug, Clone)]
 pub enum Source {
     Bytes(SharedBytes),
