@@ -32,6 +32,7 @@
 // The library's API: the operations, each taking an options struct and
 // returning values (none of them prints), and the model they share. Each
 // module's own documentation says what it holds.
+pub mod assemble;
 pub mod convert;
 pub mod encode;
 pub mod inspect;
@@ -47,6 +48,7 @@ pub mod validate;
 use partkit_core::{
     b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size,
 };
+pub use partkit_core::stream;
 pub use partkit_core::{media, part, transcript};
 
 // Plumbing: the helpers the operations are built from. Not part of the API;
