@@ -47,9 +47,10 @@ pub fn assemble(body: &[u8], shape: Option<Shape>) -> Result<Assembled, StreamPr
             ))
         })?,
     };
-    let assembler = shape.dialect().stream().ok_or_else(|| {
-        StreamProblem::Unrecognized(format!("{shape} has no streamed responses"))
-    })?;
+    let assembler = shape
+        .dialect()
+        .stream()
+        .ok_or_else(|| StreamProblem::Unrecognized(format!("{shape} has no streamed responses")))?;
     let assembly = assembler.assemble(&events)?;
     Ok(Assembled {
         shape,

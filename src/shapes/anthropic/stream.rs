@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::contract::{
-    append_text, join_fragments, unknown_event, Assembly, StreamAssembler,
-};
+use crate::contract::{append_text, join_fragments, unknown_event, Assembly, StreamAssembler};
 use crate::stream::{Events, StreamProblem};
 
 pub struct Stream;

@@ -13,9 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::contract::{
-    append_text, join_fragments, unknown_event, Assembly, StreamAssembler,
-};
+use crate::contract::{append_text, join_fragments, unknown_event, Assembly, StreamAssembler};
 use crate::stream::{Event, Events, StreamProblem};
 
 pub struct Stream;

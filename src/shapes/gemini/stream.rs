@@ -27,7 +27,9 @@ struct Candidate {
 }
 
 fn is_thought(part: &Map<String, Value>) -> bool {
-    part.get("thought").and_then(Value::as_bool).unwrap_or(false)
+    part.get("thought")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
 }
 
 impl Candidate {
@@ -86,7 +88,11 @@ impl StreamAssembler for Stream {
                     response.insert(key.clone(), value.clone());
                 }
             }
-            if chunk.get("promptFeedback").and_then(|f| f.get("blockReason")).is_some() {
+            if chunk
+                .get("promptFeedback")
+                .and_then(|f| f.get("blockReason"))
+                .is_some()
+            {
                 finished = true;
             }
             let Some(Value::Array(list)) = chunk.get("candidates") else {

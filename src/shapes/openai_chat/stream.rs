@@ -52,7 +52,13 @@ impl StreamAssembler for Stream {
                 notes.push(unknown_event(at, event.kind()));
                 continue;
             }
-            for key in ["id", "created", "model", "system_fingerprint", "service_tier"] {
+            for key in [
+                "id",
+                "created",
+                "model",
+                "system_fingerprint",
+                "service_tier",
+            ] {
                 if let Some(value) = data.get(key).filter(|value| !value.is_null()) {
                     response.insert(key.to_string(), value.clone());
                 }
@@ -175,7 +181,10 @@ fn merge_call(call: &mut Map<String, Value>, delta: &Value) {
         return;
     };
     for key in ["name", "arguments"] {
-        if let Some(piece) = delta.pointer(&format!("/function/{key}")).and_then(Value::as_str) {
+        if let Some(piece) = delta
+            .pointer(&format!("/function/{key}"))
+            .and_then(Value::as_str)
+        {
             append_text(function, key, piece);
         }
     }

@@ -115,7 +115,9 @@ pub fn frames(body: &[u8]) -> Result<Vec<Frame>, StreamProblem> {
             return Err(StreamProblem::BadFrame {
                 frame,
                 offset,
-                message: format!("a total length of {total} cannot hold {headers_len} bytes of headers"),
+                message: format!(
+                    "a total length of {total} cannot hold {headers_len} bytes of headers"
+                ),
             });
         }
         if rest.len() < total {
@@ -137,13 +139,12 @@ pub fn frames(body: &[u8]) -> Result<Vec<Frame>, StreamProblem> {
                 computed,
             });
         }
-        let headers = headers(&rest[12..12 + headers_len]).map_err(|message| {
-            StreamProblem::BadFrame {
+        let headers =
+            headers(&rest[12..12 + headers_len]).map_err(|message| StreamProblem::BadFrame {
                 frame,
                 offset,
                 message,
-            }
-        })?;
+            })?;
         frames.push(Frame {
             offset,
             headers,
@@ -175,28 +176,29 @@ fn headers(mut bytes: &[u8]) -> Result<Vec<(String, HeaderValue)>, String> {
         let length = take(&mut bytes, 1)?[0] as usize;
         let name = String::from_utf8(take(&mut bytes, length)?.to_vec())
             .map_err(|_| "a header name is not UTF-8".to_string())?;
-        let value = match take(&mut bytes, 1)?[0] {
-            0 => HeaderValue::Bool(true),
-            1 => HeaderValue::Bool(false),
-            2 => HeaderValue::Byte(i8::from_be_bytes(number(&mut bytes)?)),
-            3 => HeaderValue::Short(i16::from_be_bytes(number(&mut bytes)?)),
-            4 => HeaderValue::Int(i32::from_be_bytes(number(&mut bytes)?)),
-            5 => HeaderValue::Long(i64::from_be_bytes(number(&mut bytes)?)),
-            kind @ (6 | 7) => {
-                let length = u16::from_be_bytes(number(&mut bytes)?) as usize;
-                let value = take(&mut bytes, length)?.to_vec();
-                if kind == 6 {
-                    HeaderValue::Bytes(value)
-                } else {
-                    HeaderValue::String(String::from_utf8(value).map_err(|_| {
-                        format!("header `{name}` is a string that is not UTF-8")
-                    })?)
+        let value =
+            match take(&mut bytes, 1)?[0] {
+                0 => HeaderValue::Bool(true),
+                1 => HeaderValue::Bool(false),
+                2 => HeaderValue::Byte(i8::from_be_bytes(number(&mut bytes)?)),
+                3 => HeaderValue::Short(i16::from_be_bytes(number(&mut bytes)?)),
+                4 => HeaderValue::Int(i32::from_be_bytes(number(&mut bytes)?)),
+                5 => HeaderValue::Long(i64::from_be_bytes(number(&mut bytes)?)),
+                kind @ (6 | 7) => {
+                    let length = u16::from_be_bytes(number(&mut bytes)?) as usize;
+                    let value = take(&mut bytes, length)?.to_vec();
+                    if kind == 6 {
+                        HeaderValue::Bytes(value)
+                    } else {
+                        HeaderValue::String(String::from_utf8(value).map_err(|_| {
+                            format!("header `{name}` is a string that is not UTF-8")
+                        })?)
+                    }
                 }
-            }
-            8 => HeaderValue::Timestamp(i64::from_be_bytes(number(&mut bytes)?)),
-            9 => HeaderValue::Uuid(number(&mut bytes)?),
-            other => return Err(format!("header `{name}` has unknown type {other}")),
-        };
+                8 => HeaderValue::Timestamp(i64::from_be_bytes(number(&mut bytes)?)),
+                9 => HeaderValue::Uuid(number(&mut bytes)?),
+                other => return Err(format!("header `{name}` has unknown type {other}")),
+            };
         found.push((name, value));
     }
     Ok(found)

@@ -109,7 +109,9 @@ pub enum StreamProblem {
         computed: u32,
     },
     /// An event-stream frame that announces more bytes than the body has left.
-    #[error("frame {frame} (byte {offset}) is cut short: it announces {needed} bytes, {left} are left")]
+    #[error(
+        "frame {frame} (byte {offset}) is cut short: it announces {needed} bytes, {left} are left"
+    )]
     CutFrame {
         frame: usize,
         offset: usize,
@@ -153,10 +155,7 @@ pub enum StreamProblem {
 pub fn parse(body: &[u8]) -> Result<Events, StreamProblem> {
     let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     if body.first() == Some(&0) {
-        let events = frames(body)?
-            .into_iter()
-            .map(Frame::into_event)
-            .collect();
+        let events = frames(body)?.into_iter().map(Frame::into_event).collect();
         return Ok(Events {
             framing: Framing::EventStream,
             events,

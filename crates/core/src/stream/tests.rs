@@ -78,21 +78,34 @@ fn event_stream_frames_are_checked() {
     assert_eq!(events.events[0].name.as_deref(), Some("messageStart"));
     assert_eq!(events.events[0].data, json!({"role": "assistant"}));
     assert!(events.events[1].exception);
-    assert_eq!(events.events[1].name.as_deref(), Some("throttlingException"));
+    assert_eq!(
+        events.events[1].name.as_deref(),
+        Some("throttlingException")
+    );
 
     let mut bad = one.clone();
     let at = bad.len() - 6;
     bad[at] ^= 1;
     let problem = parse(&bad).unwrap_err();
     assert!(
-        matches!(problem, StreamProblem::BadChecksum { which: "message", frame: 0, .. }),
+        matches!(
+            problem,
+            StreamProblem::BadChecksum {
+                which: "message",
+                frame: 0,
+                ..
+            }
+        ),
         "{problem}"
     );
     let mut bad_prelude = one.clone();
     bad_prelude[9] ^= 1;
     assert!(matches!(
         parse(&bad_prelude).unwrap_err(),
-        StreamProblem::BadChecksum { which: "prelude", .. }
+        StreamProblem::BadChecksum {
+            which: "prelude",
+            ..
+        }
     ));
     let cut = [one.clone(), one[..one.len() - 3].to_vec()].concat();
     let problem = parse(&cut).unwrap_err();
