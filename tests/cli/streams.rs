@@ -847,3 +847,47 @@ fn an_event_of_an_unknown_type_is_left_out_with_a_note() {
     assert_eq!(bedrock.notes, ["event 2: no type, left out"]);
     assert_eq!(text(&bedrock), "Hi");
 }
+
+#[test]
+fn legacy_function_calls_and_items_without_a_completed_output() {
+    let chunk = |delta: Value, finish: Value| {
+        format!(
+            "data: {}\n\n",
+            json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "gpt",
+                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+        )
+    };
+    let body = [
+        chunk(json!({"role": "assistant", "content": null, "function_call": {"name": "lookup", "arguments": ""}}), Value::Null),
+        chunk(json!({"function_call": {"arguments": "{\"q\": "}}), Value::Null),
+        chunk(json!({"function_call": {"arguments": "1}"}}), Value::Null),
+        chunk(json!({}), json!("function_call")),
+    ]
+    .concat();
+    let chat = assemble(body.as_bytes(), None).unwrap();
+    assert_eq!(
+        chat.response["choices"][0]["message"]["function_call"],
+        json!({"name": "lookup", "arguments": "{\"q\": 1}"})
+    );
+
+    // A `response.completed` whose output is empty: the done items fill it.
+    let item = json!({"type": "message", "id": "m1", "role": "assistant", "status": "completed",
+                      "content": [{"type": "output_text", "text": "Hi", "annotations": []}]});
+    let responses = sse(&[
+        (
+            "response.created",
+            json!({"type": "response.created", "response": {"id": "r", "object": "response", "output": []}}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ),
+        (
+            "response.completed",
+            json!({"type": "response.completed", "response": {"id": "r", "object": "response", "status": "completed", "output": []}}),
+        ),
+    ]);
+    let assembled = assembled(&responses, Shape::OpenaiResponses);
+    assert_eq!(assembled.response["output"], json!([item]));
+    assert_eq!(text(&assembled), "Hi");
+}

@@ -2,7 +2,7 @@
 //! with a `delta` per choice. A choice's content (and refusal, and any other
 //! text a compatible server streams, such as `reasoning_content`) is joined;
 //! its `tool_calls` deltas are matched by `index`, their `arguments`
-//! fragments joined; the last `finish_reason` and the usage chunk (empty
+//! fragments joined (as are the legacy `function_call`'s); the last `finish_reason` and the usage chunk (empty
 //! `choices`) are kept. The stream ends with `data: [DONE]`, or (where a
 //! recording lost it) once every choice has its `finish_reason`.
 
@@ -100,6 +100,24 @@ impl StreamAssembler for Stream {
                         }
                         (_, Value::String(piece)) => append_text(&mut choice.message, key, piece),
                         (_, Value::Null) => {}
+                        // The legacy `function_call` (and `audio`): its
+                        // text members come in fragments too.
+                        (_, Value::Object(pieces)) => {
+                            let whole = choice
+                                .message
+                                .entry(key.clone())
+                                .or_insert_with(|| Value::Object(Map::new()));
+                            if let Value::Object(whole) = whole {
+                                for (member, value) in pieces {
+                                    match value {
+                                        Value::String(piece) => append_text(whole, member, piece),
+                                        other => {
+                                            whole.insert(member.clone(), other.clone());
+                                        }
+                                    }
+                                }
+                            }
+                        }
                         _ => {
                             choice.message.insert(key.clone(), value.clone());
                         }
