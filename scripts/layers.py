@@ -25,7 +25,7 @@ ROOT = os.path.join(HERE, "..", "src")
 CORE = os.path.join(HERE, "..", "crates", "core", "src")
 
 # What a shape's folder and the contract must never name.
-ENGINES = {"convert", "validate", "scan", "inspect", "split", "encode", "resize",
+ENGINES = {"assemble", "convert", "validate", "scan", "inspect", "split", "encode", "resize",
            "view", "profile", "tokens", "fetch", "commands", "cli", "config", "output"}
 
 def modules_in(root):

@@ -32,6 +32,7 @@
 // The library's API: the operations, each taking an options struct and
 // returning values (none of them prints), and the model they share. Each
 // module's own documentation says what it holds.
+pub mod assemble;
 pub mod convert;
 pub mod encode;
 pub mod inspect;
@@ -44,6 +45,7 @@ pub mod validate;
 // The bottom layer, a crate of its own (crates/core): the model the API
 // names, and under it the contract and the plumbing, reached as `crate::…`
 // from every module here as when they lived in this crate.
+pub use partkit_core::stream;
 use partkit_core::{
     b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size,
 };

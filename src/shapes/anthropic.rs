@@ -33,6 +33,10 @@ impl super::Dialect for Anthropic {
         required_id_field => rules::required_id_field,
     }
 
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
+
     fn leaves_out(&self, part: &crate::part::Part) -> Option<&'static str> {
         is_blank_text(part).then_some(
             "dropped an empty text part: anthropic rejects text blocks without non-whitespace text",
@@ -45,6 +49,7 @@ mod conversion;
 mod detect;
 mod read;
 mod scan;
+mod stream;
 
 mod rules;
 mod write;

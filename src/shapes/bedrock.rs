@@ -28,6 +28,10 @@ impl super::Dialect for Bedrock {
         tool_object => rules::tool_object,
         required_id_field => rules::required_id_field,
     }
+
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
 }
 
 mod acceptance;
@@ -36,6 +40,7 @@ mod detect;
 pub(crate) mod formats;
 mod read;
 mod scan;
+mod stream;
 
 mod rules;
 mod wrapped;

@@ -50,6 +50,10 @@ impl super::Dialect for Gemini {
     fn tool_result_needs_name(&self) -> Option<&'static str> {
         Some("a Gemini function response names its tool")
     }
+
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
 }
 
 mod acceptance;
@@ -59,6 +63,7 @@ mod enums;
 mod read;
 mod repeated;
 mod scan;
+mod stream;
 
 mod rules;
 mod signature;

@@ -24,6 +24,10 @@ impl super::Dialect for Mcp {
         validate_rules => rules::check,
         validate_facts => rules::FACTS,
     }
+
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
 }
 
 mod conversion;
@@ -31,6 +35,7 @@ mod detect;
 mod order;
 mod read;
 mod scan;
+mod stream;
 mod types;
 
 mod rules;

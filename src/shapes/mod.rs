@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 pub use crate::contract::{
     Dialect, EntryProblem, Envelope, Facts, ImageReply, Order, Place, Shape, SplitReply,
-    Unsupported, HUB,
+    StreamAssembler, Unsupported, HUB,
 };
 use crate::part::{MediaPart, Part};
 pub(crate) use partkit_core::{delegate, dialect_basics};

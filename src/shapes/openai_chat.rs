@@ -31,6 +31,10 @@ impl super::Dialect for OpenaiChat {
         tool_object => rules::tool_object,
         required_id_field => rules::required_id_field,
     }
+
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
 }
 
 mod acceptance;
@@ -38,6 +42,7 @@ mod conversion;
 mod detect;
 mod read;
 mod scan;
+mod stream;
 
 mod rules;
 mod write;

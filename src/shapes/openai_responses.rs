@@ -29,6 +29,10 @@ impl super::Dialect for OpenaiResponses {
         tool_object => rules::tool_object,
         hosted_call => rules::hosted_call,
     }
+
+    fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
+        Some(&stream::STREAM)
+    }
 }
 
 mod acceptance;
@@ -36,6 +40,7 @@ mod conversion;
 mod detect;
 mod read;
 mod scan;
+mod stream;
 
 mod rules;
 mod write;

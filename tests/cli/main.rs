@@ -31,6 +31,7 @@ mod rollouts;
 mod roundtrip;
 mod shape_cases;
 mod split;
+mod streams;
 mod validate;
 mod validate_arguments;
 mod validate_clean;

@@ -22,4 +22,5 @@ pub mod part;
 pub mod render;
 pub mod shared;
 pub mod size;
+pub mod stream;
 pub mod transcript;

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::{
     At, Context, ConvertError, ConvertFacts, Envelope, Facts, Form, Found, HostedCall, ImageReply,
-    Issue, Order, Place, Rank, Reference, Shape, ToolObject, Unsupported, Unsure, ValidateFacts,
-    Verdict, Walk,
+    Issue, Order, Place, Rank, Reference, Shape, StreamAssembler, ToolObject, Unsupported, Unsure,
+    ValidateFacts, Verdict, Walk,
 };
 use crate::json::Json;
 use crate::part::Part;
@@ -271,6 +271,13 @@ pub trait Dialect: Sync {
     /// The image reply this shape has, if any (NeMo Gym's `tool_output_images`):
     /// `validate` checks its entries.
     fn image_reply(&self) -> Option<&'static dyn ImageReply> {
+        None
+    }
+
+    /// How this shape's streamed responses are assembled into the response
+    /// they stand for (docs/streams.md); `None`, the default, for a shape
+    /// that has no streams.
+    fn stream(&self) -> Option<&'static dyn StreamAssembler> {
         None
     }
 

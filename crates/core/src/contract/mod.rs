@@ -18,6 +18,7 @@ pub mod reply;
 pub mod rules;
 pub mod scan;
 pub mod shape;
+pub mod stream;
 
 pub use convert::{Context, ConvertError, ConvertFacts, Form, OnInvalidArguments};
 pub use detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
@@ -28,3 +29,4 @@ pub use reply::{EntryProblem, ImageReply, ReplyImage, SplitImage, SplitReply};
 pub use rules::{HostedCall, Issue, ToolObject, ValidateFacts};
 pub use scan::{Found, Verdict, Walk};
 pub use shape::{Facts, Order, Place, Shape, Unsupported, HUB};
+pub use stream::{append_text, join_fragments, unknown_event, Assembly, StreamAssembler};
