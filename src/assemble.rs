@@ -1,6 +1,6 @@
 //! A streamed response body assembled into the final response it stands for
 //! (docs/streams.md): [`assemble`] cuts the body into events
-//! ([`crate::stream::parse`] tells the framing from the bytes), finds the
+//! ([`parse`] tells the framing from the bytes), finds the
 //! shape whose stream they are from the events themselves (or takes the
 //! shape it is told), and has that shape's assembler
 //! ([`crate::contract::StreamAssembler`]) build the response, which the
@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use crate::shapes::{Registered, Shape};
-use crate::stream::{self, Framing, StreamProblem};
+use crate::stream;
+// The framing's types, which an assembly's callers name.
+pub use crate::stream::{frames, parse, Event, Events, Frame, Framing, HeaderValue, StreamProblem};
 
 /// A stream assembled.
 #[derive(Debug, Clone, PartialEq)]

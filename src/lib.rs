@@ -45,9 +45,8 @@ pub mod validate;
 // The bottom layer, a crate of its own (crates/core): the model the API
 // names, and under it the contract and the plumbing, reached as `crate::…`
 // from every module here as when they lived in this crate.
-pub use partkit_core::stream;
 use partkit_core::{
-    b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size,
+    b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size, stream,
 };
 pub use partkit_core::{media, part, transcript};
 

@@ -8,9 +8,9 @@ use std::path::PathBuf;
 
 use base64::Engine;
 use partkit::assemble::{assemble, Assembled};
+use partkit::assemble::{Framing, StreamProblem};
 use partkit::convert::{convert, read, ConvertOptions, Form};
 use partkit::shapes::Shape;
-use partkit::stream::{Framing, StreamProblem};
 use serde_json::{json, Value};
 
 /// The cassettes folder, when it is there.
@@ -597,7 +597,7 @@ fn a_bedrock_frame_with_a_bad_checksum_or_cut_short_is_reported() {
         "{problem}"
     );
     // Whole frames, but not the last ones: no messageStop.
-    let frames = partkit::stream::frames(&bodies[0]).unwrap();
+    let frames = partkit::assemble::frames(&bodies[0]).unwrap();
     let problem = assemble(&bodies[0][..frames[40].offset], None).unwrap_err();
     assert!(
         matches!(
@@ -617,7 +617,7 @@ fn an_invoke_agent_stream_is_framed_but_no_shape_s() {
     if bodies.is_empty() {
         return;
     }
-    let events = partkit::stream::parse(&bodies[0]).unwrap();
+    let events = partkit::assemble::parse(&bodies[0]).unwrap();
     assert_eq!(events.framing, Framing::EventStream);
     assert_eq!(events.events.len(), 1);
     assert_eq!(events.events[0].name.as_deref(), Some("chunk"));
