@@ -407,6 +407,14 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
     memchr::memchr_iter(b'\n', &bytes[..offset.min(bytes.len())]).count() + 1
 }
 
+/// The byte span of the value `pointer` names inside `bytes[within]`, as
+/// offsets into `bytes`: each lookup walks only the part of the document it
+/// is given, so finding every entry's body stays linear in the list.
+fn span_in(bytes: &[u8], within: (usize, usize), pointer: &str) -> Option<(usize, usize)> {
+    crate::json::raw_span(&bytes[within.0..within.1], pointer)
+        .map(|(start, end)| (within.0 + start, within.0 + end))
+}
+
 /// Reads the recording at `path`.
 pub fn read(path: &Path) -> Result<Recording, Error> {
     let bytes = std::fs::read(path).map_err(|source| Error::Read {

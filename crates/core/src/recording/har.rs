@@ -8,15 +8,20 @@ use super::{
 };
 use crate::json::raw_span;
 
+use super::span_in;
+
 /// Reads the entries of a HAR file; `bytes` is its text, for the line each
 /// body starts on.
 pub(super) fn read(bytes: &[u8], entries: &[Value]) -> Recording {
+    let list = raw_span(bytes, "/log/entries");
     let interactions = entries
         .iter()
         .enumerate()
         .map(|(index, entry)| {
+            let entry_span = list.and_then(|list| span_in(bytes, list, &format!("/{index}")));
             let at = |pointer: &str| {
-                raw_span(bytes, &format!("/log/entries/{index}/{pointer}"))
+                entry_span
+                    .and_then(|entry| span_in(bytes, entry, &format!("/{pointer}")))
                     .map(|(start, _)| line_at(bytes, start))
             };
             let request = entry.get("request").map(|request| {

@@ -7,17 +7,17 @@ use serde_json::{json, Value};
 use super::{line_at, Body, Format, Headers, Interaction, Recording, Request, Response, Stored};
 use crate::json::raw_span;
 
+use super::span_in;
+
 pub(super) fn read(bytes: &[u8], steps: &[Value]) -> Recording {
+    let list = raw_span(bytes, "/functional_test_scorecard/steps");
     let interactions = steps
         .iter()
         .enumerate()
         .map(|(index, step)| {
-            let span = |field: &str| {
-                raw_span(
-                    bytes,
-                    &format!("/functional_test_scorecard/steps/{index}/{field}"),
-                )
-            };
+            let step_span = list.and_then(|list| span_in(bytes, list, &format!("/{index}")));
+            let span =
+                |field: &str| step_span.and_then(|step| span_in(bytes, step, &format!("/{field}")));
             let call = json!({
                 "name": step.get("tool_name").cloned().unwrap_or(Value::Null),
                 "arguments": step.get("tool_arguments").cloned().unwrap_or(Value::Null),
