@@ -44,6 +44,20 @@ impl Node {
         }
     }
 
+    /// How many nodes this one is, itself included.
+    fn size(&self) -> usize {
+        match self {
+            Node::Scalar(_) => 1,
+            Node::Seq(items, _) => 1 + items.iter().map(Node::size).sum::<usize>(),
+            Node::Map(entries, _) => {
+                1 + entries
+                    .iter()
+                    .map(|(k, v)| k.size() + v.size())
+                    .sum::<usize>()
+            }
+        }
+    }
+
     /// The value under `key` in a mapping.
     pub fn get(&self, key: &str) -> Option<&Node> {
         match self {
@@ -146,6 +160,15 @@ fn looks_numeric(text: &str) -> bool {
             .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
 }
 
+/// How deep sequences and mappings may nest: as deep as JSON bodies are
+/// read elsewhere (serde_json's limit), and shallow enough that walking and
+/// dropping the tree cannot exhaust the stack.
+const MAX_DEPTH: usize = 128;
+
+/// How many nodes aliases may copy in all, so that aliases of aliases (the
+/// "billion laughs") cannot grow the tree without bound.
+const MAX_COPIED: usize = 1_000_000;
+
 /// The first document of `text` as a tree; `None` for an empty stream.
 pub(crate) fn parse(text: &str) -> Result<Option<Node>, Fault> {
     let mut builder = Builder::default();
@@ -165,16 +188,31 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, Fault> {
                 });
                 builder.push(node, anchor);
             }
+            Event::SequenceStart(..) | Event::MappingStart(..)
+                if builder.stack.len() >= MAX_DEPTH =>
+            {
+                return Err(Fault {
+                    line,
+                    reason: format!("nested deeper than {MAX_DEPTH} levels"),
+                });
+            }
             Event::SequenceStart(anchor, _) => builder.open(Open::Seq(Vec::new()), anchor, line),
             Event::MappingStart(anchor, _) => {
                 builder.open(Open::Map(Vec::new(), None), anchor, line)
             }
             Event::SequenceEnd | Event::MappingEnd => builder.close(),
             Event::Alias(anchor) => {
-                let node = builder.anchors.get(&anchor).cloned().ok_or(Fault {
+                let (node, size) = builder.anchors.get(&anchor).cloned().ok_or(Fault {
                     line,
                     reason: "an alias to an anchor not defined before it".to_string(),
                 })?;
+                builder.copied += size;
+                if builder.copied > MAX_COPIED {
+                    return Err(Fault {
+                        line,
+                        reason: format!("aliases that copy more than {MAX_COPIED} nodes"),
+                    });
+                }
                 builder.push(node, 0);
             }
             Event::DocumentEnd => {
@@ -207,7 +245,10 @@ enum Open {
 #[derive(Default)]
 struct Builder {
     stack: Vec<(Open, usize, usize)>,
-    anchors: HashMap<usize, Node>,
+    /// Each anchored node with its size in nodes.
+    anchors: HashMap<usize, (Node, usize)>,
+    /// The nodes aliases have copied so far.
+    copied: usize,
     root: Option<Node>,
 }
 
@@ -228,7 +269,7 @@ impl Builder {
 
     fn push(&mut self, node: Node, anchor: usize) {
         if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
+            self.anchors.insert(anchor, (node.clone(), node.size()));
         }
         match self.stack.last_mut() {
             None => {
@@ -278,6 +319,29 @@ mod tests {
             root.to_json().to_string(),
             r#"{"n":null,"t":true,"i":12,"f":1.5e-05,"s":"12","x":"0x1f"}"#
         );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("a: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        // The parser has a limit of its own for flow collections.
+        assert!(parse(&deep).is_err());
+        let block: String = (0..200).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        let fault = parse(&block).unwrap_err();
+        assert!(fault.reason.contains("nested deeper"), "{fault:?}");
+        let fine = format!("a: {}1{}\n", "[".repeat(100), "]".repeat(100));
+        assert!(parse(&fine).is_ok());
+    }
+
+    #[test]
+    fn aliases_of_aliases_are_bounded() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            text.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        }
+        let fault = parse(&text).unwrap_err();
+        assert!(fault.reason.contains("aliases that copy"), "{fault:?}");
     }
 
     #[test]
