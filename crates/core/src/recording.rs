@@ -380,8 +380,10 @@ fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
-/// The most a gzipped body or file may inflate to.
-const INFLATED_LIMIT: u64 = 1 << 30;
+/// The most a gzipped body or file may inflate to: the default document
+/// limit (docs/limits.md), so that a small gzip bomb cannot take memory a
+/// plain document could not.
+const INFLATED_LIMIT: u64 = crate::io::DEFAULT_MAX_DOCUMENT;
 
 fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -389,7 +391,10 @@ fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
         .take(INFLATED_LIMIT + 1)
         .read_to_end(&mut out)?;
     if out.len() as u64 > INFLATED_LIMIT {
-        return Err(std::io::Error::other("inflates past 1 GiB"));
+        return Err(std::io::Error::other(format!(
+            "inflates past {}, the most one document may be",
+            crate::io::limits::describe(INFLATED_LIMIT)
+        )));
     }
     Ok(out)
 }
