@@ -117,6 +117,10 @@ pub mod internals {
     #[cfg(feature = "cli")]
     pub use crate::view::{write_documents, DocOptions, ViewOptions};
 
+    /// Cassettes and HAR files read into interactions (not yet an input of
+    /// the commands).
+    pub use partkit_core::recording;
+
     /// Base64 as parts carry it.
     pub mod b64 {
         pub use crate::b64::{

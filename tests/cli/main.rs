@@ -9,6 +9,7 @@ mod accepted_conversions;
 mod accepted_gemini_bedrock;
 mod accepted_media;
 mod accepted_openai;
+mod cassettes;
 mod config;
 mod convert_anchors;
 mod convert_chat;

@@ -84,6 +84,19 @@ pub enum Error {
         line: Option<usize>,
         limit: u64,
     },
+    /// A file read as a recording (a cassette, a HAR file) is none of the
+    /// recording formats partkit reads (docs/recordings.md). Exit code 1.
+    #[error(
+        "{}{}: not a recording partkit reads: {reason}",
+        display_path(.path),
+        .line.map(|n| format!(":{n}")).unwrap_or_default()
+    )]
+    NotRecording {
+        path: PathBuf,
+        /// The line of the fault, when one line is to blame.
+        line: Option<usize>,
+        reason: String,
+    },
     /// A URL could not be fetched. Exit code 2.
     #[error("cannot fetch {url}: {reason}")]
     Fetch { url: String, reason: String },
@@ -118,7 +131,7 @@ impl Error {
     /// The process exit code this error maps to.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Rejected { .. } => 1,
+            Error::Rejected { .. } | Error::NotRecording { .. } => 1,
             _ => 2,
         }
     }

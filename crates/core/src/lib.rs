@@ -19,6 +19,7 @@ pub mod io;
 pub mod json;
 pub mod media;
 pub mod part;
+pub mod recording;
 pub mod render;
 pub mod shared;
 pub mod size;
