@@ -3,10 +3,8 @@
 //! absent) and over hand-written streams: what each assembles to, and that
 //! what it assembles to reads as a response of its shape.
 
-use std::io::Read;
 use std::path::PathBuf;
 
-use base64::Engine;
 use partkit::assemble::{assemble, Assembled};
 use partkit::assemble::{Framing, StreamProblem};
 use partkit::convert::{convert, read, ConvertOptions, Form};
@@ -19,185 +17,17 @@ fn cassettes() -> Option<PathBuf> {
     root.join("README.md").exists().then_some(root)
 }
 
-/// `bytes`, gunzipped when they are gzip.
-fn gunzip(bytes: Vec<u8>) -> Vec<u8> {
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
-        return bytes;
-    }
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(&bytes[..])
-        .read_to_end(&mut out)
-        .unwrap();
-    out
-}
-
-/// The response bodies of a YAML cassette (vcrpy, langchain-aws), in order:
-/// the `string:` scalar under each `response:`/`responses:`, read just far
-/// enough for these files (`!!binary`, literal blocks, quoted scalars). A
-/// stand-in until partkit reads cassettes itself.
-fn yaml_responses(text: &str) -> Vec<Vec<u8>> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut bodies = Vec::new();
-    let mut in_response = false;
-    for (at, line) in lines.iter().enumerate() {
-        let trimmed = line.trim_start().trim_start_matches("- ");
-        if trimmed.starts_with("request:") || trimmed == "requests:" {
-            in_response = false;
-        }
-        if trimmed == "response:" || trimmed == "responses:" {
-            in_response = true;
-        }
-        let Some(rest) = trimmed.strip_prefix("string: ") else {
-            continue;
-        };
-        if !in_response {
-            continue;
-        }
-        let indent = line.len() - line.trim_start().len();
-        let following = || {
-            lines[at + 1..]
-                .iter()
-                .take_while(move |next| {
-                    next.trim().is_empty() || next.len() - next.trim_start().len() > indent
-                })
-                .copied()
-        };
-        let body = if rest.starts_with("!!binary") {
-            let joined: String = following().map(str::trim).collect();
-            gunzip(
-                base64::engine::general_purpose::STANDARD
-                    .decode(joined)
-                    .unwrap(),
-            )
-        } else if let Some(chomp) = rest.strip_prefix('|') {
-            let block: Vec<&str> = following().collect();
-            let depth = block
-                .iter()
-                .find(|l| !l.trim().is_empty())
-                .map_or(0, |l| l.len() - l.trim_start().len());
-            let mut text: String = block
-                .iter()
-                .map(|l| format!("{}\n", l.get(depth..).unwrap_or("")))
-                .collect();
-            if chomp != "+" {
-                let kept = text.trim_end_matches('\n').len();
-                text.truncate(kept);
-                if chomp.is_empty() {
-                    text.push('\n');
-                }
-            }
-            text.into_bytes()
-        } else if rest.starts_with('\'') || rest.starts_with('"') {
-            let tail = std::iter::once(rest)
-                .chain(lines[at + 1..].iter().copied())
-                .collect::<Vec<_>>()
-                .join("\n");
-            quoted(&tail).into_bytes()
-        } else {
-            rest.as_bytes().to_vec()
-        };
-        bodies.push(body);
-    }
-    bodies
-}
-
-/// A YAML quoted scalar at the start of `text` (its quote included): line
-/// breaks fold into a space (a blank line into a newline), `''` is a quote
-/// in single quotes, and double quotes take escapes (`\` at a line's end
-/// joins the lines).
-fn quoted(text: &str) -> String {
-    let double = text.starts_with('"');
-    let mut chars = text[1..].chars().peekable();
-    let mut out = String::new();
-    let fold = |chars: &mut std::iter::Peekable<std::str::Chars>, out: &mut String, join: bool| {
-        let mut breaks = 0;
-        loop {
-            while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
-                chars.next();
-            }
-            if chars.peek() == Some(&'\n') {
-                chars.next();
-                breaks += 1;
-            } else {
-                break;
-            }
-        }
-        if breaks > 0 {
-            out.extend(std::iter::repeat_n('\n', breaks));
-        } else if !join {
-            out.push(' ');
-        }
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' if !double => {
-                if chars.peek() == Some(&'\'') {
-                    chars.next();
-                    out.push('\'');
-                } else {
-                    break;
-                }
-            }
-            '"' if double => break,
-            '\\' if double => match chars.next().unwrap() {
-                'n' => out.push('\n'),
-                'r' => out.push('\r'),
-                't' => out.push('\t'),
-                '0' => out.push('\0'),
-                '\n' => fold(&mut chars, &mut out, true),
-                hex @ ('x' | 'u' | 'U') => {
-                    let width = match hex {
-                        'x' => 2,
-                        'u' => 4,
-                        _ => 8,
-                    };
-                    let code: String = (0..width).filter_map(|_| chars.next()).collect();
-                    let code = u32::from_str_radix(&code, 16).unwrap();
-                    out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                }
-                other => out.push(other),
-            },
-            '\n' => {
-                let kept = out.trim_end_matches([' ', '\t']).len();
-                out.truncate(kept);
-                fold(&mut chars, &mut out, false);
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// The response bodies of a HAR file.
-fn har_responses(text: &str) -> Vec<Vec<u8>> {
-    let har: Value = serde_json::from_str(text).unwrap();
-    har["log"]["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| {
-            let content = &entry["response"]["content"];
-            let text = content["text"].as_str().unwrap_or("");
-            if content["encoding"] == "base64" {
-                base64::engine::general_purpose::STANDARD
-                    .decode(text)
-                    .unwrap()
-            } else {
-                text.as_bytes().to_vec()
-            }
-        })
-        .collect()
-}
-
-/// The response bodies of the cassette at `path` (under the cassettes folder).
+/// The response bodies of the cassette at `path` (under the cassettes
+/// folder), in order, as partkit's recording reader decodes them.
 fn responses(root: &std::path::Path, path: &str) -> Vec<Vec<u8>> {
-    let bytes = gunzip(std::fs::read(root.join(path)).unwrap());
-    let text = String::from_utf8(bytes).unwrap();
-    if path.ends_with(".har") {
-        har_responses(&text)
-    } else {
-        yaml_responses(&text)
-    }
+    let recording = partkit::internals::recording::read(&root.join(path))
+        .unwrap_or_else(|error| panic!("{path}: {error}"));
+    recording
+        .interactions
+        .into_iter()
+        .filter_map(|interaction| interaction.response)
+        .map(|response| response.body.bytes)
+        .collect()
 }
 
 /// `body` assembled as `shape`'s stream (found from the events), and its
