@@ -133,49 +133,10 @@ pub fn estimate_quality(bytes: &[u8]) -> Option<f32> {
     None
 }
 
-/// Walks a JPEG's segments to its end-of-image marker (`FF D9`), through the
-/// entropy-coded data of each scan. The decoder fills in a scan that stops
-/// short instead of failing, so a cut file is caught here.
-pub fn runs_to_its_end(bytes: &[u8]) -> Result<(), String> {
-    let cut = || "the JPEG data ends before its end-of-image marker".to_string();
-    if !bytes.starts_with(&[0xFF, 0xD8]) {
-        return Err("no JPEG start-of-image marker".to_string());
-    }
-    let mut at = 2;
-    loop {
-        at += memchr::memchr(0xFF, bytes.get(at..).ok_or_else(cut)?).ok_or_else(cut)?;
-        while bytes.get(at) == Some(&0xFF) {
-            at += 1;
-        }
-        let marker = *bytes.get(at).ok_or_else(cut)?;
-        at += 1;
-        match marker {
-            0xD9 => return Ok(()),
-            0x00 | 0x01 | 0xD0..=0xD7 => continue,
-            _ => {}
-        }
-        let length = bytes.get(at..at + 2).ok_or_else(cut)?;
-        let length = usize::from(u16::from_be_bytes([length[0], length[1]]));
-        if length < 2 {
-            return Err(format!("a JPEG segment at offset {at} has length {length}"));
-        }
-        at += length;
-        if at > bytes.len() {
-            return Err(cut());
-        }
-        if marker == 0xDA {
-            loop {
-                at += memchr::memchr(0xFF, &bytes[at..]).ok_or_else(cut)?;
-                match bytes.get(at + 1) {
-                    None => return Err(cut()),
-                    Some(0x00 | 0xD0..=0xD7) => at += 2,
-                    Some(0xFF) => at += 1,
-                    Some(_) => break,
-                }
-            }
-        }
-    }
-}
+/// Whether a JPEG runs to its end-of-image marker: the decoder fills in a
+/// scan that stops short instead of failing, so a cut file is caught here
+/// (the same walk `validate` makes).
+pub use crate::check::jpeg_runs_to_its_end as runs_to_its_end;
 
 #[cfg(test)]
 mod tests {

@@ -360,7 +360,9 @@ fn one_line(error: &impl std::fmt::Display) -> String {
 /// Walks a JPEG's segments to its end-of-image marker (`FF D9`), through the
 /// entropy-coded data of each scan (where `FF 00` is a stuffed byte and
 /// `FF D0`–`FF D7` restart markers). Bytes after the marker are not looked at.
-fn jpeg_runs_to_its_end(bytes: &[u8]) -> Result<(), String> {
+/// Image decoders fill in a scan that stops short instead of failing, so a
+/// cut file is caught here (`validate`, and `resize` before it decodes).
+pub fn jpeg_runs_to_its_end(bytes: &[u8]) -> Result<(), String> {
     let cut = || "the JPEG data ends before its end-of-image marker".to_string();
     if !bytes.starts_with(&[0xFF, 0xD8]) {
         return Err("no JPEG start-of-image marker".to_string());
