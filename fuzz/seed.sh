@@ -7,8 +7,9 @@ cd "$(dirname "$0")"
 fixtures=../tests/fixtures
 shapes=../tests/shapes
 realworld=../../shared/realworld
+cassettes=../../shared/cassettes
 json_targets=(json_lines json_tree convert split validate view)
-for target in "${json_targets[@]}" data_url media_header decode_image config pointer; do
+for target in "${json_targets[@]}" data_url media_header decode_image config pointer recording stream; do
   mkdir -p "corpus/$target"
 done
 copy() { # copy FILE TARGET...: under a name made from its path
@@ -24,6 +25,15 @@ if [ -d "$realworld" ]; then
   while IFS= read -r -d '' file; do
     copy "$file" "${json_targets[@]}"
   done < <(find "$realworld" -type f -name '*.json' -size -256k -print0)
+fi
+# Recordings: every cassette and HAR file; the chunk fixtures as streams.
+if [ -d "$cassettes" ]; then
+  while IFS= read -r -d '' file; do
+    copy "$file" recording
+  done < <(find "$cassettes" -type f ! -name README.md -size -1024k -print0)
+  while IFS= read -r -d '' file; do
+    copy "$file" stream
+  done < <(find "$cassettes" -type f -name '*.chunks.txt' -print0)
 fi
 for image in "$fixtures"/*.png "$fixtures"/*.PNG "$fixtures"/*.jpg "$fixtures"/*.gif "$fixtures"/*.webp "$fixtures"/doc.pdf; do
   [ -f "$image" ] || continue
