@@ -29,14 +29,8 @@ fn counts(root: &Path) -> BTreeMap<String, usize> {
             continue;
         }
         // A cell may hold an escaped pipe (`\|-`).
-        let line = line.replace("\\|", "/");
-        let cells: Vec<&str> = line
-            .trim()
-            .trim_matches('|')
-            .split('|')
-            .map(str::trim)
-            .collect();
-        if cells.first() == Some(&"file") {
+        let cells = crate::support::table_cells(line);
+        if cells.first().map(String::as_str) == Some("file") {
             column = cells.iter().position(|c| *c == "interactions");
             continue;
         }

@@ -35,15 +35,10 @@ fn recordings(root: &Path) -> Vec<(String, PathBuf, bool)> {
             shape = rest.split('/').next().unwrap_or("").to_string();
             continue;
         }
-        let cells: Vec<&str> = line
-            .trim()
-            .trim_matches('|')
-            .split('|')
-            .map(str::trim)
-            .collect();
+        let cells = crate::support::table_cells(line);
         if cells.len() > 5 && cells[0].ends_with(".json") {
             let accepted = cells[5] == "200" || cells[5] == "—";
-            found.push((shape.clone(), root.join(&shape).join(cells[0]), accepted));
+            found.push((shape.clone(), root.join(&shape).join(&cells[0]), accepted));
         }
     }
     found

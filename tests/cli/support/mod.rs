@@ -151,3 +151,14 @@ pub fn path_arg(path: &Path) -> &str {
 pub fn run(args: &[&str]) -> Run {
     run_with_stdin(args, b"")
 }
+
+/// The cells of a markdown table row, trimmed (an escaped pipe, `\|`, read
+/// as `/`): the READMEs of ../shared list their files in such tables.
+pub fn table_cells(line: &str) -> Vec<String> {
+    line.replace("\\|", "/")
+        .trim()
+        .trim_matches('|')
+        .split('|')
+        .map(|cell| cell.trim().to_string())
+        .collect()
+}
