@@ -37,6 +37,7 @@ pub mod convert;
 pub mod encode;
 pub mod inspect;
 pub mod profile;
+pub mod recorded;
 pub mod resize;
 pub mod shapes;
 pub mod split;
@@ -46,7 +47,8 @@ pub mod validate;
 // names, and under it the contract and the plumbing, reached as `crate::…`
 // from every module here as when they lived in this crate.
 use partkit_core::{
-    b64, check, contract, dataurl, document, echo, error, io, json, render, shared, size, stream,
+    b64, check, contract, dataurl, document, echo, error, io, json, recording, render, shared,
+    size, stream,
 };
 pub use partkit_core::{media, part, transcript};
 
@@ -117,8 +119,8 @@ pub mod internals {
     #[cfg(feature = "cli")]
     pub use crate::view::{write_documents, DocOptions, ViewOptions};
 
-    /// Cassettes and HAR files read into interactions (not yet an input of
-    /// the commands).
+    /// Cassettes and HAR files read into interactions (the commands read
+    /// them through [`crate::recorded`]).
     pub use partkit_core::recording;
 
     /// Base64 as parts carry it.

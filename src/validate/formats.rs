@@ -15,10 +15,22 @@ impl Finding {
             Status::Warning => "warning",
             Status::Fixed => "notice",
         };
-        let message = if self.pointer.is_empty() {
+        // Where in the document: a recording's interaction, then the pointer.
+        let mut place = self
+            .within
+            .as_ref()
+            .map(|place| place.describe())
+            .unwrap_or_default();
+        if !self.pointer.is_empty() {
+            if !place.is_empty() {
+                place.push(' ');
+            }
+            place.push_str(&self.pointer);
+        }
+        let message = if place.is_empty() {
             self.message.clone()
         } else {
-            format!("{}: {}", self.pointer, self.message)
+            format!("{place}: {}", self.message)
         };
         format!(
             "::{command} file={},line={},title={}::{}",
@@ -54,6 +66,7 @@ mod tests {
             rule: "media-type-mismatch",
             pointer: pointer.to_string(),
             message: message.to_string(),
+            within: None,
         }
     }
 

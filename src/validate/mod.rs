@@ -16,6 +16,7 @@ pub mod kit;
 mod locate;
 mod media;
 mod options;
+mod recorded;
 mod report;
 pub mod rules;
 pub mod sarif;
@@ -79,6 +80,9 @@ pub struct Finding {
     pub rule: &'static str,
     pub pointer: String,
     pub message: String,
+    /// Where in a recording the document is (a cassette's interaction and
+    /// side, with the status it was answered), when it came from one.
+    pub within: Option<crate::recorded::Place>,
 }
 
 impl Finding {
@@ -90,8 +94,13 @@ impl Finding {
         } else {
             format!(" {}", self.pointer)
         };
+        let within = self
+            .within
+            .as_ref()
+            .map(|place| format!(" {}", place.describe()))
+            .unwrap_or_default();
         format!(
-            "{}:{}: {}[{}]{pointer}: {}",
+            "{}:{}: {}[{}]{within}{pointer}: {}",
             self.path,
             self.line,
             self.status.as_str(),
@@ -102,14 +111,20 @@ impl Finding {
 
     /// The `--format json` object.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut value = serde_json::json!({
             "path": self.path,
             "line": self.line,
             "severity": self.status.as_str(),
             "rule": self.rule,
             "pointer": self.pointer,
             "message": crate::echo::bound(&self.message),
-        })
+        });
+        if let (Some(place), serde_json::Value::Object(map)) = (&self.within, &mut value) {
+            map.insert("interaction".into(), place.interaction.into());
+            map.insert("side".into(), place.side.name().into());
+            map.insert("status".into(), place.status.into());
+        }
+        value
     }
 }
 
@@ -131,7 +146,7 @@ pub struct InputReport {
 }
 
 impl InputReport {
-    fn failed(error: Error) -> InputReport {
+    pub(crate) fn failed(error: Error) -> InputReport {
         InputReport {
             error: Some(error),
             ..InputReport::default()
@@ -160,10 +175,14 @@ impl Selection for JsonFiles {
     }
 }
 
-/// Whether the file name ends in `.json` or `.jsonl` (in any case).
+/// Whether a folder walk takes the file by its name: `.json` and `.jsonl`
+/// documents, and the names recordings are kept under (`.yaml`, `.yml`,
+/// `.har`, gzipped or not: [`crate::recorded::is_recording_name`]), in any
+/// case.
 pub fn is_json_name(path: &Path) -> bool {
     path.extension()
         .is_some_and(|ext| ext.eq_ignore_ascii_case("json") || ext.eq_ignore_ascii_case("jsonl"))
+        || crate::recorded::is_recording_name(path)
 }
 
 /// Expands the paths to check: files as given, directories walked for `*.json`
@@ -263,6 +282,9 @@ pub fn validate_inputs_with<'o>(
 /// Checks one input, document by document, without keeping more than a batch of
 /// documents in memory.
 pub fn validate_input(input: &Input, options: &ValidateOptions) -> InputReport {
+    if let Some(report) = recorded::validate_if_recording(input, options) {
+        return report;
+    }
     if let Some(report) = validate_large_file(input, options) {
         return report;
     }
@@ -322,6 +344,7 @@ fn empty_json_file(input: &Input, report: &mut InputReport) {
             rule: "invalid-json",
             pointer: String::new(),
             message: "the file holds no JSON document".to_string(),
+            within: None,
         });
     }
 }
@@ -347,6 +370,9 @@ fn validate_large_file(input: &Input, options: &ValidateOptions) -> Option<Input
 
 /// Checks one file and writes the repairs back, atomically.
 pub fn fix_input(input: &Input, options: &ValidateOptions) -> InputReport {
+    if let Some(report) = recorded::validate_if_recording(input, options) {
+        return report;
+    }
     let Input::Path(path) = input else {
         return InputReport::failed(Error::usage(
             "--fix needs files to write back; it cannot fix stdin",
@@ -434,7 +460,7 @@ fn ignored(rule: &str, options: &ValidateOptions) -> bool {
     options.ignore.iter().any(|r| r == rule)
 }
 
-fn record(
+pub(crate) fn record(
     report: &mut InputReport,
     label: &str,
     line: usize,
@@ -474,6 +500,7 @@ fn record(
             rule: issue.rule,
             pointer: issue.pointer,
             message: issue.message,
+            within: None,
         });
     }
 }

@@ -29,6 +29,7 @@ use Severity::{Error, Warning};
 pub const RULES: &[Rule] = &[
     rule("invalid-json", Error, false, "the document (or JSON Lines line) is not valid JSON"),
     rule("duplicate-key", Warning, false, "an object writes a key more than once: every reader (partkit, serde_json, Python, JavaScript) takes the last value and ignores the others"),
+    rule("broken-stream", Error, false, "a recorded streamed response cannot be assembled: cut short before its last event, an AWS event-stream frame whose checksum fails, an error event from the service"),
     rule("at-missing", Error, false, "the document has no value at an --at pointer (--at-missing skip passes such documents over)"),
     rule("reply-images-not-list", Error, false, "tool_output_images is neither a list nor null"),
     rule("reply-image-not-object", Error, false, "a tool_output_images entry is not an object"),

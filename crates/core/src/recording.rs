@@ -431,24 +431,88 @@ pub fn read(path: &Path) -> Result<Recording, Error> {
 
 /// Reads a recording from its bytes; `path` names it in errors.
 pub fn parse(bytes: &[u8], path: &Path) -> Result<Recording, Error> {
-    let refuse = |line: Option<usize>, reason: String| Error::NotRecording {
-        path: PathBuf::from(path),
-        line,
-        reason,
+    parse_or_refuse(bytes, path).map_err(|refusal| refusal.error)
+}
+
+/// Why a file is not a recording, and how far it got.
+#[derive(Debug)]
+pub struct Refusal {
+    /// [`Error::NotRecording`], located where one line is to blame.
+    pub error: Error,
+    /// How far the file read: whether it is data at all.
+    pub stage: Stage,
+}
+
+/// How far a file that is not a recording read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Gzip data that does not decompress, or text that is not UTF-8.
+    NotText,
+    /// Text that is neither JSON nor YAML.
+    NotData,
+    /// JSON or YAML (or an empty file) whose structure is no recording's: a
+    /// config file, a plain document.
+    OtherData,
+}
+
+/// [`parse`], saying how far a file that is not a recording got: a caller
+/// that met the file in a folder walk passes over YAML that is not a
+/// cassette, but reports YAML that does not read.
+pub fn parse_or_refuse(bytes: &[u8], path: &Path) -> Result<Recording, Refusal> {
+    let refuse = |line: Option<usize>, reason: String, stage: Stage| Refusal {
+        error: Error::NotRecording {
+            path: PathBuf::from(path),
+            line,
+            reason,
+        },
+        stage,
     };
     let (bytes, gzipped) = if is_gzip(bytes) {
-        let plain = gunzip(bytes)
-            .map_err(|e| refuse(None, format!("gzip data that does not decompress: {e}")))?;
+        let plain = gunzip(bytes).map_err(|e| {
+            refuse(
+                None,
+                format!("gzip data that does not decompress: {e}"),
+                Stage::NotText,
+            )
+        })?;
         (std::borrow::Cow::Owned(plain), true)
     } else {
         (std::borrow::Cow::Borrowed(bytes), false)
     };
-    let mut recording = parse_plain(&bytes).map_err(|(line, reason)| refuse(line, reason))?;
+    let mut recording =
+        parse_plain(&bytes).map_err(|(line, reason, stage)| refuse(line, reason, stage))?;
     recording.gzipped = gzipped;
     Ok(recording)
 }
 
-fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String)> {
+/// Whether a file that opens with `prefix` (its first few hundred bytes)
+/// may be a recording, and is worth reading as one: gzip data, a JSON
+/// object whose first member is a HAR file's `log` or an MCP interview's
+/// `parameters`, or text that is not JSON at all (YAML). A JSON document of
+/// any other kind is not: it is read as a document, and never parsed twice.
+pub fn may_be(prefix: &[u8]) -> bool {
+    if is_gzip(prefix) {
+        return true;
+    }
+    let prefix = prefix.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(prefix);
+    let Some(start) = prefix.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return false;
+    };
+    match prefix[start] {
+        b'[' => false,
+        b'{' => {
+            let rest = &prefix[start + 1..];
+            let Some(key) = rest.iter().position(|b| !b.is_ascii_whitespace()) else {
+                return false;
+            };
+            let rest = &rest[key..];
+            rest.starts_with(b"\"log\"") || rest.starts_with(b"\"parameters\"")
+        }
+        _ => true,
+    }
+}
+
+fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String, Stage)> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{') {
         if let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) {
@@ -465,6 +529,7 @@ fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String)> {
                 None,
                 "a JSON document, not a recording (neither a HAR file's `log.entries` nor an MCP interview's steps)"
                     .to_string(),
+                Stage::OtherData,
             ));
         }
     }
@@ -472,6 +537,7 @@ fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String)> {
         (
             Some(line_at(bytes, e.valid_up_to())),
             "neither gzip, JSON nor YAML: not UTF-8 text".to_string(),
+            Stage::NotText,
         )
     })?;
     let root = yaml::parse(text)
@@ -479,10 +545,11 @@ fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String)> {
             (
                 Some(fault.line),
                 format!("not JSON, and not YAML: {}", fault.reason),
+                Stage::NotData,
             )
         })?
-        .ok_or((None, "an empty file".to_string()))?;
-    vcr::read(&root).map_err(|reason| (None, reason))
+        .ok_or((None, "an empty file".to_string(), Stage::OtherData))?;
+    vcr::read(&root).map_err(|reason| (None, reason, Stage::OtherData))
 }
 
 /// A response-only recording of a chunk fixture: one JSON value per line,

@@ -33,6 +33,10 @@ impl StreamAssembler for Stream {
             .any(|event| event.data.get("type").and_then(Value::as_str) == Some("message_start"))
     }
 
+    fn opens(&self, event: &Value) -> bool {
+        event.get("type").and_then(Value::as_str) == Some("message_start")
+    }
+
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem> {
         let mut message = Map::new();
         let mut blocks: BTreeMap<u64, Block> = BTreeMap::new();

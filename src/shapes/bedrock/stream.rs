@@ -61,6 +61,12 @@ impl StreamAssembler for Stream {
             .any(|event| split(event).is_some_and(|(name, _)| name == "messageStart"))
     }
 
+    fn opens(&self, event: &Value) -> bool {
+        event
+            .as_object()
+            .is_some_and(|map| map.len() == 1 && map.contains_key("messageStart"))
+    }
+
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem> {
         let mut role = Value::String("assistant".into());
         let mut blocks: BTreeMap<u64, Block> = BTreeMap::new();

@@ -36,6 +36,16 @@ impl StreamAssembler for Stream {
             .any(|event| event.data.get("object").and_then(Value::as_str) == Some(CHUNK))
     }
 
+    fn opens(&self, event: &Value) -> bool {
+        // A choice with a `delta` is a chunk's (a completion's has a
+        // `message`), whatever `object` says (Azure leaves it empty).
+        let deltas = event
+            .get("choices")
+            .and_then(Value::as_array)
+            .is_some_and(|choices| choices.iter().any(|c| c.get("delta").is_some()));
+        event.get("object").and_then(Value::as_str) == Some(CHUNK) || deltas
+    }
+
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem> {
         let mut response = Map::new();
         let mut choices: BTreeMap<u64, Choice> = BTreeMap::new();

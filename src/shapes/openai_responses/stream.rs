@@ -34,6 +34,15 @@ impl StreamAssembler for Stream {
         })
     }
 
+    fn opens(&self, event: &Value) -> bool {
+        // A response object says `object: response`; only events have a
+        // `type` of `response.…`.
+        event
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| kind.starts_with("response."))
+    }
+
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem> {
         let mut last = None;
         let mut items = BTreeMap::new();

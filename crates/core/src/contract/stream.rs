@@ -29,6 +29,16 @@ pub trait StreamAssembler: Sync {
     /// error the service sent in the stream. An event of a type the shape
     /// does not know is left out with a note, never a panic.
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem>;
+
+    /// Whether `event` can only be the first event of this shape's stream,
+    /// never a whole document of the shape: how a file of one JSON event a
+    /// line (a test fixture's chunks) is told from JSON Lines of documents
+    /// by its first line. A shape whose chunks look like whole responses
+    /// (Gemini's, MCP's) says no.
+    fn opens(&self, event: &Value) -> bool {
+        let _ = event;
+        false
+    }
 }
 
 /// The note for an event of a type the assembler does not know.
