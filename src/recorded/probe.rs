@@ -27,9 +27,16 @@ pub enum Probe {
 const PREFIX: usize = 512;
 
 /// Reads `path` as a recording if its first bytes could open one and the
-/// whole of it is one. A file over `max_document` bytes is left to the
-/// usual route, which reports it as it reports any large input.
+/// whole of it is one. Anything but a regular file, and a file over
+/// `max_document` bytes, is left to the usual route, which reads it once
+/// and reports it as it reports any input.
 pub fn probe(path: &Path, max_document: u64) -> Probe {
+    // Only a regular file is probed: a FIFO or a device is read once, by
+    // the usual route, and a file over the limit is reported there too.
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= max_document);
+    if !regular {
+        return Probe::Plain;
+    }
     let Ok(mut file) = std::fs::File::open(path) else {
         // The usual route reports what is wrong with it.
         return Probe::Plain;
@@ -40,13 +47,6 @@ pub fn probe(path: &Path, max_document: u64) -> Probe {
         .read_to_end(&mut prefix)
         .is_err()
     {
-        return Probe::Plain;
-    }
-    let too_large = file
-        .metadata()
-        .map(|m| !m.is_file() || m.len() > max_document)
-        .unwrap_or(true);
-    if too_large {
         return Probe::Plain;
     }
     let chunks = !recording::may_be(&prefix) && opens_stream(&mut file, &mut prefix);
