@@ -52,9 +52,18 @@ fn result(finding: &Finding, cwd: &Path) -> Value {
             "region": {"startLine": finding.line},
         },
     });
-    if !finding.pointer.is_empty() {
+    // Inside a recording, the interaction and side come first: the pointer
+    // is inside that one body.
+    let within = finding.within.as_ref().map(|place| place.describe());
+    let name = match (&within, finding.pointer.is_empty()) {
+        (Some(place), true) => Some(place.clone()),
+        (Some(place), false) => Some(format!("{place} {}", finding.pointer)),
+        (None, false) => Some(finding.pointer.clone()),
+        (None, true) => None,
+    };
+    if let Some(name) = name {
         location["logicalLocations"] = json!([{
-            "fullyQualifiedName": finding.pointer,
+            "fullyQualifiedName": name,
             "kind": "member",
         }]);
     }
@@ -71,8 +80,17 @@ fn result(finding: &Finding, cwd: &Path) -> Value {
     if let Some(index) = RULES.iter().position(|rule| rule.id == finding.rule) {
         result["ruleIndex"] = json!(index);
     }
+    let mut properties = serde_json::Map::new();
     if !finding.pointer.is_empty() {
-        result["properties"] = json!({"pointer": finding.pointer});
+        properties.insert("pointer".into(), json!(finding.pointer));
+    }
+    if let Some(place) = &finding.within {
+        properties.insert("interaction".into(), json!(place.interaction));
+        properties.insert("side".into(), json!(place.side.name()));
+        properties.insert("status".into(), json!(place.status));
+    }
+    if !properties.is_empty() {
+        result["properties"] = Value::Object(properties);
     }
     result
 }

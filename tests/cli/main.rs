@@ -38,6 +38,7 @@ mod validate_arguments;
 mod validate_clean;
 mod validate_content;
 mod validate_formats;
+mod validate_recordings;
 mod validate_ids;
 mod validate_media;
 mod validate_options;

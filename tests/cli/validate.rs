@@ -444,9 +444,10 @@ fn quiet_does_not_hide_findings() {
 
 /// The rules before the transcript rules, in `--list-rules` order, each with
 /// its test below (`rule_<id>`); the transcript rules follow them.
-const MEDIA_RULES: [&str; 25] = [
+const MEDIA_RULES: [&str; 26] = [
     "invalid-json",
     "duplicate-key", // tested in hostile/duplicates.rs
+    "broken-stream", // tested in validate_recordings.rs
     "at-missing",    // tested in pipelines.rs
     "reply-images-not-list",
     "reply-image-not-object",
