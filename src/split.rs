@@ -3,6 +3,8 @@
 //! ([`split_document`] for one document), and the [`ImageWriter`] that names
 //! and writes the images out (`split --images-dir`, `inspect --extract`).
 
+pub mod recorded;
+
 use std::borrow::Cow;
 use std::fs;
 use std::path::{Path, PathBuf};

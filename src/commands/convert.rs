@@ -6,13 +6,16 @@ use std::path::Path;
 
 use crate::accounting::OnError;
 use crate::convert::document::{convert_document, convert_large, ConvertRequest, RolloutChoice};
+use crate::convert::recorded::{convert_recording as convert_bodies, BodyOutcome};
 use crate::convert::{ConvertOptions, OnInvalidArguments, OnUnsupported, ToolMedia};
 use crate::document::Open;
 use crate::error::{Error, ExitStatus, Result};
 use crate::io::Input;
 use crate::output::Printer;
+use crate::recording::Recording;
 
 use super::lines::{Driver, Lines};
+use super::recorded::{self, BodyRun};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
@@ -54,6 +57,11 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
         },
         bare: args.bare,
     };
+    if let Some(path) = input.as_deref().filter(|p| p.as_os_str() != "-") {
+        if let Some(recording) = recorded::open(path, max_document)? {
+            return convert_recording(&recording, path, policy, &request, printer);
+        }
+    }
     let open = Open {
         whole: !args.jsonl,
         max_document,
@@ -110,4 +118,34 @@ fn convert_large_file(
         }
     }
     run.finish(None).map(Some)
+}
+
+/// Converts every body of a recording, one output line each
+/// ([`crate::convert::recorded`]).
+fn convert_recording(
+    recording: &Recording,
+    path: &Path,
+    policy: OnError,
+    request: &ConvertRequest,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let mut run = BodyRun::new(Input::from_arg(path).label(), policy, printer);
+    for converted in convert_bodies(recording, request) {
+        let body = &converted.body;
+        let flow = match &converted.outcome {
+            BodyOutcome::Converted(document) => {
+                run.warn(body, &document.notes);
+                run.write_with(|out| document.write_to(out, &converted.input))?
+            }
+            BodyOutcome::Passed(why) => {
+                run.passed(body, why);
+                crate::accounting::Flow::Continue
+            }
+            BodyOutcome::Failed(message) => run.fail(body, message)?,
+        };
+        if flow == crate::accounting::Flow::Stop {
+            break;
+        }
+    }
+    run.finish()
 }

@@ -8,6 +8,7 @@ mod convert;
 mod encode;
 mod inspect;
 mod lines;
+mod recorded;
 mod resize;
 mod split;
 mod validate;

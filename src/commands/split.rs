@@ -1,13 +1,18 @@
 //! `partkit split`: the command line's arguments into [`crate::split`]'s
 //! options, each document's result printed, its images written out.
 
+use crate::accounting::{Flow, OnError};
 use crate::cli::SplitArgs;
 use crate::error::{Error, ExitStatus, Result};
+use crate::io::Input;
 use crate::output::Printer;
+use crate::recording::Recording;
 use crate::shapes::Registered;
+use crate::split::recorded::{split_recording as split_bodies, SplitOutcome};
 use crate::split::{split_document, ImageWriter, SplitOptions, SplitOutput};
 
 use super::lines::Driver;
+use super::recorded::{self, BodyRun};
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
@@ -19,12 +24,26 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
     let at = at_of(&args.pipeline.at)?;
     set_threads(&args.pipeline.threads);
     let policy = on_error_of(&args.pipeline.on_error);
-    let Some(mut driver) =
-        Driver::open(args.input, args.jsonl, max_document, policy, true, printer)?
-    else {
-        return Ok(ExitStatus::Success);
+    let recording = match args.input.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(path) => recorded::open(path, max_document)?.map(|r| (r, path.to_path_buf())),
+        None => None,
     };
-    let json_lines = driver.is_json_lines();
+    let driver = match &recording {
+        Some(_) => None,
+        None => match Driver::open(
+            args.input.clone(),
+            args.jsonl,
+            max_document,
+            policy,
+            true,
+            printer,
+        )? {
+            Some(driver) => Some(driver),
+            None => return Ok(ExitStatus::Success),
+        },
+    };
+    // A recording's bodies are many documents, as JSON Lines' lines are.
+    let json_lines = driver.as_ref().is_none_or(|d| d.is_json_lines());
     let output = match (args.rest, args.to) {
         (true, _) => SplitOutput::Rest,
         (false, Some(shape)) => SplitOutput::ToolResult {
@@ -43,6 +62,12 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
     let mut writer = match &args.images_dir {
         Some(dir) => Some(ImageWriter::new(dir, args.force, json_lines)?),
         None => None,
+    };
+    if let Some((recording, path)) = &recording {
+        return split_recording(recording, path, &options, writer.as_mut(), policy, printer);
+    }
+    let Some(mut driver) = driver else {
+        return Ok(ExitStatus::Success);
     };
     let mut notes: Vec<String> = Vec::new();
     driver.each(
@@ -64,4 +89,37 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
         },
     )?;
     driver.finish(None)
+}
+
+/// Splits the tool replies among a recording's bodies, one output line each
+/// ([`crate::split::recorded`]).
+fn split_recording(
+    recording: &Recording,
+    path: &std::path::Path,
+    options: &SplitOptions,
+    mut writer: Option<&mut ImageWriter>,
+    policy: OnError,
+    printer: &Printer,
+) -> Result<ExitStatus> {
+    let mut run = BodyRun::new(Input::from_arg(path).label(), policy, printer);
+    for (body, outcome) in split_bodies(recording, options) {
+        let flow = match outcome {
+            SplitOutcome::Split(document) => {
+                if let Some(writer) = writer.as_mut() {
+                    writer.write(&document.images)?;
+                }
+                run.warn(&body, &document.notes);
+                run.write_with(|out| std::io::Write::write_all(out, &document.output))?
+            }
+            SplitOutcome::Passed(why) => {
+                run.passed(&body, &why);
+                Flow::Continue
+            }
+            SplitOutcome::Failed(message) => run.fail(&body, &message)?,
+        };
+        if flow == Flow::Stop {
+            break;
+        }
+    }
+    run.finish()
 }

@@ -12,6 +12,7 @@ pub mod history;
 pub mod labels;
 pub mod locate;
 pub mod prepare;
+pub mod recorded;
 pub mod references;
 pub mod tool_result;
 
@@ -32,6 +33,9 @@ pub struct Converted {
     /// The shape the input was read as.
     pub source: Shape,
 }
+
+/// Why a document with no `--from` cannot be converted: no shape fits it.
+pub(crate) const UNDETECTED: &str = "cannot tell which shape this document is; pass --from";
 
 /// Converts one document. `from` is `None` for auto-detection.
 pub fn convert(
@@ -56,9 +60,8 @@ pub fn convert_read(
     let (source, guess) = match from {
         Some(shape) => (shape, None),
         None => {
-            let detected = detect::detect(value).ok_or_else(|| {
-                ConvertError::invalid("", "cannot tell which shape this document is; pass --from")
-            })?;
+            let detected =
+                detect::detect(value).ok_or_else(|| ConvertError::invalid("", UNDETECTED))?;
             (detected.shape, detected.note)
         }
     };

@@ -31,6 +31,7 @@ pub mod jpeg;
 pub mod limits;
 pub mod png;
 pub mod raster;
+mod recorded;
 pub mod report;
 pub mod run;
 pub mod search;

@@ -133,7 +133,12 @@ fn every_real_recording_is_checked_body_by_body() {
 #[test]
 fn a_folder_of_cassettes_is_walked_like_a_pre_commit_hook_would() {
     let Some(root) = cassettes() else { return };
-    let out = run(&["validate", "--format", "json", path_arg(&root.join("vcrpy"))]);
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        path_arg(&root.join("vcrpy")),
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let findings = out.json_lines();
     assert_eq!(findings.len(), 5);
@@ -148,7 +153,12 @@ fn a_folder_of_cassettes_is_walked_like_a_pre_commit_hook_would() {
     }
     let lines: Vec<(u64, u64)> = findings
         .iter()
-        .map(|f| (f["interaction"].as_u64().unwrap(), f["line"].as_u64().unwrap()))
+        .map(|f| {
+            (
+                f["interaction"].as_u64().unwrap(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(lines, [(2, 91), (3, 182), (3, 182), (4, 302), (4, 302)]);
     assert!(
@@ -245,16 +255,29 @@ fn a_folder_walk_passes_over_yaml_that_is_no_cassette_and_reports_broken_yaml() 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a.yaml"), CASSETTE).unwrap();
     std::fs::write(dir.path().join("config.yml"), "name: ci\non: [push]\n").unwrap();
-    std::fs::write(dir.path().join("notes.txt"), "not read: not a walked name\n").unwrap();
+    std::fs::write(
+        dir.path().join("notes.txt"),
+        "not read: not a walked name\n",
+    )
+    .unwrap();
     let out = run(&["validate", path_arg(dir.path())]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(out.stdout.lines().count(), 2);
-    assert!(out.stderr.contains("config.yml:1: not a recording"), "{}", out.stderr);
-    std::fs::write(dir.path().join("broken.yaml"), "interactions:\n- request: [\n").unwrap();
+    assert!(
+        out.stderr.contains("config.yml:1: not a recording"),
+        "{}",
+        out.stderr
+    );
+    std::fs::write(
+        dir.path().join("broken.yaml"),
+        "interactions:\n- request: [\n",
+    )
+    .unwrap();
     let out = run(&["validate", path_arg(dir.path())]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(
-        out.stderr.contains("broken.yaml:3: not a recording partkit reads: not JSON, and not YAML"),
+        out.stderr
+            .contains("broken.yaml:3: not a recording partkit reads: not JSON, and not YAML"),
         "{}",
         out.stderr
     );

@@ -498,6 +498,11 @@ pub fn may_be(prefix: &[u8]) -> bool {
     let Some(start) = prefix.iter().position(|b| !b.is_ascii_whitespace()) else {
         return false;
     };
+    // Binary data (an image, say) is no text format's: only a character
+    // cut at the prefix's end may fail to read.
+    if std::str::from_utf8(prefix).is_err_and(|e| e.error_len().is_some()) || prefix.contains(&0) {
+        return false;
+    }
     match prefix[start] {
         b'[' => false,
         b'{' => {
