@@ -15,6 +15,7 @@ mod convert_anchors;
 mod convert_chat;
 mod convert_gemini;
 mod convert_matrix;
+mod convert_recordings;
 mod convert_table;
 mod detection;
 mod encode;

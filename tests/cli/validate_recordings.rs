@@ -171,7 +171,7 @@ fn a_folder_of_cassettes_is_walked_like_a_pre_commit_hook_would() {
 /// A cassette of four interactions: a stream cut short, an image whose
 /// bytes are not what it declares (answered 200), a request the provider
 /// refused that is clean, and a GET with empty bodies.
-const CASSETTE: &str = include_str!("validate_recordings/edge.yaml");
+const CASSETTE: &str = include_str!("../fixtures/recordings/edge.yaml");
 
 fn edge_cassette() -> (tempfile::TempDir, PathBuf) {
     crate::support::temp_file("edge.yaml", CASSETTE.as_bytes())
