@@ -32,7 +32,16 @@ pub fn validate_if_recording(input: &Input, options: &ValidateOptions) -> Option
             ..InputReport::default()
         }),
         Probe::Recording(recording) => {
-            Some(validate_recording(&recording, &input.label(), options))
+            let mut report = validate_recording(&recording, &input.label(), options);
+            if options.check.fix {
+                push_note(
+                    &mut report,
+                    "a recording: --fix writes nothing back into a cassette".to_string(),
+                    &input.label(),
+                    1,
+                );
+            }
+            Some(report)
         }
     }
 }
