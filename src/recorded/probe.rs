@@ -67,10 +67,8 @@ pub fn probe(path: &Path, max_document: u64) -> Probe {
     // once, and nothing else of the file is kept.
     match recording::parse_or_refuse(&bytes, path) {
         Ok(recording) => Probe::Recording(recording),
-        Err(refusal) if !is_recording_name(path) => {
-            let _ = refusal;
-            Probe::Plain
-        }
+        // Named otherwise, it is read as a document, as before.
+        Err(_) if !is_recording_name(path) => Probe::Plain,
         Err(refusal) => match refusal.stage {
             Stage::OtherData => Probe::Other(match refusal.error {
                 Error::NotRecording { reason, .. } => reason,
