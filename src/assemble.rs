@@ -43,8 +43,8 @@ pub fn assemble(body: &[u8], shape: Option<Shape>) -> Result<Assembled, StreamPr
         Some(shape) => shape,
         None => Shape::ALL.into_iter().find(claimed).ok_or_else(|| {
             StreamProblem::Unrecognized(format!(
-                "{} events of {}, but no shape's stream",
-                events.events.len(),
+                "{} of {}, but no shape's stream",
+                crate::size::count_of(events.events.len(), "event"),
                 events.framing.name()
             ))
         })?,
