@@ -47,6 +47,7 @@ figcaption,.facts,.tokens{font-size:12px;color:var(--mute)}
 table{border-collapse:collapse;width:100%;font-size:13px}
 td,th{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.s{white-space:nowrap}
 .index .rows{max-height:320px;overflow:auto;border:1px solid var(--line);border-radius:6px}
 .side{border-top:1px solid var(--line);margin-top:8px;padding-top:6px}
 h3{font-size:13px;margin:0 0 4px}

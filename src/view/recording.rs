@@ -23,8 +23,10 @@ use crate::validate::{Issue, Severity};
 /// The most characters of a header value, or of a URI, shown.
 const MAX_VALUE: usize = 2_000;
 
-/// The most characters of a URI in the index.
+/// The most characters of a URI in the index, and how many of them are
+/// its start.
 const SHORT_URI: usize = 60;
+const URI_HEAD: usize = 20;
 
 /// What the index and the totals need of an interaction.
 #[derive(Debug, Default)]
@@ -115,7 +117,7 @@ fn index_row(row: &Row, html: &mut Html) {
     .count(n)
     .raw("</a></td><td>")
     .text(&row.call)
-    .raw("</td><td>")
+    .raw("</td><td class=\"s\">")
     .text(&row.status)
     .raw("</td><td>")
     .text(&row.request)
@@ -250,14 +252,21 @@ fn add_summary(sum: &mut DocSummary, one: &DocSummary) {
     sum.warnings += one.warnings;
 }
 
-/// The URI for the index: no scheme, no query, cut short.
+/// The URI for the index: no scheme, no query, and a long one cut in the
+/// middle (its host's start and its path's end say the most: the service,
+/// the model, the method).
 fn short_uri(uri: &str) -> String {
     let rest = uri.split_once("://").map_or(uri, |(_, rest)| rest);
     let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    match rest.char_indices().nth(SHORT_URI) {
-        None => rest.to_string(),
-        Some((end, _)) => format!("{}…", &rest[..end]),
+    let chars: Vec<char> = rest.chars().collect();
+    if chars.len() <= SHORT_URI {
+        return rest.to_string();
     }
+    let head: String = chars[..URI_HEAD].iter().collect();
+    let tail: String = chars[chars.len() - (SHORT_URI - URI_HEAD - 1)..]
+        .iter()
+        .collect();
+    format!("{head}…{tail}")
 }
 
 /// The recorded headers, folded: a secret one's value was never kept.
@@ -407,7 +416,10 @@ mod tests {
             "api.anthropic.com/v1/messages"
         );
         assert_eq!(short_uri(""), "");
-        let long = format!("http://h/{}", "a".repeat(100));
-        assert_eq!(short_uri(&long), format!("h/{}…", "a".repeat(58)));
+        assert_eq!(
+            short_uri("https://generativelanguage.googleapis.com/v1beta/models/gemini-3-flash-preview:generateContent"),
+            "generativelanguage.g…/gemini-3-flash-preview:generateContent"
+        );
+        assert_eq!(short_uri("https://h/é/x?key=REDACTED"), "h/é/x");
     }
 }
