@@ -169,7 +169,7 @@ fn draw(interaction: &Interaction, bodies: &[RecordedBody<'_>], options: &ViewOp
         };
         let body = bodies.iter().find(|b| b.place.side == side);
         let mut title = side.name().to_string();
-        if side == Side::Response {
+        if side == Side::Response && response.is_some_and(|r| r.status.is_some()) {
             title.push(' ');
             title.push_str(&status);
         }

@@ -301,7 +301,7 @@ fn edge_cassette() -> String {
     let s = |v: &str| serde_json::to_string(v).unwrap();
     let interaction = |body: &str, uri: &str, status: &str, response: &str, kind: &str| {
         format!(
-            "- request:\n    body: {}\n    headers:\n      authorization:\n      - Bearer sk-edge-secret-0001\n      x-api-key:\n      - sk-ant-edge-secret-0002\n      content-type:\n      - application/json\n    method: POST\n    uri: {uri}\n  response:\n    body:\n      string: {}\n    headers:\n      content-type:\n      - {kind}\n      set-cookie:\n      - __cf_bm=edgecookie0003; path=/\n    status:\n      code: {status}\n",
+            "- request:\n    body: {}\n    headers:\n      authorization:\n      - Bearer sk-edge-secret-0001\n      x-api-key:\n      - sk-ant-edge-secret-0002\n      content-type:\n      - application/json\n    method: POST\n    uri: {uri}\n  response:\n    body:\n      string: {}\n    headers:\n      content-type:\n      - {kind}\n      set-cookie:\n      - __cf_bm=edgecookie0003; path=/\n      x-note:\n      - '<script>window.x=1</script><img src=x onerror=alert(1)>'\n    status:\n      code: {status}\n",
             s(body),
             s(response)
         )
@@ -359,6 +359,14 @@ fn an_empty_body_a_cut_stream_and_a_refusal_are_drawn_as_such() {
         9
     );
     assert!(page.contains("messages?key=REDACTED"));
+    // Recorded header values are text.
+    assert_eq!(page.matches("<script").count(), 1);
+    assert!(!page.contains("<img src=x"));
+    assert_eq!(
+        page.matches("&lt;script&gt;window.x=1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;")
+            .count(),
+        3
+    );
     // Interaction 1: the image's declared type is not its content, an
     // error the provider answered 200; the response is empty.
     let one = section(page, 1);
