@@ -75,15 +75,21 @@ fn to_file(input: &Input, options: &ViewOptions, path: &Path) -> Result<Totals> 
     Ok(totals)
 }
 
-/// `3 documents, 4 images, 2 tool calls, 1 error, 0 warnings`.
+/// `3 documents, 4 images, 2 tool calls, 1 error, 0 warnings`, after
+/// `2 interactions, ` for a recording.
 fn describe(totals: &Totals) -> String {
     let plural = crate::size::count_of;
-    [
-        plural(totals.documents, "document"),
-        plural(totals.images, "image"),
-        plural(totals.calls, "tool call"),
-        plural(totals.errors, "error"),
-        plural(totals.warnings, "warning"),
-    ]
-    .join(", ")
+    totals
+        .interactions
+        .map(|n| plural(n, "interaction"))
+        .into_iter()
+        .chain([
+            plural(totals.documents, "document"),
+            plural(totals.images, "image"),
+            plural(totals.calls, "tool call"),
+            plural(totals.errors, "error"),
+            plural(totals.warnings, "warning"),
+        ])
+        .collect::<Vec<_>>()
+        .join(", ")
 }

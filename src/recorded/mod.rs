@@ -54,6 +54,17 @@ impl Place {
     }
 }
 
+/// What a recorded 2xx status says of an error partkit finds in either body
+/// of the interaction: the provider took it, so a partkit rule is stricter
+/// than the provider, or the recording is older than its rules. Put after
+/// the finding's message.
+pub fn answered_note(status: Option<u16>) -> Option<String> {
+    let status = status.filter(|s| (200..300).contains(s))?;
+    Some(format!(
+        "(the provider answered {status}: a partkit rule, or a cassette older than its rules)"
+    ))
+}
+
 /// What the recorded response of `interaction` says went wrong: the
 /// provider's own error message in a 4xx or 5xx JSON body
 /// (`error.message`, `message`, `error` as a string), cut to one line.

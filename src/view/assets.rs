@@ -47,19 +47,29 @@ figcaption,.facts,.tokens{font-size:12px;color:var(--mute)}
 table{border-collapse:collapse;width:100%;font-size:13px}
 td,th{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.s{white-space:nowrap}
 .index .rows{max-height:320px;overflow:auto;border:1px solid var(--line);border-radius:6px}
+.side{border-top:1px solid var(--line);margin-top:8px;padding-top:6px}
+h3{font-size:13px;margin:0 0 4px}
+.uri{font-weight:400}
+.note{color:var(--mute);font-size:13px;margin:4px 0}
+table.headers{font:12px/1.3 ui-monospace,monospace}
+table.headers th{width:30%;font-weight:400;color:var(--mute);overflow-wrap:anywhere}
+.redacted{color:var(--mute);font-style:italic}
 .hidden{display:none}
 "#;
 
-/// Filters the index and the documents: a text search over each document's
-/// text, and "with findings" / "with images" switches. Reads the page's own
-/// data attributes; writes only class names.
+/// Filters the index and the sections (documents, or a recording's
+/// interactions): a text search over each section's text, and "with
+/// findings" / "with images" switches. A row is tied to its section by the
+/// section's id (`line-N`, `interaction-N`). Reads the page's own data
+/// attributes; writes only class names.
 pub const SCRIPT: &str = r#"
 (function(){
   var q=document.getElementById('q'),f=document.getElementById('only-findings'),i=document.getElementById('only-images');
   if(!q){return;}
   var docs=Array.prototype.slice.call(document.querySelectorAll('section.doc'));
-  var rows={};Array.prototype.forEach.call(document.querySelectorAll('tr[data-line]'),function(r){rows[r.getAttribute('data-line')]=r;});
+  var rows={};Array.prototype.forEach.call(document.querySelectorAll('tr[data-line],tr[data-interaction]'),function(r){var n=r.getAttribute('data-line');rows[n===null?'interaction-'+r.getAttribute('data-interaction'):'line-'+n]=r;});
   var texts=null;
   function apply(){
     var needle=q.value.toLowerCase();
@@ -68,7 +78,7 @@ pub const SCRIPT: &str = r#"
     docs.forEach(function(d,k){
       var ok=(!f.checked||d.getAttribute('data-findings')!=='0')&&(!i.checked||d.getAttribute('data-images')!=='0')&&(!needle||texts[k].indexOf(needle)>=0);
       d.classList.toggle('hidden',!ok);
-      var r=rows[d.getAttribute('data-line')];if(r){r.classList.toggle('hidden',!ok);}
+      var r=rows[d.id];if(r){r.classList.toggle('hidden',!ok);}
       if(ok){shown++;}
     });
     document.getElementById('shown').textContent=shown.toLocaleString('en');

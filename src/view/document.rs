@@ -47,6 +47,60 @@ pub struct DocView {
 
 /// Draws the document on `line`.
 pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
+    let drawn = draw_content(line, bytes, options, &Within::default());
+    let summary = drawn.summary;
+    let mut html = Html::new();
+    html.raw(&format!(
+        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"{}\" data-images=\"{}\">",
+        summary.errors + summary.warnings,
+        summary.media.images
+    ));
+    html.raw("<h2><a href=\"#line-")
+        .raw(&line.to_string())
+        .raw("\">line ")
+        .count(line)
+        .raw("</a> · ")
+        .text(&summary.kind)
+        .raw("</h2>");
+    if !drawn.findings.is_empty() {
+        html.raw("<ul class=\"findings\">")
+            .raw(&drawn.findings)
+            .raw("</ul>");
+    }
+    html.append(drawn.body).raw("</section>\n");
+    DocView {
+        html: html.into_string(),
+        summary,
+    }
+}
+
+/// Where a document drawn by [`draw_content`] sits, when it is not a
+/// document of its own: a body of a recorded interaction.
+#[derive(Debug, Default)]
+pub struct Within {
+    /// Put before the ids of its tool calls (`call-1`), which must be
+    /// unique on the page.
+    pub id_prefix: String,
+    /// Added to the message of each error finding (what the recorded
+    /// status says of it, [`crate::recorded::answered_note`]).
+    pub error_note: Option<String>,
+}
+
+/// A document drawn, not yet put in a section: its summary, the findings
+/// no element of it took (list items), and its turns.
+pub struct Drawn {
+    pub summary: DocSummary,
+    pub findings: String,
+    pub body: Html,
+}
+
+/// Draws `bytes` (the document on `line`) as turns, with its findings.
+pub fn draw_content(
+    line: usize,
+    bytes: &SharedBytes,
+    options: &DocOptions,
+    within: &Within,
+) -> Drawn {
     let report = crate::validate::check_shared(bytes, &options.check);
     let mut summary = DocSummary {
         line,
@@ -72,7 +126,7 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         None
     };
     let ids = &pairs.ids;
-    let mut state = Drawing::new(options.media, &pairs.answered);
+    let mut state = Drawing::new(options.media, &pairs.answered, &within.id_prefix);
     for issue in &report.issues {
         let severity = issue
             .severity
@@ -84,7 +138,11 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         let anchor = original
             .as_ref()
             .and_then(|doc| anchors::of(doc, &issue.pointer, ids));
-        state.add_finding(finding(issue, severity), anchor);
+        let note = match severity {
+            Severity::Error => within.error_note.as_deref(),
+            Severity::Warning => None,
+        };
+        state.add_finding(finding(issue, severity, note), anchor);
     }
     let mut body = Html::new();
     match report.kind {
@@ -139,28 +197,10 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
     summary.calls = state.calls.len();
     summary.unanswered = state.calls.values().filter(|c| !c.answered).count();
     summary.orphans = state.orphans;
-    let mut html = Html::new();
-    html.raw(&format!(
-        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"{}\" data-images=\"{}\">",
-        summary.errors + summary.warnings,
-        summary.media.images
-    ));
-    html.raw("<h2><a href=\"#line-")
-        .raw(&line.to_string())
-        .raw("\">line ")
-        .count(line)
-        .raw("</a> · ")
-        .text(&summary.kind)
-        .raw("</h2>");
-    if !findings.is_empty() {
-        html.raw("<ul class=\"findings\">")
-            .raw(&findings)
-            .raw("</ul>");
-    }
-    html.append(body).raw("</section>\n");
-    DocView {
-        html: html.into_string(),
+    Drawn {
         summary,
+        findings,
+        body,
     }
 }
 
@@ -212,11 +252,14 @@ struct Drawing<'a> {
     findings: Vec<(String, bool)>,
     /// The findings tied to a media item or a call, waiting for it.
     waiting: HashMap<Anchor, Vec<usize>>,
+    /// Put before the ids of calls ([`Within::id_prefix`]).
+    id_prefix: &'a str,
 }
 
 impl<'a> Drawing<'a> {
-    fn new(style: MediaStyle, answered: &'a HashSet<String>) -> Drawing<'a> {
+    fn new(style: MediaStyle, answered: &'a HashSet<String>, id_prefix: &'a str) -> Drawing<'a> {
         Drawing {
+            id_prefix,
             answered,
             style,
             count: MediaCount::default(),
@@ -317,17 +360,20 @@ impl<'a> Drawing<'a> {
         self.calls
             .entry(id.to_string())
             .or_insert(Call { number, answered });
-        html.raw(&format!("<div class=\"tool-call\" id=\"call-{number}\">"))
-            .raw(if answered {
-                "<span class=\"mark good\">answered</span>"
-            } else {
-                "<span class=\"mark bad\">unanswered</span>"
-            })
-            .raw("<div class=\"call-head\">call <span class=\"name\">")
-            .text_cut(name, 200)
-            .raw("</span> <code class=\"id\">")
-            .text_cut(id, 200)
-            .raw("</code></div><pre class=\"json\">");
+        html.raw(&format!(
+            "<div class=\"tool-call\" id=\"{}call-{number}\">",
+            self.id_prefix
+        ))
+        .raw(if answered {
+            "<span class=\"mark good\">answered</span>"
+        } else {
+            "<span class=\"mark bad\">unanswered</span>"
+        })
+        .raw("<div class=\"call-head\">call <span class=\"name\">")
+        .text_cut(name, 200)
+        .raw("</span> <code class=\"id\">")
+        .text_cut(id, 200)
+        .raw("</code></div><pre class=\"json\">");
         match part.get("arguments") {
             Some(Value::String(text)) => html.text_cut(text, MAX_TEXT),
             Some(arguments) => html.text_cut(&pretty(arguments), MAX_TEXT),
@@ -357,7 +403,8 @@ impl<'a> Drawing<'a> {
         html.raw("<div class=\"call-head\">");
         match paired {
             Some(number) => html.raw(&format!(
-                "result of <a href=\"#call-{number}\">call {number}</a> "
+                "result of <a href=\"#{}call-{number}\">call {number}</a> ",
+                self.id_prefix
             )),
             None => {
                 html.raw("<span class=\"mark bad\">orphan result: no call with this id</span> ")
@@ -449,7 +496,8 @@ impl Pairs {
 }
 
 /// One finding as a list item.
-fn finding(issue: &crate::validate::Issue, severity: Severity) -> String {
+/// `note`, when given, follows the message.
+pub fn finding(issue: &crate::validate::Issue, severity: Severity, note: Option<&str>) -> String {
     let class = match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -471,8 +519,11 @@ fn finding(issue: &crate::validate::Issue, severity: Severity) -> String {
             200,
         )
         .raw("</code> ")
-        .text_cut(&issue.message, 2_000)
-        .raw("</li>");
+        .text_cut(&issue.message, 2_000);
+    if let Some(note) = note {
+        html.raw(" ").text(note);
+    }
+    html.raw("</li>");
     html.into_string()
 }
 

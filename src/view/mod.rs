@@ -3,6 +3,10 @@
 //! thumbnails, tool calls paired with their results, `validate`'s findings,
 //! token estimates — that a person opens in a browser or attaches to a bug.
 //!
+//! A recording (a cassette, a HAR file: docs/recordings.md) is drawn as one
+//! section per interaction instead (`recording`), its request and response
+//! bodies drawn as the documents are.
+//!
 //! Documents are drawn in parallel and written in order as they come, so
 //! memory follows the longest line; the index of lines is written last and
 //! put first by the style sheet. Recorded text is always escaped
@@ -14,6 +18,7 @@ mod assets;
 mod document;
 mod html;
 mod media;
+mod recording;
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -25,6 +30,7 @@ use crate::accounting::Flow;
 use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
 use crate::pipeline::Item;
+use crate::recorded::Probe;
 use html::Html;
 
 /// What `partkit view` draws.
@@ -42,6 +48,9 @@ pub struct ViewOptions {
 /// What a page holds, added up.
 #[derive(Debug, Default, Clone)]
 pub struct Totals {
+    /// The interactions of a recording; `None` for documents.
+    pub interactions: Option<usize>,
+    /// The documents drawn (for a recording: its bodies read as documents).
     pub documents: usize,
     pub images: usize,
     pub calls: usize,
@@ -58,6 +67,23 @@ pub fn write_page(
     out: &mut dyn Write,
     out_path: &std::path::Path,
 ) -> Result<Totals> {
+    // `--jsonl` says how to read the file: as lines, whatever they are.
+    if let (Input::Path(path), false) = (input, options.layout == Layout::JsonLines) {
+        match crate::recorded::probe(path, options.max_document) {
+            Probe::Plain => {}
+            Probe::Broken(error) => return Err(error),
+            Probe::Other(reason) => {
+                return Err(Error::NotRecording {
+                    path: path.clone(),
+                    line: None,
+                    reason,
+                })
+            }
+            Probe::Recording(recorded) => {
+                return recording::write(&recorded, &input.label(), options, out, out_path)
+            }
+        }
+    }
     let documents = Documents::open(input, options.layout, options.max_document)?;
     write_documents(documents, &input.label(), options, out, out_path)
 }
@@ -107,7 +133,8 @@ pub fn write_documents(
         return Err(write_error(error));
     }
     let totals = add_up(&summaries);
-    out.write_all(tail(&label, &summaries, &totals, documents.is_json_lines()).as_bytes())
+    let index = (documents.is_json_lines() || summaries.len() > 1).then(|| line_index(&summaries));
+    out.write_all(tail(&label, &totals, index).as_bytes())
         .map_err(write_error)?;
     Ok(totals)
 }
@@ -142,14 +169,53 @@ fn head(label: &str) -> String {
     html.into_string()
 }
 
+/// The index of a page: the header cells of its table and its rows, one
+/// per section, each tied to its section by the script (`assets`): a row's
+/// `data-line="N"` to the section `line-N`, `data-interaction="N"` to
+/// `interaction-N`.
+struct Index {
+    head: &'static str,
+    rows: Html,
+}
+
+/// The index of documents, by line.
+fn line_index(summaries: &[DocSummary]) -> Index {
+    let mut rows = Html::new();
+    for s in summaries {
+        rows.raw(&format!(
+            "<tr data-line=\"{}\"><td class=\"n\"><a href=\"#line-{}\">",
+            s.line, s.line
+        ))
+        .count(s.line)
+        .raw("</a></td><td>")
+        .text(&s.kind)
+        .raw("</td><td class=\"n\">")
+        .count(s.media.images)
+        .raw("</td><td class=\"n\">")
+        .count(s.calls)
+        .raw("</td><td class=\"n\">")
+        .count(s.errors)
+        .raw("</td><td class=\"n\">")
+        .count(s.warnings)
+        .raw("</td></tr>");
+    }
+    Index {
+        head: "<th>line</th><th>shape</th><th>images</th><th>tool calls</th><th>errors</th><th>warnings</th>",
+        rows,
+    }
+}
+
 /// The summary and the index (drawn first by the style sheet), the script.
-fn tail(label: &str, summaries: &[DocSummary], totals: &Totals, json_lines: bool) -> String {
+fn tail(label: &str, totals: &Totals, index: Option<Index>) -> String {
     let plural = crate::size::count_of;
     let mut html = Html::new();
     html.raw("</main>\n<header class=\"top\"><h1>")
         .text_cut(label, 300)
-        .raw("</h1><p class=\"summary\" id=\"summary\">")
-        .raw(&plural(totals.documents, "document"))
+        .raw("</h1><p class=\"summary\" id=\"summary\">");
+    if let Some(interactions) = totals.interactions {
+        html.raw(&plural(interactions, "interaction")).raw(" · ");
+    }
+    html.raw(&plural(totals.documents, "document"))
         .raw(" · ")
         .raw(&plural(totals.images, "image"))
         .raw(" · ")
@@ -165,34 +231,25 @@ fn tail(label: &str, summaries: &[DocSummary], totals: &Totals, json_lines: bool
         .raw("</span> · <span class=\"warn\">")
         .raw(&plural(totals.warnings, "warning"))
         .raw("</span></p></header>\n");
+    let (what, shown) = match totals.interactions {
+        Some(interactions) => ("interaction", interactions),
+        None => ("document", totals.documents),
+    };
     html.raw("<nav class=\"index\"><div class=\"controls\">")
-        .raw("<input type=\"search\" id=\"q\" placeholder=\"search the text of every document\">")
+        .raw(&format!(
+            "<input type=\"search\" id=\"q\" placeholder=\"search the text of every {what}\">"
+        ))
         .raw("<label><input type=\"checkbox\" id=\"only-findings\"> with findings</label>")
         .raw("<label><input type=\"checkbox\" id=\"only-images\"> with images</label>")
         .raw("<span><span id=\"shown\">")
-        .count(summaries.len())
+        .count(shown)
         .raw("</span> shown</span></div>");
-    if json_lines || summaries.len() > 1 {
-        html.raw("<div class=\"rows\"><table><thead><tr><th>line</th><th>shape</th><th>images</th><th>tool calls</th><th>errors</th><th>warnings</th></tr></thead><tbody>");
-        for s in summaries {
-            html.raw(&format!(
-                "<tr data-line=\"{}\"><td class=\"n\"><a href=\"#line-{}\">",
-                s.line, s.line
-            ))
-            .count(s.line)
-            .raw("</a></td><td>")
-            .text(&s.kind)
-            .raw("</td><td class=\"n\">")
-            .count(s.media.images)
-            .raw("</td><td class=\"n\">")
-            .count(s.calls)
-            .raw("</td><td class=\"n\">")
-            .count(s.errors)
-            .raw("</td><td class=\"n\">")
-            .count(s.warnings)
-            .raw("</td></tr>");
-        }
-        html.raw("</tbody></table></div>");
+    if let Some(index) = index {
+        html.raw("<div class=\"rows\"><table><thead><tr>")
+            .raw(index.head)
+            .raw("</tr></thead><tbody>")
+            .append(index.rows)
+            .raw("</tbody></table></div>");
     }
     html.raw("</nav>\n</div><script>")
         .raw(assets::SCRIPT)

@@ -2,14 +2,17 @@
 // /usr/bin/chromium, driven by playwright-core) and checks what a person
 // sees: the images drawn, the tool-call pairs, the findings, the search and
 // filters working under the page's Content-Security-Policy, recorded markup
-// shown as text and never run, and no request leaving the page. Screenshots
-// go under target/view/ for a person to look at.
+// shown as text and never run, and no request leaving the page; and, when
+// the shared cassettes are there (../shared/cassettes beside the clone),
+// the page of a real cassette and of a HAR file: interaction rows searched
+// and filtered, a streamed response assembled, secret headers REDACTED.
+// Screenshots go under target/view/ for a person to look at.
 //
 //   PARTKIT_BIN=target/debug/partkit node tests/browser/view.mjs
 
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -81,6 +84,20 @@ const pages = {
   hostile: page('hostile.json', JSON.stringify(hostile)),
   replies: page('replies.jsonl', replies.join('\n') + '\n'),
 };
+
+// Real recordings, read where they are (never copied into the clone).
+const cassettes = join(root, '../shared/cassettes');
+function recordingPage(file, name) {
+  const html = join(out, name);
+  execFileSync(bin, ['--no-config', 'view', join(cassettes, file), '-o', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return html;
+}
+if (existsSync(join(cassettes, 'README.md'))) {
+  pages.cassette = recordingPage('vcrpy/pydantic-ai-03.yaml', 'cassette.html');
+  pages.har = recordingPage('har/mirascope-01.har', 'har.html');
+} else {
+  console.log(`skip the recordings: ${cassettes} is not there`);
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -180,6 +197,58 @@ await check('1,000 replies: the index, search and filters run under the policy',
   assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
   await context.close();
 });
+
+if (pages.cassette) {
+  await check('a cassette: a section and a row per interaction, searched and filtered', async () => {
+    const { tab, seen, context } = await open(pages.cassette);
+    assert.equal(await count(tab, 'section.doc.interaction'), 4);
+    assert.equal(await count(tab, 'tr[data-interaction]'), 4);
+    assert.equal(await tab.locator('#shown').innerText(), '4');
+    assert.match(await tab.locator('#summary').innerText(), /^4 interactions · 8 documents · 1 image · 9 tool calls .* 0 errors · 5 warnings$/);
+    const widths = await tab.$$eval('img.thumb', (all) => all.map((i) => i.naturalWidth));
+    assert.equal(widths.length, 1);
+    assert.ok(widths[0] > 0, 'the image is drawn');
+    const visible = (selector) => tab.$$eval(`${selector}:not(.hidden)`, (all) => all.map((e) => e.getAttribute('data-interaction')));
+    // The search: the model's last answer is only in the last interaction.
+    await tab.locator('#q').fill('cross-section');
+    assert.equal(await tab.locator('#shown').innerText(), '1');
+    assert.deepEqual(await visible('section.doc'), ['4']);
+    assert.deepEqual(await visible('tr[data-interaction]'), ['4']);
+    await tab.locator('#q').fill('Unknown tool name');
+    assert.deepEqual(await visible('tr[data-interaction]'), ['2', '3', '4']);
+    await tab.locator('#q').fill('');
+    // The filters: the warnings sit in interactions 2-4, the image in 4.
+    await tab.locator('#only-findings').check();
+    assert.equal(await tab.locator('#shown').innerText(), '3');
+    assert.deepEqual(await visible('section.doc'), ['2', '3', '4']);
+    assert.deepEqual(await visible('tr[data-interaction]'), ['2', '3', '4']);
+    await tab.screenshot({ path: join(out, 'cassette.png') });
+    await tab.locator('#only-images').check();
+    assert.deepEqual(await visible('tr[data-interaction]'), ['4']);
+    await tab.locator('#only-findings').uncheck();
+    await tab.locator('#only-images').uncheck();
+    assert.equal(await tab.locator('#shown').innerText(), '4');
+    assert.equal(await count(tab, 'li.finding.warning'), 5);
+    assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+    await context.close();
+  });
+
+  await check('a HAR file: streamed responses assembled, secret headers REDACTED', async () => {
+    const { tab, seen, context } = await open(pages.har);
+    assert.equal(await count(tab, 'section.doc.interaction'), 2);
+    assert.equal(await count(tab, '.side.response .note.stream'), 2);
+    assert.match(await tab.locator('.side.response .note.stream').first().innerText(), /^assembled from \d+ events of server-sent events \(anthropic stream\)$/);
+    // The headers open on a click; a secret one shows no value.
+    const headers = tab.locator('section#interaction-1 .side.request details.headers');
+    assert.match(await headers.locator('summary').innerText(), /headers \(\d+ redacted\)/);
+    await headers.locator('summary').click();
+    assert.equal(await headers.locator('.redacted').first().innerText(), 'REDACTED');
+    assert.ok(await headers.locator('.redacted').first().isVisible());
+    await tab.screenshot({ path: join(out, 'har.png'), fullPage: true });
+    assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+    await context.close();
+  });
+}
 
 await browser.close();
 for (const [name, path] of Object.entries(pages)) {

@@ -48,6 +48,7 @@ mod validate_shape;
 mod validate_table;
 mod validate_tools;
 mod view;
+mod view_recordings;
 
 pub use support::{
     fixture, fixture_b64, is_summary, path_arg, run, run_with_stdin, temp_file, Run,
