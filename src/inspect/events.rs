@@ -26,8 +26,10 @@ pub struct EventRow {
     pub id: Option<String>,
     /// The size of its data (compact JSON text when it is JSON).
     pub bytes: usize,
-    /// The text a delta adds, cut.
+    /// The text a delta adds, up to its [`PREVIEW`]th character.
     pub preview: Option<String>,
+    /// Whether [`EventRow::preview`] was cut.
+    pub preview_cut: bool,
 }
 
 /// What a stream assembled to.
@@ -85,12 +87,17 @@ fn row((index, event): (usize, &Event)) -> EventRow {
     };
     let mut text = String::new();
     deltas(&event.data, false, &mut text);
+    let cut = text.char_indices().nth(PREVIEW).map(|(at, _)| at);
+    if let Some(at) = cut {
+        text.truncate(at);
+    }
     EventRow {
         index,
         kind: event.kind().map(str::to_string),
         id: event.id.clone(),
         bytes,
-        preview: (!text.is_empty()).then(|| crate::echo::cut(&text, PREVIEW).to_string()),
+        preview: (!text.is_empty()).then_some(text),
+        preview_cut: cut.is_some(),
     }
 }
 
@@ -152,9 +159,11 @@ impl StreamListing {
                     .as_deref()
                     .map_or_else(dash, |i| crate::echo::cut(i, 40).to_string()),
                 crate::size::group_digits(row.bytes as u64),
-                row.preview
-                    .as_deref()
-                    .map_or_else(dash, |p| format!("\"{p}\"")),
+                row.preview.as_deref().map_or_else(dash, |p| {
+                    // Escaped as Rust's `{:?}` escapes it; a cut marked
+                    // after the closing quote.
+                    format!("{p:?}{}", if row.preview_cut { "…" } else { "" })
+                }),
             ]);
         }
         let mut out = String::new();
@@ -236,6 +245,7 @@ impl StreamListing {
                 "id": row.id.as_deref().map(|i| crate::echo::cut(i, 200).to_string()),
                 "bytes": row.bytes,
                 "preview": row.preview,
+                "preview_cut": row.preview_cut,
             })).collect::<Vec<_>>(),
             "assembled": self.result.as_ref().ok().map(|result| json!({
                 "shape": result.described.shape,
