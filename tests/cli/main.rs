@@ -23,6 +23,7 @@ mod files;
 mod generated;
 mod hostile;
 mod inspect;
+mod inspect_recordings;
 mod payloads;
 mod pipelines;
 mod properties;
