@@ -139,7 +139,9 @@ fn listed(
     if let Some(note) = listed.described.note.clone() {
         listed.notes.insert(0, note);
     }
-    if let Some(bytes) = json {
+    // A body that does not parse has no media to look for (its note says so).
+    let parsed = !listed.notes.iter().any(|n| n.starts_with("not JSON"));
+    if let Some(bytes) = json.filter(|_| parsed) {
         match inspect_document(bytes, body.line, extract) {
             Ok(items) => listed.media = items,
             Err(why) => listed.notes.push(why),
