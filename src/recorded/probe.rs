@@ -30,6 +30,11 @@ const PREFIX: usize = 512;
 /// whole of it is one. A file over `max_document` bytes is left to the
 /// usual route, which reports it as it reports any large input.
 pub fn probe(path: &Path, max_document: u64) -> Probe {
+    // A FIFO or a device is not opened here: what this read took, the usual
+    // route would wait for again (a FIFO's writer writes once).
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Probe::Plain;
+    }
     let Ok(mut file) = std::fs::File::open(path) else {
         // The usual route reports what is wrong with it.
         return Probe::Plain;
