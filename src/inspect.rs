@@ -1,7 +1,8 @@
 //! Every media item in a recorded document of any shape (docs/commands/inspect.md), with what
 //! it declares, what its bytes are, and what is wrong: the operation behind
 //! `partkit inspect` ([`inspect_at`] for one document, [`table`] to lay the
-//! items out).
+//! items out). A recording is listed per interaction by [`recording`], a
+//! stream's events by [`events`].
 
 use std::borrow::Cow;
 use std::path::Path;
