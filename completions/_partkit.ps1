@@ -145,6 +145,8 @@ Register-ArgumentCompleter -Native -CommandName 'partkit' -ScriptBlock {
             [CompletionResult]::new('--tokens', '--tokens', [CompletionResultType]::ParameterName, 'Also estimate each image''s input tokens: OpenAI (high/low detail), Anthropic, Gemini')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite existing files in --extract')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read the input as JSON Lines even if it looks like one document')
+            [CompletionResult]::new('--headers', '--headers', [CompletionResultType]::ParameterName, 'With a recording: also list each body''s headers (secret values show as REDACTED)')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'List the events of each streamed response (or of FILE read as one stream body)')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Pretty-print JSON output (the default when stdout is a terminal)')
             [CompletionResult]::new('--compact', '--compact', [CompletionResultType]::ParameterName, 'Print JSON compactly, one document per line (the default otherwise)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Silence warnings')

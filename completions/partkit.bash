@@ -439,7 +439,7 @@ _partkit() {
             return 0
             ;;
         partkit__subcmd__inspect)
-            opts="-j -q -h -V --format --tokens --extract --force --jsonl --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
+            opts="-j -q -h -V --format --tokens --extract --force --jsonl --headers --events --at --at-missing --on-error --threads --pretty --compact --quiet --max-document-size --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -138,6 +138,8 @@ set edit:completion:arg-completer[partkit] = {|@words|
             cand --tokens 'Also estimate each image''s input tokens: OpenAI (high/low detail), Anthropic, Gemini'
             cand --force 'Overwrite existing files in --extract'
             cand --jsonl 'Read the input as JSON Lines even if it looks like one document'
+            cand --headers 'With a recording: also list each body''s headers (secret values show as REDACTED)'
+            cand --events 'List the events of each streamed response (or of FILE read as one stream body)'
             cand --pretty 'Pretty-print JSON output (the default when stdout is a terminal)'
             cand --compact 'Print JSON compactly, one document per line (the default otherwise)'
             cand -q 'Silence warnings'

@@ -170,6 +170,8 @@ complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l config -d 'R
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l tokens -d 'Also estimate each image\'s input tokens: OpenAI (high/low detail), Anthropic, Gemini'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l force -d 'Overwrite existing files in --extract'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l jsonl -d 'Read the input as JSON Lines even if it looks like one document'
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l headers -d 'With a recording: also list each body\'s headers (secret values show as REDACTED)'
+complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l events -d 'List the events of each streamed response (or of FILE read as one stream body)'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l pretty -d 'Pretty-print JSON output (the default when stdout is a terminal)'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -l compact -d 'Print JSON compactly, one document per line (the default otherwise)'
 complete -c partkit -n "__fish_partkit_using_subcommand inspect" -s q -l quiet -d 'Silence warnings'

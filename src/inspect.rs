@@ -1,7 +1,8 @@
 //! Every media item in a recorded document of any shape (docs/commands/inspect.md), with what
 //! it declares, what its bytes are, and what is wrong: the operation behind
 //! `partkit inspect` ([`inspect_at`] for one document, [`table`] to lay the
-//! items out).
+//! items out). A recording is listed per interaction by [`recording`], a
+//! stream's events by [`events`].
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -17,6 +18,10 @@ use crate::media;
 use crate::scan::{self, Payload};
 use crate::size::group_digits;
 use crate::split::ExtractedImage;
+
+mod body;
+pub mod events;
+pub mod recording;
 
 /// One media item of a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -341,6 +346,27 @@ fn extract_as_sniffed(item: &mut Item, declared: Option<String>, bytes: Option<V
 
 /// Lays items out as an aligned table with a header row.
 pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>], tokens: bool) -> String {
+    table_with(items, None, with_lines, files, tokens)
+}
+
+/// [`table`] of a recording's items, each located first by `places`
+/// (`2 response`: the interaction and side) and then by its line.
+pub fn table_located(
+    items: &[Item],
+    places: &[String],
+    files: &[Option<String>],
+    tokens: bool,
+) -> String {
+    table_with(items, Some(places), true, files, tokens)
+}
+
+fn table_with(
+    items: &[Item],
+    places: Option<&[String]>,
+    with_lines: bool,
+    files: &[Option<String>],
+    tokens: bool,
+) -> String {
     let mut rows: Vec<Vec<String>> = Vec::with_capacity(items.len() + 1);
     let mut header = vec![
         "POINTER",
@@ -359,10 +385,14 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>], tokens:
     if with_lines {
         header.insert(0, "LINE");
     }
+    if places.is_some() {
+        header.insert(0, "WHERE");
+    }
     rows.push(header.into_iter().map(str::to_string).collect());
-    for (item, file) in items
+    for (index, (item, file)) in items
         .iter()
         .zip(files.iter().chain(std::iter::repeat(&None)))
+        .enumerate()
     {
         let mut row = row(item, file.as_deref(), with_lines);
         if tokens {
@@ -380,6 +410,9 @@ pub fn table(items: &[Item], with_lines: bool, files: &[Option<String>], tokens:
                 None => ["-".to_string(), "-".to_string(), "-".to_string()],
             };
             row.splice(at..at, cells);
+        }
+        if let Some(places) = places {
+            row.insert(0, places.get(index).cloned().unwrap_or_default());
         }
         rows.push(
             row.into_iter()

@@ -171,7 +171,7 @@ pub struct ValidateArgs {
 /// Arguments of `partkit inspect`.
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// A JSON or JSON Lines document; `-` or nothing for stdin
+    /// A JSON or JSON Lines document, or a recording (cassette, HAR); `-` or nothing for stdin
     #[arg(value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// How to print the items
@@ -189,6 +189,12 @@ pub struct InspectArgs {
     /// Read the input as JSON Lines even if it looks like one document
     #[arg(long)]
     pub jsonl: bool,
+    /// With a recording: also list each body's headers (secret values show as REDACTED)
+    #[arg(long, help_heading = "Output")]
+    pub headers: bool,
+    /// List the events of each streamed response (or of FILE read as one stream body)
+    #[arg(long, conflicts_with = "extract", help_heading = "Output")]
+    pub events: bool,
     #[command(flatten)]
     pub pipeline: PipelineArgs,
 }

@@ -1,6 +1,8 @@
 //! `partkit inspect`: the command line's arguments into [`crate::inspect`]'s
 //! call, the media items printed as a table or JSON Lines, their bytes written
-//! out with `--extract`.
+//! out with `--extract`. A recording (and `--events`) goes to [`recorded`].
+
+mod recorded;
 
 use crate::accounting::{Flow, OnError};
 use crate::cli::{InspectArgs, ItemFormat};
@@ -18,6 +20,10 @@ pub fn run(args: InspectArgs, max_document: u64, printer: &Printer) -> Result<Ex
     let at = at_of(&args.pipeline.at)?;
     let policy = no_null(on_error_of(&args.pipeline.on_error), "inspect")?;
     set_threads(&args.pipeline.threads);
+    if let Some(status) = recorded::run(&args, args.jsonl || at.is_active(), max_document, printer)?
+    {
+        return Ok(status);
+    }
     let open = Open {
         whole: !args.jsonl && !at.is_active(),
         max_document,

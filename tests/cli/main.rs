@@ -24,6 +24,7 @@ mod files;
 mod generated;
 mod hostile;
 mod inspect;
+mod inspect_recordings;
 mod payloads;
 mod pipelines;
 mod properties;
