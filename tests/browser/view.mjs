@@ -89,7 +89,12 @@ const pages = {
 const cassettes = join(root, '../shared/cassettes');
 function recordingPage(file, name) {
   const html = join(out, name);
-  execFileSync(bin, ['--no-config', 'view', join(cassettes, file), '-o', html], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Run from the cassettes folder, so that the page names the file as a
+  // reader would see it (`vcrpy/…`), not this machine's path to it.
+  execFileSync(bin, ['--no-config', 'view', file, '-o', html], {
+    cwd: cassettes,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return html;
 }
 if (existsSync(join(cassettes, 'README.md'))) {
