@@ -30,6 +30,12 @@ const PREFIX: usize = 512;
 /// whole of it is one. A file over `max_document` bytes is left to the
 /// usual route, which reports it as it reports any large input.
 pub fn probe(path: &Path, max_document: u64) -> Probe {
+    // Only a regular file is looked into: opening a FIFO waits for a writer,
+    // and reading a pipe (`<(…)`) would take its first bytes from the usual
+    // route.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Probe::Plain;
+    }
     let Ok(mut file) = std::fs::File::open(path) else {
         // The usual route reports what is wrong with it.
         return Probe::Plain;
