@@ -422,3 +422,21 @@ fn a_file_named_as_a_recording_that_is_none_is_an_error() {
     run(&["--no-config", "view", path_arg(&path), "--lines", "1-2"])
         .assert_error(2, &["edge.yaml is a vcrpy cassette: --lines"]);
 }
+
+#[test]
+fn a_pipe_named_as_a_path_is_read_once_as_a_document() {
+    // Telling a recording from a document must not read a pipe's first
+    // bytes away from the document (or wait on a FIFO for a writer).
+    let doc = json!({"messages": [{"role": "user", "content": "a question from a pipe"}]});
+    let run = super::run_with_stdin(
+        &["--no-config", "view", "/dev/stdin"],
+        doc.to_string().as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("a question from a pipe"));
+    assert!(
+        run.stderr.contains("wrote stdout: 1 document,"),
+        "{}",
+        run.stderr
+    );
+}
