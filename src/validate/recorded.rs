@@ -62,10 +62,9 @@ pub fn validate_recording(
             // A broken stream is the recording's fault, not the provider's
             // word on the body.
             if finding.status == Status::Error && finding.rule != "broken-stream" {
-                if let Some(status) = body.place.status.filter(|s| (200..300).contains(s)) {
-                    finding.message.push_str(&format!(
-                        " (the provider answered {status}: a partkit rule, or a cassette older than its rules)"
-                    ));
+                if let Some(note) = recorded::answered_note(body.place.status) {
+                    finding.message.push(' ');
+                    finding.message.push_str(&note);
                 }
             }
         }
