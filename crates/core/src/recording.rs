@@ -30,6 +30,7 @@
 //! a stream of events is for the layers above to say. It only sorts bodies
 //! into broad kinds ([`BodyKind`]) from their bytes and content type.
 
+mod block;
 mod har;
 mod interview;
 mod vcr;

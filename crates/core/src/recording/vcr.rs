@@ -6,11 +6,11 @@ use super::{
 };
 
 /// Each interaction's request and response nodes, where present.
-type Sides<'a> = Vec<(Option<&'a Node>, Option<&'a Node>)>;
+type Sides<'t, 'a> = Vec<(Option<&'t Node<'a>>, Option<&'t Node<'a>>)>;
 
 /// Reads the interactions of a YAML cassette, telling its format by its keys.
-pub(super) fn read(root: &Node) -> Result<Recording, String> {
-    let (format, pairs): (Format, Sides<'_>) = if let Some(list) =
+pub(super) fn read(root: &Node<'_>) -> Result<Recording, String> {
+    let (format, pairs): (Format, Sides<'_, '_>) = if let Some(list) =
         root.get("http_interactions").and_then(Node::items)
     {
         (Format::Vcr, sides(list))
@@ -51,13 +51,13 @@ pub(super) fn read(root: &Node) -> Result<Recording, String> {
     })
 }
 
-fn sides(list: &[Node]) -> Sides<'_> {
+fn sides<'t, 'a>(list: &'t [Node<'a>]) -> Sides<'t, 'a> {
     list.iter()
         .map(|item| (item.get("request"), item.get("response")))
         .collect()
 }
 
-fn read_request(node: &Node) -> Request {
+fn read_request(node: &Node<'_>) -> Request {
     let headers = read_headers(node.get("headers"));
     let body = read_body(node, &headers);
     Request {
@@ -72,7 +72,7 @@ fn read_request(node: &Node) -> Request {
     }
 }
 
-fn read_response(node: &Node) -> Response {
+fn read_response(node: &Node<'_>) -> Response {
     let headers = read_headers(node.get("headers"));
     let body = read_body(node, &headers);
     // vcrpy and VCR: `status: {code, message}`; R vcr also `status: 200`;
@@ -113,14 +113,14 @@ fn read_response(node: &Node) -> Response {
 
 /// Headers as a mapping of names to a value or a list of values; a value
 /// stored as `!!binary` is decoded (as text, where it is UTF-8).
-fn read_headers(node: Option<&Node>) -> Headers {
+fn read_headers(node: Option<&Node<'_>>) -> Headers {
     let mut headers = Headers::default();
     let Some(entries) = node.and_then(Node::entries) else {
         return headers;
     };
     for (name, value) in entries {
         let Some(name) = name.text() else { continue };
-        let values: Vec<&Node> = match value {
+        let values: Vec<&Node<'_>> = match value {
             Node::Seq(items, _) => items.iter().collect(),
             other => vec![other],
         };
@@ -128,9 +128,9 @@ fn read_headers(node: Option<&Node>) -> Headers {
             let text = match value {
                 Node::Scalar(scalar) if scalar.is_binary() => match unbase64(&scalar.text) {
                     Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                    Err(_) => scalar.text.clone(),
+                    Err(_) => scalar.text.to_string(),
                 },
-                Node::Scalar(scalar) => scalar.text.clone(),
+                Node::Scalar(scalar) => scalar.text.to_string(),
                 other => other.to_json().to_string(),
             };
             headers.push(name, &text);
@@ -142,7 +142,7 @@ fn read_headers(node: Option<&Node>) -> Headers {
 /// The body of a request or response node: `parsed_body` (a mapping written
 /// back as JSON), or `body` as a scalar, `{string: …}` or
 /// `{base64_string: …}`.
-fn read_body(node: &Node, headers: &Headers) -> Body {
+fn read_body(node: &Node<'_>, headers: &Headers) -> Body {
     if let Some(parsed) = node.get("parsed_body").filter(|n| !n.is_null()) {
         return match parsed {
             Node::Scalar(scalar) => scalar_body(scalar, headers),
@@ -198,7 +198,7 @@ fn read_body(node: &Node, headers: &Headers) -> Body {
     }
 }
 
-fn scalar_body(scalar: &Scalar, headers: &Headers) -> Body {
+fn scalar_body(scalar: &Scalar<'_>, headers: &Headers) -> Body {
     if scalar.is_null() {
         let mut body = Body::absent();
         body.line = Some(scalar.line);
@@ -208,7 +208,7 @@ fn scalar_body(scalar: &Scalar, headers: &Headers) -> Body {
         return decoded(scalar, headers);
     }
     Body::new(
-        scalar.text.clone().into_bytes(),
+        scalar.text.as_bytes().to_vec(),
         Some(scalar.line),
         Stored::Text,
         headers,
@@ -217,12 +217,12 @@ fn scalar_body(scalar: &Scalar, headers: &Headers) -> Body {
 
 /// A scalar holding base64: its bytes, or the text kept with a note when it
 /// does not decode.
-fn decoded(scalar: &Scalar, headers: &Headers) -> Body {
+fn decoded(scalar: &Scalar<'_>, headers: &Headers) -> Body {
     match unbase64(&scalar.text) {
         Ok(bytes) => Body::new(bytes, Some(scalar.line), Stored::Base64, headers),
         Err(e) => {
             let mut body = Body::new(
-                scalar.text.clone().into_bytes(),
+                scalar.text.as_bytes().to_vec(),
                 Some(scalar.line),
                 Stored::Text,
                 headers,
