@@ -401,9 +401,33 @@ fn gunzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
 }
 
 /// Base64 text (whitespace and missing padding forgiven) as bytes.
+/// Base64 as recorders write it is canonical but broken into lines: the
+/// lines are joined (a slice at a time) and decoded strictly by the SIMD
+/// decoder into a buffer sized once; only what that refuses takes the lenient
+/// decoder, which gives the same bytes for all the strict one reads.
 fn unbase64(text: &str) -> Result<Vec<u8>, crate::b64::Base64Error> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
+    }
+    let bytes = text.as_bytes();
+    let compact: std::borrow::Cow<'_, [u8]> =
+        if memchr::memchr3(b'\n', b' ', b'\r', bytes).is_some() {
+            let mut joined = Vec::with_capacity(bytes.len());
+            let mut from = 0;
+            for at in memchr::memchr3_iter(b'\n', b' ', b'\r', bytes) {
+                joined.extend_from_slice(&bytes[from..at]);
+                from = at + 1;
+            }
+            joined.extend_from_slice(&bytes[from..]);
+            joined.into()
+        } else {
+            bytes.into()
+        };
+    let mut out = Vec::with_capacity(compact.len() / 4 * 3 + 3);
+    // Only ASCII bytes were taken out, so the rest is still UTF-8.
+    let compact = std::str::from_utf8(&compact).unwrap_or_default();
+    if crate::b64::decode_strict_into(compact, &mut out).is_ok() {
+        return Ok(out);
     }
     crate::b64::decode_lenient(text).map(|(bytes, _)| bytes)
 }
