@@ -205,8 +205,11 @@ def yq_command():
     version = subprocess.run([yq, "--version"], capture_output=True, text=True)
     name = (version.stdout or version.stderr).strip().splitlines()[0] if version.returncode == 0 else "yq"
     # mikefarah's yq prints YAML by default; ask both for JSON of the whole file.
-    command = [yq, "-o=json", "."] if "mikefarah" in name else [yq, "."]
-    return command, name
+    if "mikefarah" in name:
+        return [yq, "-o=json", "."], name
+    # The Python yq loads with PyYAML (its C SafeLoader when there is libyaml)
+    # and pipes JSON through jq.
+    return [yq, "."], f"Python {name} (PyYAML, then jq)"
 
 
 def mb(n):

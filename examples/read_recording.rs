@@ -15,6 +15,9 @@
 //! so two builds of the reader can be checked to read the same. Memory is
 //! what one read takes: each read's recording is dropped before the next.
 
+// An example prints what it measures.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::process::ExitCode;

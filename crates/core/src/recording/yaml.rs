@@ -72,6 +72,30 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// The value under `key` in a mapping, to take from.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node<'a>> {
+        match self {
+            Node::Map(entries, _) => entries
+                .iter_mut()
+                .find(|(k, _)| matches!(k, Node::Scalar(s) if s.text == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The value under `key` in a mapping, taken out of it (the first one).
+    pub fn take(&mut self, key: &str) -> Option<Node<'a>> {
+        match self {
+            Node::Map(entries, _) => {
+                let at = entries
+                    .iter()
+                    .position(|(k, _)| matches!(k, Node::Scalar(s) if s.text == key))?;
+                Some(entries.remove(at).1)
+            }
+            _ => None,
+        }
+    }
+
     /// The text of a scalar that is not a null.
     pub fn text(&self) -> Option<&str> {
         match self {
