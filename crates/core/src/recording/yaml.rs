@@ -4,16 +4,17 @@
 //! a cassette is read once into this tree, and each body keeps the line its
 //! text starts on. Aliases are resolved by copying the anchored node.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
 /// One node of a YAML document.
 #[derive(Debug, Clone)]
-pub(crate) enum Node {
-    Scalar(Scalar),
-    Seq(Vec<Node>, usize),
-    Map(Vec<(Node, Node)>, usize),
+pub(crate) enum Node<'a> {
+    Scalar(Scalar<'a>),
+    Seq(Vec<Node<'a>>, usize),
+    Map(Vec<(Node<'a>, Node<'a>)>, usize),
 }
 
 /// A scalar: its text after YAML's unescaping and folding, its tag's suffix
@@ -21,8 +22,10 @@ pub(crate) enum Node {
 /// written plain (and so may stand for a null, a boolean or a number), and
 /// the 1-based line its text starts on.
 #[derive(Debug, Clone)]
-pub(crate) struct Scalar {
-    pub text: String,
+pub(crate) struct Scalar<'a> {
+    /// Borrowed from the document's text where it needed no unescaping or
+    /// folding (recording/block.rs), so that a cassette's text is held once.
+    pub text: Cow<'a, str>,
     pub tag: Option<String>,
     pub plain: bool,
     pub line: usize,
@@ -35,7 +38,7 @@ pub(crate) struct Fault {
     pub reason: String,
 }
 
-impl Node {
+impl<'a> Node<'a> {
     /// The 1-based line this node starts on.
     pub fn line(&self) -> usize {
         match self {
@@ -59,12 +62,36 @@ impl Node {
     }
 
     /// The value under `key` in a mapping.
-    pub fn get(&self, key: &str) -> Option<&Node> {
+    pub fn get(&self, key: &str) -> Option<&Node<'a>> {
         match self {
             Node::Map(entries, _) => entries
                 .iter()
                 .find(|(k, _)| matches!(k, Node::Scalar(s) if s.text == key))
                 .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The value under `key` in a mapping, to take from.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node<'a>> {
+        match self {
+            Node::Map(entries, _) => entries
+                .iter_mut()
+                .find(|(k, _)| matches!(k, Node::Scalar(s) if s.text == key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The value under `key` in a mapping, taken out of it (the first one).
+    pub fn take(&mut self, key: &str) -> Option<Node<'a>> {
+        match self {
+            Node::Map(entries, _) => {
+                let at = entries
+                    .iter()
+                    .position(|(k, _)| matches!(k, Node::Scalar(s) if s.text == key))?;
+                Some(entries.remove(at).1)
+            }
             _ => None,
         }
     }
@@ -77,14 +104,14 @@ impl Node {
         }
     }
 
-    pub fn items(&self) -> Option<&[Node]> {
+    pub fn items(&self) -> Option<&[Node<'a>]> {
         match self {
             Node::Seq(items, _) => Some(items),
             _ => None,
         }
     }
 
-    pub fn entries(&self) -> Option<&[(Node, Node)]> {
+    pub fn entries(&self) -> Option<&[(Node<'a>, Node<'a>)]> {
         match self {
             Node::Map(entries, _) => Some(entries),
             _ => None,
@@ -108,7 +135,7 @@ impl Node {
                     .iter()
                     .map(|(k, v)| {
                         let key = match k {
-                            Node::Scalar(s) => s.text.clone(),
+                            Node::Scalar(s) => s.text.to_string(),
                             other => other.to_json().to_string(),
                         };
                         (key, v.to_json())
@@ -119,11 +146,11 @@ impl Node {
     }
 }
 
-impl Scalar {
+impl Scalar<'_> {
     pub fn is_null(&self) -> bool {
         self.tag.is_none()
             && self.plain
-            && matches!(self.text.as_str(), "" | "~" | "null" | "Null" | "NULL")
+            && matches!(self.text.as_ref(), "" | "~" | "null" | "Null" | "NULL")
     }
 
     pub fn is_binary(&self) -> bool {
@@ -134,7 +161,7 @@ impl Scalar {
         use serde_json::Value;
         let resolves = self.plain && self.tag.is_none();
         if resolves {
-            match self.text.as_str() {
+            match self.text.as_ref() {
                 "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
                 "true" | "True" | "TRUE" => return Value::Bool(true),
                 "false" | "False" | "FALSE" => return Value::Bool(false),
@@ -146,7 +173,7 @@ impl Scalar {
                 }
             }
         }
-        Value::String(self.text.clone())
+        Value::String(self.text.to_string())
     }
 }
 
@@ -163,14 +190,24 @@ fn looks_numeric(text: &str) -> bool {
 /// How deep sequences and mappings may nest: as deep as JSON bodies are
 /// read elsewhere (serde_json's limit), and shallow enough that walking and
 /// dropping the tree cannot exhaust the stack.
-const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 /// How many nodes aliases may copy in all, so that aliases of aliases (the
 /// "billion laughs") cannot grow the tree without bound.
 const MAX_COPIED: usize = 1_000_000;
 
 /// The first document of `text` as a tree; `None` for an empty stream.
-pub(crate) fn parse(text: &str) -> Result<Option<Node>, Fault> {
+/// The block subset recorders write is read by the fast reader
+/// (recording/block.rs); anything else, and every fault, by the event parser.
+pub(crate) fn parse(text: &str) -> Result<Option<Node<'_>>, Fault> {
+    if let Some(root) = super::block::parse(text) {
+        return Ok(Some(root));
+    }
+    events(text)
+}
+
+/// [`parse`] by saphyr-parser's events.
+pub(crate) fn events(text: &str) -> Result<Option<Node<'_>>, Fault> {
     let mut builder = Builder::default();
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| Fault {
@@ -181,7 +218,7 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, Fault> {
         match event {
             Event::Scalar(value, style, anchor, tag) => {
                 let node = Node::Scalar(Scalar {
-                    text: value.into_owned(),
+                    text: Cow::Owned(value.into_owned()),
                     tag: tag.map(|t| tag_name(&t.handle, &t.suffix)),
                     plain: style == ScalarStyle::Plain,
                     line,
@@ -229,31 +266,31 @@ pub(crate) fn parse(text: &str) -> Result<Option<Node>, Fault> {
 /// A tag as one name: the suffix for the core schema's `!!` tags and for a
 /// local `!name` tag (so both `!!binary` and Ruby's `!binary` read
 /// `binary`), the whole tag otherwise.
-fn tag_name(handle: &str, suffix: &str) -> String {
+pub(crate) fn tag_name(handle: &str, suffix: &str) -> String {
     match handle {
         "!" | "!!" | "tag:yaml.org,2002:" => suffix.to_string(),
         _ => format!("{handle}{suffix}"),
     }
 }
 
-enum Open {
-    Seq(Vec<Node>),
+enum Open<'a> {
+    Seq(Vec<Node<'a>>),
     /// The entries so far and the key waiting for its value.
-    Map(Vec<(Node, Node)>, Option<Node>),
+    Map(Vec<(Node<'a>, Node<'a>)>, Option<Node<'a>>),
 }
 
 #[derive(Default)]
-struct Builder {
-    stack: Vec<(Open, usize, usize)>,
+struct Builder<'a> {
+    stack: Vec<(Open<'a>, usize, usize)>,
     /// Each anchored node with its size in nodes.
-    anchors: HashMap<usize, (Node, usize)>,
+    anchors: HashMap<usize, (Node<'a>, usize)>,
     /// The nodes aliases have copied so far.
     copied: usize,
-    root: Option<Node>,
+    root: Option<Node<'a>>,
 }
 
-impl Builder {
-    fn open(&mut self, open: Open, anchor: usize, line: usize) {
+impl<'a> Builder<'a> {
+    fn open(&mut self, open: Open<'a>, anchor: usize, line: usize) {
         self.stack.push((open, anchor, line));
     }
 
@@ -267,7 +304,7 @@ impl Builder {
         }
     }
 
-    fn push(&mut self, node: Node, anchor: usize) {
+    fn push(&mut self, node: Node<'a>, anchor: usize) {
         if anchor != 0 {
             self.anchors.insert(anchor, (node.clone(), node.size()));
         }
