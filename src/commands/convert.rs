@@ -15,7 +15,7 @@ use crate::output::Printer;
 use crate::recording::Recording;
 
 use super::lines::{Driver, Lines};
-use super::recorded::{self, BodyRun};
+use super::recorded::BodyRun;
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
@@ -58,7 +58,7 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
         bare: args.bare,
     };
     if let Some(path) = input.as_deref().filter(|p| p.as_os_str() != "-") {
-        if let Some(recording) = recorded::open(path, max_document)? {
+        if let Some(recording) = crate::recorded::open(path, max_document)? {
             return convert_recording(&recording, path, policy, &request, printer);
         }
     }

@@ -12,7 +12,7 @@ use crate::split::recorded::{split_recording as split_bodies, SplitOutcome};
 use crate::split::{split_document, ImageWriter, SplitOptions, SplitOutput};
 
 use super::lines::Driver;
-use super::recorded::{self, BodyRun};
+use super::recorded::BodyRun;
 use super::{at_of, on_error_of, set_threads};
 
 pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<ExitStatus> {
@@ -25,7 +25,7 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
     set_threads(&args.pipeline.threads);
     let policy = on_error_of(&args.pipeline.on_error);
     let recording = match args.input.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(path) => recorded::open(path, max_document)?.map(|r| (r, path.to_path_buf())),
+        Some(path) => crate::recorded::open(path, max_document)?.map(|r| (r, path.to_path_buf())),
         None => None,
     };
     let driver = match &recording {

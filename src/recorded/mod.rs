@@ -16,7 +16,7 @@ mod content;
 mod probe;
 
 pub use content::{bodies, Content, RecordedBody};
-pub use probe::{is_recording_name, probe, Probe};
+pub use probe::{is_recording_name, open, probe, Probe};
 
 use crate::recording;
 

@@ -23,6 +23,22 @@ pub enum Probe {
     Broken(Error),
 }
 
+/// The recording at `path`, when the file is one; `None` for a document.
+/// For a command given that one file: a file named as a recording that
+/// holds other data is an error (exit 1), as one that does not read is.
+pub fn open(path: &Path, max_document: u64) -> Result<Option<Recording>, Error> {
+    match probe(path, max_document) {
+        Probe::Recording(recording) => Ok(Some(recording)),
+        Probe::Plain => Ok(None),
+        Probe::Broken(error) => Err(error),
+        Probe::Other(reason) => Err(Error::NotRecording {
+            path: path.to_path_buf(),
+            line: None,
+            reason,
+        }),
+    }
+}
+
 /// How many bytes [`probe`] looks at before reading a file whole.
 const PREFIX: usize = 512;
 

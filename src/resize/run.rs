@@ -21,7 +21,6 @@ use crate::accounting::{worse, OnError};
 use crate::error::{Error, ExitStatus, ReadFault, Result};
 use crate::io::replace::{Replacement, Seen};
 use crate::io::{write_atomic, Input};
-use crate::recorded::Probe;
 
 /// Where results go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -317,21 +316,10 @@ fn run_input(
     let label = input.label();
     let outcome = (|| -> Result<ExitStatus> {
         if let Input::Path(path) = input {
-            match crate::recorded::probe(path, options.max_document) {
-                Probe::Recording(recording) => {
-                    return Ok(super::recorded::report_recording(
-                        &recording, &label, options, report,
-                    ))
-                }
-                Probe::Broken(error) => return Err(error),
-                Probe::Other(reason) => {
-                    return Err(Error::NotRecording {
-                        path: path.clone(),
-                        line: None,
-                        reason,
-                    })
-                }
-                Probe::Plain => {}
+            if let Some(recording) = crate::recorded::open(path, options.max_document)? {
+                return Ok(super::recorded::report_recording(
+                    &recording, &label, options, report,
+                ));
             }
         }
         // An input rewritten in place: a regular file (or a link to one),

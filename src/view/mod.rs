@@ -30,7 +30,6 @@ use crate::accounting::Flow;
 use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
 use crate::pipeline::Item;
-use crate::recorded::Probe;
 use html::Html;
 
 /// What `partkit view` draws.
@@ -69,19 +68,8 @@ pub fn write_page(
 ) -> Result<Totals> {
     // `--jsonl` says how to read the file: as lines, whatever they are.
     if let (Input::Path(path), false) = (input, options.layout == Layout::JsonLines) {
-        match crate::recorded::probe(path, options.max_document) {
-            Probe::Plain => {}
-            Probe::Broken(error) => return Err(error),
-            Probe::Other(reason) => {
-                return Err(Error::NotRecording {
-                    path: path.clone(),
-                    line: None,
-                    reason,
-                })
-            }
-            Probe::Recording(recorded) => {
-                return recording::write(&recorded, &input.label(), options, out, out_path)
-            }
+        if let Some(recorded) = crate::recorded::open(path, options.max_document)? {
+            return recording::write(&recorded, &input.label(), options, out, out_path);
         }
     }
     let documents = Documents::open(input, options.layout, options.max_document)?;

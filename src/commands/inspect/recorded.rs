@@ -13,7 +13,7 @@ use crate::inspect::recording::{self, Exchange};
 use crate::inspect::{events, table_located, Item};
 use crate::io::Input;
 use crate::output::{stdout_error, Printer};
-use crate::recorded::{self, Content, Probe, Side};
+use crate::recorded::{self, Content, Side};
 use crate::recording::{BodyKind, Recording};
 use crate::split::ImageWriter;
 
@@ -33,27 +33,19 @@ pub fn run(
         .clone()
         .map(Input::from_arg)
         .unwrap_or(Input::Stdin);
-    let probe = match &input {
-        Input::Path(path) if !documents_only => recorded::probe(path, max_document),
-        _ => Probe::Plain,
+    // A file named as a recording that holds other data is, named on the
+    // command line, an input inspect cannot read (exit 1).
+    let recording = match &input {
+        Input::Path(path) if !documents_only => recorded::open(path, max_document)?,
+        _ => None,
     };
-    match probe {
-        Probe::Plain if args.events => one_stream(args, &input, max_document, printer).map(Some),
-        Probe::Plain => Ok(None),
-        Probe::Broken(error) => Err(error),
-        // A file named as a recording that holds other data: named on the
-        // command line, it is an input inspect cannot read (exit 1).
-        Probe::Other(reason) => Err(Error::NotRecording {
-            path: input.error_path(),
-            line: None,
-            reason,
-        }),
-        Probe::Recording(recording) if args.events => {
+    match recording {
+        None if args.events => one_stream(args, &input, max_document, printer).map(Some),
+        None => Ok(None),
+        Some(recording) if args.events => {
             streams(args, &recording, &input.label(), printer).map(Some)
         }
-        Probe::Recording(recording) => {
-            interactions(args, &recording, &input.label(), printer).map(Some)
-        }
+        Some(recording) => interactions(args, &recording, &input.label(), printer).map(Some),
     }
 }
 
