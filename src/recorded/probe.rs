@@ -119,35 +119,42 @@ const LINES: usize = 3;
 
 /// Whether the file, read so far into `prefix`, is JSON Lines one of whose
 /// first lines can only be an event of a stream (a shape's
-/// [`crate::contract::StreamAssembler::opens`]): a fixture of one streamed
-/// response's chunks, one event a line. Reads on into `prefix` (at most
+/// [`crate::contract::StreamAssembler::opens`]), or two of whose first lines
+/// in a row can only be chunks of one stream
+/// ([`crate::contract::StreamAssembler::continues`]): a fixture of one
+/// streamed response's chunks, one event a line. Reads on into `prefix` (at most
 /// [`FIRST_LINES`] bytes).
 fn opens_stream(file: &mut std::fs::File, prefix: &mut Vec<u8>) -> bool {
     let starts_object = prefix
         .iter()
         .find(|b| !b.is_ascii_whitespace())
         .is_some_and(|b| *b == b'{');
-    if !starts_object
-        || Read::by_ref(file)
-            .take(FIRST_LINES)
-            .read_to_end(prefix)
-            .is_err()
-    {
+    if !starts_object {
         return false;
     }
-    let opens = |event: &serde_json::Value| {
-        crate::shapes::Shape::ALL.into_iter().any(|shape| {
-            shape
-                .dialect()
-                .stream()
-                .is_some_and(|assembler| assembler.opens(event))
-        })
+    let Ok(read) = Read::by_ref(file).take(FIRST_LINES).read_to_end(prefix) else {
+        return false;
     };
-    // Only whole lines: the last piece may be cut by the read.
+    let assemblers = || {
+        crate::shapes::Shape::ALL
+            .into_iter()
+            .filter_map(|shape| shape.dialect().stream())
+    };
+    // Only whole lines: the last piece is cut when the read stopped short of
+    // the file's end (a file's last line need not end with a newline).
     let mut lines = prefix.split(|b| *b == b'\n');
-    lines.next_back();
-    lines
+    if read as u64 == FIRST_LINES {
+        lines.next_back();
+    }
+    let first: Vec<serde_json::Value> = lines
+        .filter(|line| !line.iter().all(u8::is_ascii_whitespace))
         .take(LINES)
-        .filter_map(|line| serde_json::from_slice::<serde_json::Value>(line).ok())
-        .any(|event| opens(&event))
+        .filter_map(|line| serde_json::from_slice(line).ok())
+        .collect();
+    first
+        .iter()
+        .any(|event| assemblers().any(|assembler| assembler.opens(event)))
+        || first
+            .windows(2)
+            .any(|pair| assemblers().any(|assembler| assembler.continues(&pair[0], &pair[1])))
 }

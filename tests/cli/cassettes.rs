@@ -5,15 +5,12 @@
 //! cases are unit tests beside the reader (crates/core/src/recording/).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::cassettes;
 use partkit::internals::recording::{self, BodyKind, Format, Recording, Stored};
 
 /// The cassettes folder, when it is there.
-fn cassettes() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cassettes");
-    root.join("README.md").exists().then_some(root)
-}
 
 /// The README's interaction count for each file (`folder/file`): the
 /// leading number of its `interactions` column.

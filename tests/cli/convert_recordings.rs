@@ -4,17 +4,10 @@
 //! transcript shape; the MCP answers given their recorded call; and the
 //! hand-written cassettes of `tests/fixtures/recordings/`.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
-use crate::support::fixture;
+use crate::support::{cassettes, fixture, TRANSCRIPT_SHAPES};
 use crate::{path_arg, run};
-
-fn cassettes() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cassettes");
-    root.join("README.md").exists().then_some(root)
-}
 
 /// The recordings with streamed responses, and how many bodies each holds.
 const STREAMED: &[(&str, usize)] = &[
@@ -30,17 +23,9 @@ const STREAMED: &[(&str, usize)] = &[
     ("har/mirascope-03.har", 6),
     ("langchain-aws/langchain-aws-01.yaml.gz", 4),
     ("vercel-fixtures/vercel-ai-01.chunks.txt", 1),
+    ("vercel-fixtures/vercel-ai-03.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-04.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-05.chunks.txt", 1),
-];
-
-const TRANSCRIPT_SHAPES: &[&str] = &[
-    "canonical",
-    "openai-chat",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
 ];
 
 #[test]
@@ -179,4 +164,52 @@ fn resize_reports_a_recording_and_writes_nothing_back() {
     assert!(out
         .stderr
         .contains("a recording: 3 images would change; nothing is written back into a cassette"));
+}
+
+/// Gemini's chunks look like whole responses: a file of them is one stream
+/// only when two lines in a row share the answer's `responseId`; JSON Lines
+/// of separate answers stay documents. The last line need not end with a
+/// newline.
+#[test]
+fn gemini_chunks_are_told_by_a_shared_response_id() {
+    let chunk = |id: &str, text: &str, finish: bool| {
+        let mut candidate = serde_json::json!({
+            "content": {"role": "model", "parts": [{"text": text}]},
+            "index": 0
+        });
+        if finish {
+            candidate["finishReason"] = "STOP".into();
+        }
+        serde_json::json!({"candidates": [candidate], "responseId": id}).to_string()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("gemini.chunks.txt");
+    std::fs::write(
+        &stream,
+        [chunk("r1", "Hel", false), chunk("r1", "lo", true)].join("\n"),
+    )
+    .unwrap();
+    let out = run(&["convert", "--to", "anthropic", path_arg(&stream)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.json()["content"][0]["text"], "Hello");
+    assert!(
+        out.stderr.contains("1 body, 1 out, 0 passed over, 0 failed"),
+        "{}",
+        out.stderr
+    );
+
+    let answers = dir.path().join("answers.jsonl");
+    std::fs::write(
+        &answers,
+        [chunk("r1", "Hello", true), chunk("r2", "Bye", true)].join("\n") + "\n",
+    )
+    .unwrap();
+    let out = run(&["convert", "--to", "anthropic", path_arg(&answers)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let texts: Vec<Value> = out
+        .json_lines()
+        .iter()
+        .map(|line| line["content"][0]["text"].clone())
+        .collect();
+    assert_eq!(texts, ["Hello", "Bye"]);
 }

@@ -3,8 +3,7 @@
 //! absent) and over hand-written streams: what each assembles to, and that
 //! what it assembles to reads as a response of its shape.
 
-use std::path::PathBuf;
-
+use crate::support::cassettes;
 use partkit::assemble::{assemble, Assembled};
 use partkit::assemble::{Framing, StreamProblem};
 use partkit::convert::{convert, read, ConvertOptions, Form};
@@ -12,10 +11,6 @@ use partkit::shapes::Shape;
 use serde_json::{json, Value};
 
 /// The cassettes folder, when it is there.
-fn cassettes() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cassettes");
-    root.join("README.md").exists().then_some(root)
-}
 
 /// The response bodies of the cassette at `path` (under the cassettes
 /// folder), in order, as partkit's recording reader decodes them.

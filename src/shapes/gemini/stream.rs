@@ -63,6 +63,20 @@ impl StreamAssembler for Stream {
             .any(|event| event.data.get("candidates").is_some())
     }
 
+    fn continues(&self, first: &Value, second: &Value) -> bool {
+        // Every chunk of one answer carries that answer's `responseId`;
+        // separate responses never share one.
+        fn id(chunk: &Value) -> Option<&str> {
+            chunk
+                .get("candidates")
+                .filter(|candidates| candidates.is_array())
+                .and_then(|_| chunk.get("responseId"))
+                .and_then(Value::as_str)
+                .filter(|id| !id.is_empty())
+        }
+        id(first).is_some() && id(first) == id(second)
+    }
+
     fn assemble(&self, events: &Events) -> Result<Assembly, StreamProblem> {
         let mut response = Map::new();
         let mut candidates: BTreeMap<u64, Candidate> = BTreeMap::new();

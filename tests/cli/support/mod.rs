@@ -101,6 +101,14 @@ pub fn is_summary(line: &str) -> bool {
         && line.contains(" failed")
 }
 
+/// The folder of real recordings (`../shared/cassettes/` beside the crate),
+/// read at run time; `None` where it is absent, and the tests that need it
+/// pass.
+pub fn cassettes() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/cassettes");
+    root.join("README.md").exists().then_some(root)
+}
+
 /// The path of a committed fixture.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -39,6 +39,15 @@ pub trait StreamAssembler: Sync {
         let _ = event;
         false
     }
+
+    /// Whether `first` and `second`, two lines in a row of a file, can only
+    /// be chunks of one stream: how a fixture of a shape whose chunks look
+    /// like whole responses (Gemini's) is told from JSON Lines of separate
+    /// responses, which never share the one answer's id.
+    fn continues(&self, first: &Value, second: &Value) -> bool {
+        let _ = (first, second);
+        false
+    }
 }
 
 /// The note for an event of a type the assembler does not know.
