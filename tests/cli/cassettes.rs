@@ -10,8 +10,6 @@ use std::path::Path;
 use crate::support::cassettes;
 use partkit::internals::recording::{self, BodyKind, Format, Recording, Stored};
 
-/// The cassettes folder, when it is there.
-
 /// The README's interaction count for each file (`folder/file`): the
 /// leading number of its `interactions` column.
 fn counts(root: &Path) -> BTreeMap<String, usize> {

@@ -14,8 +14,6 @@ use crate::support::cassettes;
 use crate::support::media::{b64_of, png_of};
 use crate::{path_arg, run, temp_file};
 
-/// The cassettes folder, when it is there.
-
 /// What one body holds: its shape (`None`: no known shape), its tool calls
 /// and its media items; `None` for a side that was not recorded.
 type Body = Option<(Option<String>, usize, usize)>;

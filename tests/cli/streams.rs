@@ -10,8 +10,6 @@ use partkit::convert::{convert, read, ConvertOptions, Form};
 use partkit::shapes::Shape;
 use serde_json::{json, Value};
 
-/// The cassettes folder, when it is there.
-
 /// The response bodies of the cassette at `path` (under the cassettes
 /// folder), in order, as partkit's recording reader decodes them.
 fn responses(root: &std::path::Path, path: &str) -> Vec<Vec<u8>> {

@@ -15,8 +15,6 @@ use super::support::media::b64;
 use super::{path_arg, run, temp_file, Run};
 use crate::support::cassettes;
 
-/// The cassettes folder, when it is there.
-
 /// What each page shows: the status of each interaction, in order (the
 /// recorded code and reason phrase, as the raw files hold them). `None`:
 /// a file that is no recording (a document, JSON Lines of whole responses),
