@@ -48,3 +48,58 @@ pub(super) fn read_image_call(map: &Map<String, Value>) -> Option<Block> {
         extensions,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn items_with_an_image_become_image_blocks() {
+        let table = [
+            // The API's order: no `$order`; bookkeeping as hints, the rest kept.
+            (
+                json!({"id": "ig_1", "type": "image_generation_call", "status": "completed",
+                       "background": "opaque", "output_format": "webp", "quality": "low",
+                       "result": "UklGRg==", "revised_prompt": "an echidna", "size": "1536x1024"}),
+                Some(
+                    json!({"type": "image", "mimeType": "image/webp", "data": "UklGRg==",
+                            "extensions": {"openai-responses": {
+                                "$item": "image_generation_call", "$id": "ig_1",
+                                "$status": "completed", "$output_format": "webp",
+                                "background": "opaque", "quality": "low",
+                                "revised_prompt": "an echidna", "size": "1536x1024"}}}),
+                ),
+            ),
+            // No output_format: PNG, the API's default; another order is said.
+            (
+                json!({"type": "image_generation_call", "result": "iVBORw==", "id": "ig_2"}),
+                Some(
+                    json!({"type": "image", "mimeType": "image/png", "data": "iVBORw==",
+                            "extensions": {"openai-responses": {
+                                "$item": "image_generation_call", "$id": "ig_2",
+                                "$order": ["type", "result", "id"]}}}),
+                ),
+            ),
+            // No image yet, or none at all: kept opaque by the caller.
+            (
+                json!({"id": "ig_3", "type": "image_generation_call", "status": "in_progress"}),
+                None,
+            ),
+            (
+                json!({"id": "ig_4", "type": "image_generation_call", "status": "failed", "result": null}),
+                None,
+            ),
+            // A format partkit cannot name.
+            (
+                json!({"type": "image_generation_call", "output_format": "tiff", "result": "AA=="}),
+                None,
+            ),
+        ];
+        for (item, expected) in table {
+            let block = read_image_call(item.as_object().unwrap()).map(|b| b.to_value());
+            assert_eq!(block, expected, "{item}");
+        }
+    }
+}
