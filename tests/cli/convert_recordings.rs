@@ -32,6 +32,7 @@ const STREAMED: &[(&str, usize)] = &[
     ("vercel-fixtures/vercel-ai-01.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-04.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-05.chunks.txt", 1),
+    ("vercel-fixtures/vercel-ai-06.chunks.txt", 1),
 ];
 
 const TRANSCRIPT_SHAPES: &[&str] = &[
