@@ -225,3 +225,20 @@ fn an_input_list_item_is_found_and_comes_back() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.trim_end(), request);
 }
+
+#[test]
+fn a_list_of_one_such_item_is_told_to_be_responses() {
+    let list = json!([{"type": "image_generation_call", "id": "ig_1", "status": "completed",
+                       "result": fixture_b64("tiny.png")}]);
+    let (_dir, path) = temp_file("list.json", list.to_string().as_bytes());
+    let out = run(&["convert", "--to", "canonical", path_arg(&path)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // A bare list in, a bare list of canonical messages out.
+    let message = &out.json()[0];
+    assert_eq!(message["role"], "assistant");
+    assert_eq!(message["content"][0]["type"], "image");
+    assert_eq!(
+        message["content"][0]["extensions"]["openai-responses"]["$item"],
+        "image_generation_call"
+    );
+}
