@@ -38,6 +38,7 @@ impl super::Dialect for OpenaiResponses {
 mod acceptance;
 mod conversion;
 mod detect;
+mod image_call;
 mod read;
 mod scan;
 mod stream;
@@ -128,13 +129,14 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
 }
 
 /// One item of an assistant turn, as the `$items` hint counts them: a message
-/// item holding this many blocks, a `function_call`, or an item only Responses
-/// has (an opaque block).
+/// item holding this many blocks, a `function_call`, an item only Responses
+/// has (an opaque block), or an `image_generation_call` (an image block).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Entry {
     Message(usize),
     Call,
     Item,
+    Image,
 }
 
 /// How the blocks of an assistant turn become items.
@@ -144,6 +146,8 @@ enum Span {
     Message(Vec<usize>, Option<serde_json::Map<String, Value>>),
     Call(usize),
     Item(usize),
+    /// An image the model made, written back as its `image_generation_call`.
+    Image(usize),
     /// A block Responses has no place for in an assistant turn.
     Lost(usize),
 }
@@ -189,6 +193,10 @@ fn default_spans(blocks: &[Block]) -> Vec<Span> {
     };
     for (i, block) in blocks.iter().enumerate() {
         match (block, opaque_type(block)) {
+            _ if image_call::is_generated(block) => {
+                flush(&mut run, &mut spans);
+                spans.push(Span::Image(i));
+            }
             (Block::Part { .. }, _) => run.push(i),
             (_, Some(kind)) if is_content_type(kind) => run.push(i),
             (_, Some(_)) => {
@@ -214,6 +222,7 @@ fn default_layout(blocks: &[Block]) -> Vec<Entry> {
             Span::Message(blocks, _) => Some(Entry::Message(blocks.len())),
             Span::Call(_) => Some(Entry::Call),
             Span::Item(_) => Some(Entry::Item),
+            Span::Image(_) => Some(Entry::Image),
             Span::Lost(_) => None,
         })
         .collect()
@@ -232,7 +241,10 @@ fn hinted_spans(hint: &Value, blocks: &[Block]) -> Option<Vec<Span>> {
                 }
                 let indices: Vec<usize> = (next..next + n).collect();
                 for &i in &indices {
-                    if !matches!(blocks.get(i)?, Block::Part { .. } | Block::Opaque(_)) {
+                    let block = blocks.get(i)?;
+                    if !matches!(block, Block::Part { .. } | Block::Opaque(_))
+                        || image_call::is_generated(block)
+                    {
                         return None;
                     }
                 }
@@ -251,6 +263,13 @@ fn hinted_spans(hint: &Value, blocks: &[Block]) -> Option<Vec<Span>> {
             Value::String(kind) if kind == "item" => {
                 opaque_type(blocks.get(next)?)?;
                 spans.push(Span::Item(next));
+                next += 1;
+            }
+            Value::String(kind) if kind == image_call::KIND => {
+                if !image_call::is_generated(blocks.get(next)?) {
+                    return None;
+                }
+                spans.push(Span::Image(next));
                 next += 1;
             }
             _ => return None,

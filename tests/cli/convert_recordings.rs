@@ -26,6 +26,7 @@ const STREAMED: &[(&str, usize)] = &[
     ("vercel-fixtures/vercel-ai-03.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-04.chunks.txt", 1),
     ("vercel-fixtures/vercel-ai-05.chunks.txt", 1),
+    ("vercel-fixtures/vercel-ai-06.chunks.txt", 1),
 ];
 
 #[test]

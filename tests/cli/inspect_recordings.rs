@@ -132,7 +132,7 @@ vercel-fixtures/vercel-ai-04.chunks.txt
 vercel-fixtures/vercel-ai-05.chunks.txt
   -    none                          | openai-chat response 0 0
 vercel-fixtures/vercel-ai-06.chunks.txt
-  -    none                          | openai-responses response 0 0
+  -    none                          | openai-responses response 0 1
 ";
 
 /// A body as [`EXPECTED`] writes it.

@@ -23,6 +23,7 @@ mod fetch;
 mod files;
 mod generated;
 mod hostile;
+mod image_generation;
 mod inspect;
 mod inspect_recordings;
 mod payloads;

@@ -13,8 +13,8 @@ use crate::support::cassettes;
 use crate::{path_arg, run};
 
 /// What `validate` says of each real recording: documents checked, images,
-/// warnings, documents passed over. None has an error: every one of them
-/// was answered 200 (the one 202 and 204 bodies are empty).
+/// warnings, documents passed over. Every one was answered 200 (the one 202
+/// and 204 bodies are empty); only [`CUT_SHORT`] has an error.
 const EXPECTED: &[(&str, usize, usize, usize, usize)] = &[
     ("har/mirascope-01.har", 4, 0, 0, 0),
     ("har/mirascope-02.har", 2, 0, 0, 0),
@@ -62,8 +62,14 @@ const EXPECTED: &[(&str, usize, usize, usize, usize)] = &[
     ("vercel-fixtures/vercel-ai-03.chunks.txt", 1, 0, 0, 0),
     ("vercel-fixtures/vercel-ai-04.chunks.txt", 1, 0, 0, 0),
     ("vercel-fixtures/vercel-ai-05.chunks.txt", 1, 0, 0, 0),
-    ("vercel-fixtures/vercel-ai-06.chunks.txt", 1, 0, 0, 0),
+    // Its generated image was cut short by the fixture's authors (`...` in
+    // the base64): the one error (see [`CUT_SHORT`]).
+    ("vercel-fixtures/vercel-ai-06.chunks.txt", 1, 1, 0, 0),
 ];
+
+/// The one recording `validate` finds an error in: broken data, reported
+/// (tests/cli/image_generation.rs says which).
+const CUT_SHORT: &str = "vercel-fixtures/vercel-ai-06.chunks.txt";
 
 /// `checked N documents, M images …` read back into numbers.
 fn summary_counts(stderr: &str) -> (usize, usize, usize, usize) {
@@ -113,7 +119,8 @@ fn every_real_recording_is_checked_body_by_body() {
                 .find(|e| e.0 == name)
                 .unwrap_or_else(|| panic!("{name}: a new recording needs its counts here"));
             let out = run(&["validate", path_arg(&path)]);
-            assert_eq!(out.code, 0, "{name}: {}{}", out.stdout, out.stderr);
+            let code = i32::from(name == CUT_SHORT);
+            assert_eq!(out.code, code, "{name}: {}{}", out.stdout, out.stderr);
             assert_eq!(
                 summary_counts(&out.stderr),
                 (documents, images, warnings, skipped),

@@ -8,8 +8,9 @@
 //! EasyInputMessage) of role user is a user message; system and developer at the
 //! start of the list are the system prompt, elsewhere system messages; assistant
 //! messages, `function_call` items and the items only Responses has (reasoning,
-//! web_search_call, item_reference, …, kept as opaque blocks) that follow one
-//! another form ONE assistant turn; consecutive `function_call_output` items
+//! web_search_call, item_reference, …, kept as opaque blocks; an
+//! `image_generation_call` holding its image is an image block, see
+//! [`image`]) that follow one another form ONE assistant turn; consecutive `function_call_output` items
 //! (and other `*_output` items) form one tool message. How a turn splits back
 //! into items is the `$items` hint of the assistant message (see
 //! [`super::write`]), stored only when the default split would differ.
@@ -23,9 +24,11 @@ use crate::shapes::kit::{invalid, opaque};
 use crate::transcript::{Block, Message, Role, ToolCall, Transcript};
 
 mod content;
+mod image;
 mod request;
 
 use content::{into_map, quiet, read_call, read_content, read_output};
+use image::read_image_call;
 use request::{read_request, read_response};
 
 /// The request keys the model has a place for; every other key is kept.
@@ -158,6 +161,7 @@ impl<'a> Items<'a> {
                         }
                         Entry::Call => Value::String("function_call".into()),
                         Entry::Item => Value::String("item".into()),
+                        Entry::Image => Value::String(super::image_call::KIND.into()),
                     })
                     .collect();
                 let mut own = Own::new();
@@ -226,6 +230,16 @@ impl<'a> Items<'a> {
                 Ok(())
             }
             Some(kind) => {
+                // An image the built-in tool made: an assistant image.
+                let image = match kind {
+                    super::image_call::KIND => read_image_call(map),
+                    _ => None,
+                };
+                if let Some(block) = image {
+                    self.join(Open::Assistant).content.push(block);
+                    self.entries.push((Entry::Image, Map::new()));
+                    return Ok(());
+                }
                 // An item only Responses has: kept in place.
                 let block = opaque(SHAPE, item);
                 if is_tool_output_item(kind) {

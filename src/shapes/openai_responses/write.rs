@@ -8,6 +8,8 @@
 //!   joined by blank lines): an assistant item with `output_text` parts is an
 //!   output item, whose `id` and `status` the SDK requires and partkit never
 //!   makes up;
+//! - an image in an assistant turn is an error unless it was read from an
+//!   `image_generation_call` item, which it is written back as;
 //! - message images always carry `detail` (`auto` unless the input said
 //!   otherwise, or a Responses input left it out); images in
 //!   `function_call_output` carry it only when given;
@@ -27,9 +29,11 @@ use crate::shapes::{Place, Shape, Unsupported};
 use crate::transcript::{Block, Extensions, Message, Role, Transcript};
 
 mod calls;
+mod image;
 mod request;
 
 use calls::{call_item, output_item};
+use image::image_call_item;
 use request::{extensions_of, has_settings, request, response};
 
 /// Writes a request body, an item list, a response object or a single
@@ -223,6 +227,11 @@ fn assistant_items(
                     out.push(opaque.value.clone());
                 }
             }
+            Span::Image(i) => {
+                if let Some((media, data, extensions)) = super::image_call::generated(&blocks[i]) {
+                    out.push(image_call_item(media, data, extensions, context)?);
+                }
+            }
             Span::Lost(i) => lose_block(&blocks[i], context)?,
         }
     }
@@ -355,6 +364,9 @@ fn content_part(
     };
     let mut value =
         context.write_part(part, shape_place, at, |p| match (place, p) {
+            // An image the model made comes back as its image_generation_call
+            // item (write/image.rs); any other needs an `ig_…` id partkit
+            // cannot make up.
             (PartPlace::Output | PartPlace::History, Part::Media(media)) => Err(
                 Unsupported::media(media, SHAPE, "assistant messages carry only text"),
             ),
