@@ -93,11 +93,26 @@ fn row((index, event): (usize, &Event)) -> EventRow {
     }
     EventRow {
         index,
-        kind: event.kind().map(str::to_string),
+        kind: event.kind().or_else(|| untyped_kind(&event.data)).map(str::to_string),
         id: event.id.clone(),
         bytes,
         preview: (!text.is_empty()).then_some(text),
         preview_cut: cut.is_some(),
+    }
+}
+
+/// What an event with neither a `type` nor an SSE event name is, as far as
+/// its JSON says: an OpenAI Chat chunk's `object`, or the one member of a
+/// Bedrock event written as JSON (`{"messageStart": …}`). A Gemini chunk
+/// says nothing of the kind, and is shown as `-`.
+fn untyped_kind(data: &Value) -> Option<&str> {
+    let object = data.as_object()?;
+    if let Some(Value::String(kind)) = object.get("object") {
+        return (!kind.is_empty()).then_some(kind.as_str());
+    }
+    match object.iter().next() {
+        Some((key, Value::Object(_))) if object.len() == 1 => Some(key.as_str()),
+        _ => None,
     }
 }
 

@@ -775,3 +775,39 @@ fn a_named_file_that_is_no_recording_is_an_error() {
     assert_eq!((doc.code, doc.stdout.as_str()), (0, ""));
     assert!(doc.stderr.contains("no media found"), "{}", doc.stderr);
 }
+
+/// Events with neither a `type` nor an SSE name are listed by what their
+/// JSON says they are: a Chat chunk's `object`, a Bedrock event's one
+/// member; a Gemini chunk says nothing, and shows `-`.
+#[test]
+fn untyped_events_are_listed_by_what_their_json_says() {
+    let Some(root) = cassettes() else { return };
+    let kinds = |file: &str| -> Vec<String> {
+        let out = run(&[
+            "inspect",
+            "--events",
+            "--format",
+            "json",
+            path_arg(&root.join(file)),
+        ]);
+        assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+        let listing = out.json();
+        let events = listing["events"]
+            .as_array()
+            .or_else(|| listing[0]["events"].as_array())
+            .unwrap_or_else(|| panic!("{file}: no events in {listing}"))
+            .clone();
+        events
+            .iter()
+            .map(|event| event["type"].as_str().unwrap_or("-").to_string())
+            .collect()
+    };
+    // Azure's first chunk (prompt filter results) leaves `object` empty.
+    let chat = kinds("vercel-fixtures/vercel-ai-05.chunks.txt");
+    assert_eq!(chat[0], "-");
+    assert!(chat[1..].iter().all(|k| k == "chat.completion.chunk"), "{chat:?}");
+    let bedrock = kinds("vercel-fixtures/vercel-ai-04.chunks.txt");
+    assert_eq!(bedrock[..2], ["messageStart", "contentBlockDelta"]);
+    assert_eq!(bedrock.last().unwrap(), "metadata");
+    assert_eq!(kinds("vercel-fixtures/vercel-ai-03.chunks.txt"), ["-", "-"]);
+}
