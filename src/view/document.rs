@@ -84,6 +84,24 @@ pub struct Within {
     /// Added to the message of each error finding (what the recorded
     /// status says of it, [`crate::recorded::answered_note`]).
     pub error_note: Option<String>,
+    /// What later bodies of the recording answer: a recorded response's
+    /// calls are answered by the next request, not in the response itself.
+    pub answered_later: Answers,
+}
+
+/// The calls that tool results answer: by call id, and by tool name for a
+/// call that has no id (Gemini's, which it pairs with results by name).
+#[derive(Debug, Default, Clone)]
+pub struct Answers {
+    pub ids: HashSet<String>,
+    pub names: HashSet<String>,
+}
+
+impl Answers {
+    pub fn extend(&mut self, other: &Answers) {
+        self.ids.extend(other.ids.iter().cloned());
+        self.names.extend(other.names.iter().cloned());
+    }
 }
 
 /// A document drawn, not yet put in a section: its summary, the findings
@@ -117,6 +135,13 @@ pub fn draw_content(
     if let Some(Ok(value)) = &canonical {
         pairs.collect(value);
     }
+    pairs.answered.extend(
+        pairs
+            .calls
+            .intersection(&within.answered_later.ids)
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
     // The document as recorded, parsed once: what a reply or parts are drawn
     // from, and what findings' pointers point into.
     let drawn_raw = matches!(report.kind, Some(DocKind::Reply | DocKind::Parts));
@@ -126,7 +151,12 @@ pub fn draw_content(
         None
     };
     let ids = &pairs.ids;
-    let mut state = Drawing::new(options.media, &pairs.answered, &within.id_prefix);
+    let mut state = Drawing::new(
+        options.media,
+        &pairs.answered,
+        &within.answered_later.names,
+        &within.id_prefix,
+    );
     for issue in &report.issues {
         let severity = issue
             .severity
@@ -243,6 +273,8 @@ struct Call {
 struct Drawing<'a> {
     /// The calls a result answers, in document order ([`Pairs`]).
     answered: &'a HashSet<String>,
+    /// Tool names answered later, for calls with no id ([`Answers`]).
+    answered_names: &'a HashSet<String>,
     style: MediaStyle,
     count: MediaCount,
     /// Calls by id.
@@ -257,10 +289,16 @@ struct Drawing<'a> {
 }
 
 impl<'a> Drawing<'a> {
-    fn new(style: MediaStyle, answered: &'a HashSet<String>, id_prefix: &'a str) -> Drawing<'a> {
+    fn new(
+        style: MediaStyle,
+        answered: &'a HashSet<String>,
+        answered_names: &'a HashSet<String>,
+        id_prefix: &'a str,
+    ) -> Drawing<'a> {
         Drawing {
             id_prefix,
             answered,
+            answered_names,
             style,
             count: MediaCount::default(),
             calls: HashMap::new(),
@@ -356,7 +394,8 @@ impl<'a> Drawing<'a> {
         let id = part.get("id").and_then(Value::as_str).unwrap_or("");
         let name = part.get("name").and_then(Value::as_str).unwrap_or("");
         let number = self.calls.len() + 1;
-        let answered = self.answered.contains(id);
+        let answered =
+            self.answered.contains(id) || (id.is_empty() && self.answered_names.contains(name));
         self.calls
             .entry(id.to_string())
             .or_insert(Call { number, answered });
@@ -455,6 +494,17 @@ fn canonical(bytes: &SharedBytes, rollout: RolloutChoice) -> Result<Value, Strin
     serde_json::from_slice::<Value>(&out).map_err(|e| e.to_string())
 }
 
+/// The calls the tool results of the transcript in `bytes` answer (none
+/// for a document that is not one): what a recording's earlier responses
+/// are answered by ([`Within::answered_later`]).
+pub fn answers(bytes: &[u8]) -> Answers {
+    let mut pairs = Pairs::default();
+    if let Ok(value) = canonical(&SharedBytes::new(bytes.to_vec()), RolloutChoice::Never) {
+        pairs.collect(&value);
+    }
+    pairs.results
+}
+
 /// The tool calls and results of a canonical transcript, read in document
 /// order before drawing: every id (what findings tie to) and the calls a
 /// result answers (a result answers a call before it with its id).
@@ -463,6 +513,8 @@ struct Pairs {
     ids: HashSet<String>,
     calls: HashSet<String>,
     answered: HashSet<String>,
+    /// Every result's call id and tool name, answered here or not.
+    results: Answers,
 }
 
 impl Pairs {
@@ -478,7 +530,11 @@ impl Pairs {
                         }
                     }
                     Some("tool_result") => {
+                        if let Some(name) = id("name") {
+                            self.results.names.insert(name);
+                        }
                         if let Some(id) = id("call_id") {
+                            self.results.ids.insert(id.clone());
                             if self.calls.contains(&id) {
                                 self.answered.insert(id.clone());
                             }

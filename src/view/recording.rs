@@ -9,9 +9,7 @@
 //! credential in a URI's query is already replaced. Every recorded string
 //! still goes through [`Html::text`].
 
-use rayon::prelude::*;
-
-use super::document::{self, DocSummary, Within};
+use super::document::{self, Answers, DocSummary, Within};
 use super::html::Html;
 use super::{head, tail, Index, Totals, ViewOptions};
 use crate::error::{Error, Result};
@@ -19,6 +17,7 @@ use crate::recorded::{self, Content, RecordedBody, Side};
 use crate::recording::{Headers, Interaction, Recording};
 use crate::shared::SharedBytes;
 use crate::validate::{Issue, Severity};
+use rayon::prelude::*;
 
 /// The most characters of a header value, or of a URI, shown.
 const MAX_VALUE: usize = 2_000;
@@ -69,11 +68,32 @@ pub fn write(
     for body in recorded::bodies(recording) {
         bodies[body.place.interaction - 1].push(body);
     }
+    // What each interaction's later requests answer, so that a response's
+    // calls answered by the next request are not drawn as unanswered.
+    let results: Vec<Answers> = bodies
+        .par_iter()
+        .map(|bodies| {
+            let mut answers = Answers::default();
+            for body in bodies.iter().filter(|b| b.place.side == Side::Request) {
+                if let Content::Json(bytes) = &body.content {
+                    answers.extend(&document::answers(bytes));
+                }
+            }
+            answers
+        })
+        .collect();
+    let mut later: Vec<Answers> = vec![Answers::default(); results.len()];
+    for at in (0..results.len().saturating_sub(1)).rev() {
+        let mut answers = later[at + 1].clone();
+        answers.extend(&results[at + 1]);
+        later[at] = answers;
+    }
     let drawn: Vec<Drawn> = recording
         .interactions
         .par_iter()
         .zip(bodies.par_iter())
-        .map(|(interaction, bodies)| draw(interaction, bodies, options))
+        .zip(later.par_iter())
+        .map(|((interaction, bodies), later)| draw(interaction, bodies, later, options))
         .collect();
     let write_error = |e: std::io::Error| Error::Write {
         path: out_path.to_path_buf(),
@@ -136,7 +156,12 @@ fn index_row(row: &Row, html: &mut Html) {
 }
 
 /// One interaction as a section.
-fn draw(interaction: &Interaction, bodies: &[RecordedBody<'_>], options: &ViewOptions) -> Drawn {
+fn draw(
+    interaction: &Interaction,
+    bodies: &[RecordedBody<'_>],
+    answered_later: &Answers,
+    options: &ViewOptions,
+) -> Drawn {
     let number = interaction.index + 1;
     let request = interaction.request.as_ref();
     let response = interaction.response.as_ref();
@@ -173,7 +198,7 @@ fn draw(interaction: &Interaction, bodies: &[RecordedBody<'_>], options: &ViewOp
             title.push(' ');
             title.push_str(&status);
         }
-        let drawn = body.map(|b| draw_body(b, number, options));
+        let drawn = body.map(|b| draw_body(b, number, answered_later, options));
         sides
             .raw("<div class=\"side ")
             .raw(side.name())
@@ -305,10 +330,16 @@ struct BodyView {
     document: bool,
 }
 
-fn draw_body(body: &RecordedBody<'_>, number: usize, options: &ViewOptions) -> BodyView {
+fn draw_body(
+    body: &RecordedBody<'_>,
+    number: usize,
+    answered_later: &Answers,
+    options: &ViewOptions,
+) -> BodyView {
     let within = Within {
         id_prefix: format!("i{number}-{}-", body.place.side.name()),
         error_note: recorded::answered_note(body.place.status),
+        answered_later: answered_later.clone(),
     };
     let mut html = Html::new();
     let document = |bytes: &[u8], html: &mut Html| {

@@ -438,3 +438,34 @@ fn a_pipe_named_as_a_path_is_read_once_as_a_document() {
         run.stderr
     );
 }
+
+/// A response's calls are answered by the next request of the recording,
+/// not in the response: by call id, or by tool name for Gemini's calls,
+/// which have none. A call no later request answers stays unanswered.
+#[test]
+fn calls_answered_by_a_later_request_are_drawn_answered() {
+    let Some(root) = cassettes() else { return };
+    let marks = |path: &Path| {
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("page.html");
+        let out = run(&["view", "-o", path_arg(&page), path_arg(path)]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let page = std::fs::read_to_string(&page).unwrap();
+        (
+            page.matches("mark good\">answered").count(),
+            page.matches("mark bad\">unanswered").count(),
+        )
+    };
+    // OpenAI Chat calls with ids; Gemini calls without.
+    assert_eq!(marks(&root.join("vcrpy/llm-01.yaml")), (5, 0));
+    assert_eq!(marks(&root.join("vcrpy/pydantic-ai-03.yaml")), (9, 0));
+    // The last response's call: no request follows it.
+    let text = std::fs::read_to_string(root.join("vcrpy/llm-01.yaml")).unwrap();
+    let second = text.find("\n- request:").unwrap() + 1;
+    let cut = second + text[second..].find("\n- request:").unwrap();
+    let (_dir, first) = temp_file(
+        "first.yaml",
+        format!("{}\nversion: 1\n", &text[..cut]).as_bytes(),
+    );
+    assert_eq!(marks(&first), (0, 1));
+}
