@@ -57,10 +57,9 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
         },
         bare: args.bare,
     };
-    if let Some(path) = input.as_deref().filter(|p| p.as_os_str() != "-") {
-        if let Some(recording) = crate::recorded::open(path, max_document)? {
-            return convert_recording(&recording, path, policy, &request, printer);
-        }
+    if let Some(recording) = crate::recorded::open_input(input.as_deref(), max_document)? {
+        let path = input.as_deref().unwrap_or(std::path::Path::new("-"));
+        return convert_recording(&recording, path, policy, &request, printer);
     }
     let open = Open {
         whole: !args.jsonl,

@@ -16,7 +16,7 @@ mod content;
 mod probe;
 
 pub use content::{bodies, Content, RecordedBody};
-pub use probe::{is_recording_name, open, probe, Probe};
+pub use probe::{is_recording_name, open, open_input, probe, Probe};
 
 use crate::recording;
 

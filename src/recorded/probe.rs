@@ -39,6 +39,15 @@ pub fn open(path: &Path, max_document: u64) -> Result<Option<Recording>, Error> 
     }
 }
 
+/// [`open`] for a command's one input: none, or `-` (stdin), is never a
+/// recording (it is read once, as a document).
+pub fn open_input(input: Option<&Path>, max_document: u64) -> Result<Option<Recording>, Error> {
+    match input.filter(|path| path.as_os_str() != "-") {
+        Some(path) => open(path, max_document),
+        None => Ok(None),
+    }
+}
+
 /// How many bytes [`probe`] looks at before reading a file whole.
 const PREFIX: usize = 512;
 
