@@ -299,7 +299,10 @@ def convert_lines(
 class Finding:
     """One finding of :func:`validate`, as a line of ``partkit validate
     --format json`` holds it. ``path`` is ``None`` for a document given in
-    memory; ``line`` is the line its document starts on."""
+    memory; ``line`` is the line its document starts on. A finding in a body
+    of a recording (a cassette, a HAR file) also names its ``interaction``
+    (from 1), its ``side`` (``"request"`` or ``"response"``) and the
+    ``status`` the provider answered it with; elsewhere these are ``None``."""
 
     rule: str
     severity: str
@@ -307,6 +310,9 @@ class Finding:
     message: str
     line: int
     path: Optional[str]
+    interaction: Optional[int] = None
+    side: Optional[str] = None
+    status: Optional[int] = None
 
 
 def validate(
@@ -345,8 +351,11 @@ def validate(
             message=message,
             line=line,
             path=None if path == "<document>" else path,
+            interaction=interaction,
+            side=side,
+            status=status,
         )
-        for path, line, severity, rule, pointer, message in rows
+        for path, line, severity, rule, pointer, message, interaction, side, status in rows
     ]
 
 

@@ -21,7 +21,7 @@ __all__ = [
     "validate_path",
 ]
 
-_Row = tuple[str, int, str, str, str, str]
+_Row = tuple[str, int, str, str, str, str, Optional[int], Optional[str], Optional[int]]
 
 # The options of convert and convert_lines: to, from_, tool_media,
 # on_unsupported, strict, at, at_missing, kind (the package's keyword arguments).

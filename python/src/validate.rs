@@ -14,8 +14,20 @@ use crate::errors::{of_error, usage};
 use crate::options::{choice, from_shape, profile, shape, ValidateArgs};
 use crate::pool;
 
-/// `(path, line, severity, rule, pointer, message)`, as `--format json` has them.
-type Row = (String, usize, &'static str, &'static str, String, String);
+/// `(path, line, severity, rule, pointer, message, interaction, side,
+/// status)`, as `--format json` has them; the last three for a body of a
+/// recording only.
+type Row = (
+    String,
+    usize,
+    &'static str,
+    &'static str,
+    String,
+    String,
+    Option<usize>,
+    Option<&'static str>,
+    Option<u16>,
+);
 
 /// Checks the files at `path` (a folder: its `*.json` and `*.jsonl`).
 #[pyfunction]
@@ -66,6 +78,12 @@ fn rows(reports: Vec<InputReport>) -> PyResult<Vec<Row>> {
 
 fn row(finding: Finding) -> Row {
     let message = partkit::internals::bound(&finding.message).into_owned();
+    let within = finding.within.as_ref();
+    let (interaction, side, status) = (
+        within.map(|place| place.interaction),
+        within.map(|place| place.side.name()),
+        within.and_then(|place| place.status),
+    );
     (
         finding.path,
         finding.line,
@@ -73,6 +91,9 @@ fn row(finding: Finding) -> Row {
         finding.rule,
         finding.pointer,
         message,
+        interaction,
+        side,
+        status,
     )
 }
 

@@ -18,7 +18,7 @@ import partkit
 from conftest import FIXTURES, REPO_ROOT, fixture_params, need_realworld
 from shape_cases import read_documents
 
-FIELDS = {"rule", "severity", "pointer", "message", "line", "path"}
+FIELDS = {"rule", "severity", "pointer", "message", "line", "path", "interaction", "side", "status"}
 
 VALIDATE_FILES = sorted((FIXTURES / "validate").rglob("*.json")) + sorted(
     (FIXTURES / "validate-transcripts").rglob("*.json")
@@ -153,11 +153,11 @@ def cli_findings(result, stdin: bool = False) -> list[dict]:
     rows = [json.loads(line) for line in result.lines]
     for row in rows:
         # A finding in a recording also names its interaction, side and
-        # status; the Python findings do not carry them yet (path and line
-        # locate the body).
+        # status; elsewhere the Python findings have None for them.
         if "interaction" in row:
-            assert {row.pop("side"), row.pop("interaction") > 0} <= {"request", "response", True}, row
-            row.pop("status")
+            assert row["side"] in ("request", "response") and row["interaction"] > 0, row
+        else:
+            row.update(interaction=None, side=None, status=None)
         assert set(row) == FIELDS, row
         if stdin:
             assert row["path"] == "<stdin>", row
@@ -300,3 +300,14 @@ def test_findings_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         finding.rule = "x"  # type: ignore[misc]
     assert finding.severity == "error" and finding.pointer == "/tool_output_images"
+
+
+def test_a_recording_finding_names_its_interaction_side_and_status():
+    findings = partkit.validate(FIXTURES / "recordings" / "edge.yaml")
+    assert [(f.rule, f.line, f.interaction, f.side, f.status) for f in findings] == [
+        ("broken-stream", 13, 1, "response", 200),
+        ("media-type-mismatch", 21, 2, "request", 200),
+    ]
+    # A document that is no recording leaves them None.
+    plain = partkit.validate('{"type": "image", "data": "", "mimeType": "image/png"}')
+    assert plain and all((f.interaction, f.side, f.status) == (None, None, None) for f in plain)
