@@ -438,9 +438,10 @@ fn unbase64(text: &str) -> Result<Vec<u8>, crate::b64::Base64Error> {
             bytes.into()
         };
     let mut out = Vec::with_capacity(compact.len() / 4 * 3 + 3);
-    // Only ASCII bytes were taken out, so the rest is still UTF-8.
-    let compact = std::str::from_utf8(&compact).unwrap_or_default();
-    if crate::b64::decode_strict_into(compact, &mut out).is_ok() {
+    if base64_simd::STANDARD
+        .decode_append(&compact[..], &mut out)
+        .is_ok()
+    {
         return Ok(out);
     }
     crate::b64::decode_lenient(text).map(|(bytes, _)| bytes)
@@ -577,9 +578,12 @@ fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String, Stage)
             ));
         }
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    // The fast check first; the slow one only to say where a file that is
+    // not UTF-8 stops being it.
+    let text = simdutf8::basic::from_utf8(bytes).map_err(|_| {
+        let valid = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
         (
-            Some(line_at(bytes, e.valid_up_to())),
+            Some(line_at(bytes, valid)),
             "neither gzip, JSON nor YAML: not UTF-8 text".to_string(),
             Stage::NotText,
         )
@@ -594,6 +598,39 @@ fn parse_plain(bytes: &[u8]) -> Result<Recording, (Option<usize>, String, Stage)
         })?
         .ok_or((None, "an empty file".to_string(), Stage::OtherData))?;
     vcr::read(root).map_err(|reason| (None, reason, Stage::OtherData))
+}
+
+/// What a YAML library's `load` does with a cassette, and no more: the text
+/// checked as UTF-8, its tree built, and each `!!binary` scalar decoded; the
+/// bodies are neither inflated nor read as HTTP. Returns how many bytes the
+/// scalars hold. `benches/yaml.sh` times this beside PyYAML's C loader doing
+/// the same job (docs/speed.md, "Reading recordings"); not an API.
+#[doc(hidden)]
+pub fn load_yaml(bytes: &[u8]) -> Result<usize, String> {
+    fn held(node: &yaml::Node<'_>) -> Result<usize, String> {
+        Ok(match node {
+            yaml::Node::Scalar(scalar) if scalar.is_binary() => unbase64(&scalar.text)
+                .map_err(|e| format!("line {}: {e}", scalar.line))?
+                .len(),
+            yaml::Node::Scalar(scalar) => scalar.text.len(),
+            yaml::Node::Seq(items, _) => items.iter().map(held).sum::<Result<_, _>>()?,
+            yaml::Node::Map(entries, _) => entries
+                .iter()
+                .map(|(key, value)| Ok(held(key)? + held(value)?))
+                .sum::<Result<_, String>>()?,
+        })
+    }
+    // A gzipped file is inflated whole, as Python's `gzip.open` does.
+    let bytes = if is_gzip(bytes) {
+        std::borrow::Cow::Owned(gunzip(bytes).map_err(|e| e.to_string())?)
+    } else {
+        std::borrow::Cow::Borrowed(bytes)
+    };
+    let text = simdutf8::basic::from_utf8(&bytes).map_err(|e| e.to_string())?;
+    match yaml::parse(text).map_err(|fault| format!("line {}: {}", fault.line, fault.reason))? {
+        Some(root) => held(&root),
+        None => Ok(0),
+    }
 }
 
 /// A response-only recording of a chunk fixture: one JSON value per line,

@@ -59,11 +59,14 @@ pub(crate) fn parse(text: &str) -> Option<Node<'_>> {
 /// Whether `bytes` hold a control character other than a line feed (a tab
 /// or a carriage return among them): such texts go to the event parser.
 fn has_control(bytes: &[u8]) -> bool {
-    bytes.chunks(64).any(|chunk| {
-        chunk
-            .iter()
-            .fold(false, |found, &b| found | ((b < 0x20) & (b != b'\n')))
-    })
+    let control = |b: u8| u8::from(b < 0x20) & u8::from(b != b'\n');
+    // Fixed-size chunks with a byte mask folded over each, which the
+    // compiler turns into vector compares: this runs over every byte of a
+    // cassette.
+    let mut chunks = bytes.chunks_exact(64);
+    let found =
+        (&mut chunks).any(|chunk| chunk.iter().fold(0u8, |found, &b| found | control(b)) != 0);
+    found || chunks.remainder().iter().any(|&b| control(b) != 0)
 }
 
 struct Reader<'a> {
@@ -379,7 +382,10 @@ impl<'a> Reader<'a> {
             }
         }
         let node = match self.peek()? {
-            b'|' | b'>' => self.block_scalar(col, tag.is_some())?,
+            b'|' | b'>' => {
+                let binary = tag.as_deref() == Some("binary");
+                self.block_scalar(col, tag.is_some(), binary)?
+            }
             b'\'' | b'"' => {
                 let node = self.quoted(col)?;
                 self.rest_of_line_empty()?;
@@ -595,7 +601,7 @@ impl<'a> Reader<'a> {
     /// A literal (`|`) or folded (`>`) block scalar from its indicator; its
     /// lines must be indented past `col`. Leaves `pos` at the start of the
     /// first line after it (empty lines after it included).
-    fn block_scalar(&mut self, col: usize, tagged: bool) -> Option<Node<'a>> {
+    fn block_scalar(&mut self, col: usize, tagged: bool, binary: bool) -> Option<Node<'a>> {
         let folded = self.peek() == Some(b'>');
         self.pos += 1;
         let chomp = match self.peek() {
@@ -624,7 +630,10 @@ impl<'a> Reader<'a> {
             if folded && content.starts_with(' ') {
                 return None;
             }
-            if !text.is_empty() || breaks > 0 {
+            // Base64 means the same without its line breaks: a `!!binary`
+            // scalar's lines are joined as they are read, so that decoding
+            // it needs no second pass to take them out (see `Scalar::text`).
+            if !binary && (!text.is_empty() || breaks > 0) {
                 if folded && breaks == 1 {
                     text.push(' ');
                 } else {
@@ -669,6 +678,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         match chomp {
+            _ if binary => {}
             b'-' => {}
             b'+' => (0..breaks).for_each(|_| text.push('\n')),
             _ => text.push('\n'),
@@ -752,11 +762,34 @@ mod tests {
     use super::*;
     use crate::recording::yaml::events;
 
+    /// `node` with each binary scalar's whitespace taken out, which base64
+    /// does not count (the block reader joins its lines, Scalar::text).
+    fn unbroken(node: &mut Node<'_>) {
+        match node {
+            Node::Scalar(scalar) if scalar.is_binary() => {
+                scalar.text = scalar
+                    .text
+                    .chars()
+                    .filter(|c| !c.is_ascii_whitespace())
+                    .collect::<String>()
+                    .into();
+            }
+            Node::Scalar(_) => {}
+            Node::Seq(items, _) => items.iter_mut().for_each(unbroken),
+            Node::Map(entries, _) => entries.iter_mut().for_each(|(key, value)| {
+                unbroken(key);
+                unbroken(value);
+            }),
+        }
+    }
+
     /// The fast reader's tree, which must be the event parser's.
     fn same(text: &str) -> bool {
         let fast = parse(text);
-        if let Some(fast) = &fast {
-            let slow = events(text).unwrap().unwrap();
+        if let Some(mut fast) = fast.clone() {
+            let mut slow = events(text).unwrap().unwrap();
+            unbroken(&mut fast);
+            unbroken(&mut slow);
             assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text:?}");
         }
         fast.is_some()

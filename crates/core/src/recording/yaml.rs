@@ -25,6 +25,10 @@ pub(crate) enum Node<'a> {
 pub(crate) struct Scalar<'a> {
     /// Borrowed from the document's text where it needed no unescaping or
     /// folding (recording/block.rs), so that a cassette's text is held once.
+    /// A `!!binary` block scalar read by the block reader has its lines
+    /// joined without their breaks (base64 means the same either way), so
+    /// that it decodes in one pass; compare binary scalars with their
+    /// whitespace taken out.
     pub text: Cow<'a, str>,
     pub tag: Option<String>,
     pub plain: bool,
