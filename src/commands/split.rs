@@ -24,8 +24,8 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
     let at = at_of(&args.pipeline.at)?;
     set_threads(&args.pipeline.threads);
     let policy = on_error_of(&args.pipeline.on_error);
-    let recording = crate::recorded::open_input(args.input.as_deref(), max_document)?
-        .zip(args.input.clone());
+    let recording =
+        crate::recorded::open_input(args.input.as_deref(), max_document)?.zip(args.input.clone());
     let driver = match &recording {
         Some(_) => None,
         None => match Driver::open(

@@ -93,7 +93,10 @@ fn row((index, event): (usize, &Event)) -> EventRow {
     }
     EventRow {
         index,
-        kind: event.kind().or_else(|| untyped_kind(&event.data)).map(str::to_string),
+        kind: event
+            .kind()
+            .or_else(|| untyped_kind(&event.data))
+            .map(str::to_string),
         id: event.id.clone(),
         bytes,
         preview: (!text.is_empty()).then_some(text),

@@ -194,7 +194,8 @@ fn gemini_chunks_are_told_by_a_shared_response_id() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.json()["content"][0]["text"], "Hello");
     assert!(
-        out.stderr.contains("1 body, 1 out, 0 passed over, 0 failed"),
+        out.stderr
+            .contains("1 body, 1 out, 0 passed over, 0 failed"),
         "{}",
         out.stderr
     );

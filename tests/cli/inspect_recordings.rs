@@ -805,7 +805,10 @@ fn untyped_events_are_listed_by_what_their_json_says() {
     // Azure's first chunk (prompt filter results) leaves `object` empty.
     let chat = kinds("vercel-fixtures/vercel-ai-05.chunks.txt");
     assert_eq!(chat[0], "-");
-    assert!(chat[1..].iter().all(|k| k == "chat.completion.chunk"), "{chat:?}");
+    assert!(
+        chat[1..].iter().all(|k| k == "chat.completion.chunk"),
+        "{chat:?}"
+    );
     let bedrock = kinds("vercel-fixtures/vercel-ai-04.chunks.txt");
     assert_eq!(bedrock[..2], ["messageStart", "contentBlockDelta"]);
     assert_eq!(bedrock.last().unwrap(), "metadata");
