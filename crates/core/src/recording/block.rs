@@ -9,11 +9,12 @@
 //! (docs/recordings.md, "The YAML parser").
 //!
 //! Anything outside that subset (anchors, aliases, flow collections with
-//! content, complex keys, directives, tabs, carriage returns, an empty
-//! value, several documents, and every error) makes it give up with `None`,
-//! and the caller reads the whole text with the event parser instead. So it
-//! never decides what a text means where the two could differ, and faults are
-//! always reported by the event parser.
+//! content, complex keys, keys over 1024 bytes, directives, tabs, carriage
+//! returns, byte order marks, an empty value, several documents, and every
+//! error) makes it give up with `None`, and the caller reads the whole text
+//! with the event parser instead. So it never decides what a text means
+//! where the two could differ, and faults are always reported by the event
+//! parser. The `yaml_block` fuzz target holds it to that (fuzz/README.md).
 
 use std::borrow::Cow;
 
@@ -23,7 +24,9 @@ use super::yaml::{tag_name, Node, Scalar, MAX_DEPTH};
 /// in the subset this reader knows.
 pub(crate) fn parse(text: &str) -> Option<Node<'_>> {
     let bytes = text.as_bytes();
-    if bytes.starts_with(b"\xEF\xBB\xBF") || has_control(bytes) {
+    // A byte order mark: the event parser skips one at the start and refuses
+    // one anywhere else.
+    if memchr::memmem::find(bytes, "\u{FEFF}".as_bytes()).is_some() || has_control(bytes) {
         return None;
     }
     let mut reader = Reader {
@@ -286,6 +289,7 @@ impl<'a> Reader<'a> {
     /// A key and its `:`, leaving `pos` just past the colon.
     fn key(&mut self) -> Option<Node<'a>> {
         let line = self.line;
+        let start = self.pos;
         let key = match self.peek()? {
             b'\'' | b'"' => {
                 let scalar = self.quoted(usize::MAX)?;
@@ -306,6 +310,12 @@ impl<'a> Reader<'a> {
                 })
             }
         };
+        // The event parser refuses a key whose `:` is more than 1024
+        // characters past its start (YAML's limit on implicit keys); bytes
+        // are at least as many.
+        if self.pos - start > MAX_KEY {
+            return None;
+        }
         self.pos += 1;
         Some(key)
     }
@@ -648,6 +658,10 @@ impl<'a> Reader<'a> {
                 let line_indent = self.indent()?;
                 match self.peek() {
                     None | Some(b'\n') if line_indent > indent => return None,
+                    // A last line of spaces only, unended: the event parser
+                    // counts it as one more line break when it is as
+                    // indented as the text.
+                    None if line_indent == indent => return None,
                     None => break false,
                     Some(b'\n') => {}
                     Some(_) if line_indent >= indent => {
@@ -681,6 +695,9 @@ impl<'a> Reader<'a> {
         }))
     }
 }
+
+/// The longest a key may be, to its `:`, in bytes.
+const MAX_KEY: usize = 1024;
 
 /// Whether a continuation line of a plain scalar opens with something that
 /// may be an indicator; the event parser reads those.
