@@ -759,7 +759,12 @@ fn escape(bytes: &[u8]) -> Option<(char, usize)> {
 }
 
 fn hex(bytes: &[u8], digits: usize) -> Option<(char, usize)> {
-    let text = std::str::from_utf8(bytes.get(1..1 + digits)?).ok()?;
+    let hex_digits = bytes.get(1..1 + digits)?;
+    // Hex digits only: `from_str_radix` would also take a leading `+`.
+    if !hex_digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let text = std::str::from_utf8(hex_digits).ok()?;
     let code = u32::from_str_radix(text, 16).ok()?;
     Some((char::from_u32(code)?, 1 + digits))
 }

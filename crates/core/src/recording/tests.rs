@@ -399,6 +399,9 @@ fn the_block_reader_never_disagrees_with_the_event_parser() {
         // line break to the event parser.
         "a: >\n  x\n  ",
         "- |\n x\n ",
+        // A sign is not a hex digit: the event parser refuses the escape.
+        "a: \"\\x+1\"\n",
+        "a: \"\\u+041\"\n",
     ];
     for text in cases {
         if let Err(difference) = compare_yaml_readers(text) {
