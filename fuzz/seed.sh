@@ -34,6 +34,37 @@ if [ -d "$cassettes" ]; then
   while IFS= read -r -d '' file; do
     copy "$file" stream
   done < <(find "$cassettes" -type f -name '*.chunks.txt' -print0)
+  # The recorded response bodies (SSE, JSON-array streams, AWS event stream
+  # frames, gunzipped) as streams too, when PyYAML is there to read them.
+  if python3 -c 'import yaml' 2>/dev/null; then
+    python3 - "$cassettes" corpus/stream <<'PY'
+import base64, gzip, json, pathlib, sys, yaml
+root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+def bodies(path):
+    if path.suffix == ".har":
+        for entry in json.loads(path.read_text())["log"]["entries"]:
+            content = entry["response"].get("content", {})
+            text = content.get("text") or ""
+            yield base64.b64decode(text) if content.get("encoding") == "base64" else text.encode()
+        return
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = yaml.safe_load(raw)
+    for response in (doc.get("responses") or []) + [i.get("response") or {} for i in doc.get("interactions") or []]:
+        body = response.get("body")
+        body = body.get("string") if isinstance(body, dict) else body
+        yield body.encode() if isinstance(body, str) else body or b""
+for path in sorted(root.glob("*/*")):
+    if path.suffix not in (".har", ".yaml", ".yml", ".gz"):
+        continue
+    for n, body in enumerate(bodies(path)):
+        if body[:2] == b"\x1f\x8b":
+            body = gzip.decompress(body)
+        if 0 < len(body) <= 256 << 10:
+            (out / f"{path.parent.name}_{path.name}.{n}.body").write_bytes(body)
+PY
+  fi
   # The YAML cassettes as text for the block reader (the gzipped ones
   # inflated); libFuzzer's -max_len cuts the long ones to their openings.
   while IFS= read -r -d '' file; do
