@@ -202,6 +202,10 @@ impl<'a> Reader<'a> {
     /// by `: ` (or `:` at the end of the line), or a one-line quoted scalar
     /// followed by `:`.
     fn key_ahead(&self) -> bool {
+        // `--- : x` is a document marker, not a key named `---`.
+        if self.at_marker_here() {
+            return false;
+        }
         let line = &self.bytes[self.pos..self.line_end()];
         match line.first() {
             Some(b'\'' | b'"') => {

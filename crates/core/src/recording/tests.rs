@@ -402,6 +402,9 @@ fn the_block_reader_never_disagrees_with_the_event_parser() {
         // A sign is not a hex digit: the event parser refuses the escape.
         "a: \"\\x+1\"\n",
         "a: \"\\u+041\"\n",
+        // A document marker followed by what looks like a value: not a key.
+        "a: f\n--- : d",
+        "a: f\n... : d\n",
     ];
     for text in cases {
         if let Err(difference) = compare_yaml_readers(text) {
