@@ -32,6 +32,7 @@
 //! a stream of events is for the layers above to say. It only sorts bodies
 //! into broad kinds ([`BodyKind`]) from their bytes and content type.
 
+mod agree;
 mod block;
 mod har;
 mod interview;
@@ -43,6 +44,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+
+/// The two YAML readers on one text, for the `yaml_block` fuzz target.
+#[doc(hidden)]
+pub use agree::compare_yaml_readers;
 
 /// Which kind of file a recording was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
