@@ -67,8 +67,9 @@ fn has_control(bytes: &[u8]) -> bool {
     // compiler turns into vector compares: this runs over every byte of a
     // cassette.
     let mut chunks = bytes.chunks_exact(64);
-    let found =
-        (&mut chunks).any(|chunk| chunk.iter().fold(0u8, |found, &b| found | control(b)) != 0);
+    let found = chunks
+        .by_ref()
+        .any(|chunk| chunk.iter().fold(0u8, |found, &b| found | control(b)) != 0);
     found || chunks.remainder().iter().any(|&b| control(b) != 0)
 }
 
