@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::cassettes;
+use crate::support::{cassettes, text_of};
 use partkit::internals::recording::{self, BodyKind, Format, Recording, Stored};
 
 /// The README's interaction count for each file (`folder/file`): the
@@ -60,18 +60,11 @@ fn read_folder(root: &Path, folder: &str) -> BTreeMap<String, Recording> {
 
 /// The 1-based line `n` of a recording file (decompressed when gzipped).
 fn line_of(path: &Path, n: usize) -> String {
-    let bytes = std::fs::read(path).unwrap();
-    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        use std::io::Read;
-        let mut out = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut out)
-            .unwrap();
-        out
-    } else {
-        String::from_utf8(bytes).unwrap()
-    };
-    text.lines().nth(n - 1).unwrap_or_default().to_string()
+    text_of(path)
+        .lines()
+        .nth(n - 1)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Checks what holds for every recording: the README's count, a status on

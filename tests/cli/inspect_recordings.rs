@@ -5,13 +5,12 @@
 //! and streams for the edges (a stream cut short, an event of unknown type,
 //! arguments in fragments, an empty body) and `--events`.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::cassettes;
 use crate::support::media::{b64_of, png_of};
+use crate::support::{cassettes, text_of};
 use crate::{path_arg, run, temp_file};
 
 /// What one body holds: its shape (`None`: no known shape), its tool calls
@@ -378,19 +377,6 @@ fn is_secret(name: &str) -> bool {
         || name.ends_with("api-key")
         || name.ends_with("-token")
         || name.ends_with("-secret")
-}
-
-/// The file's text, inflated when it is gzip.
-fn text_of(path: &Path) -> String {
-    let bytes = std::fs::read(path).unwrap();
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut text)
-            .unwrap();
-        return text;
-    }
-    String::from_utf8(bytes).unwrap()
 }
 
 /// The values the raw file gives its secret headers, cut into the pieces

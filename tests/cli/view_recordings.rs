@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use super::support::media::b64;
 use super::{path_arg, run, temp_file, Run};
-use crate::support::cassettes;
+use crate::support::{cassettes, text_of};
 
 /// What each page shows: the status of each interaction, in order (the
 /// recorded code and reason phrase, as the raw files hold them). `None`:
@@ -100,21 +100,6 @@ fn statuses(page: &str) -> Vec<&str> {
             &text[..text.find('<').unwrap()]
         })
         .collect()
-}
-
-/// A file's text, inflated when gzipped.
-fn text_of(path: &Path) -> String {
-    let bytes = std::fs::read(path).unwrap();
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        use std::io::Read;
-        let mut out = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut out)
-            .unwrap();
-        out
-    } else {
-        String::from_utf8(bytes).unwrap()
-    }
 }
 
 /// The values of secret headers as the raw file spells them: in YAML, the

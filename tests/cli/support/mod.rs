@@ -109,6 +109,21 @@ pub fn cassettes() -> Option<PathBuf> {
     root.join("README.md").exists().then_some(root)
 }
 
+/// A recording file's text, inflated when gzipped.
+pub fn text_of(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut out = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut out)
+            .unwrap();
+        out
+    } else {
+        String::from_utf8(bytes).unwrap()
+    }
+}
+
 /// The path of a committed fixture.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
