@@ -8,8 +8,12 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::anchors::{self, Anchor};
+use super::facts::{self, Facts};
+use super::fold;
 use super::html::Html;
+use super::indent;
 use super::media::{self, Media, MediaCount, MediaStyle, Source};
+use super::tools::{self, ToolList};
 use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
 use crate::shapes::Shape;
 use crate::shared::SharedBytes;
@@ -17,6 +21,9 @@ use crate::validate::{rules, CheckOptions, DocKind, Severity};
 
 /// The most characters of one text shown.
 const MAX_TEXT: usize = 20_000;
+
+/// Call arguments this long or shorter stay on one line, as recorded.
+const ARGUMENTS_ON_A_LINE: usize = 120;
 
 /// How documents are drawn.
 #[derive(Debug, Clone, Default)]
@@ -37,31 +44,68 @@ pub struct DocSummary {
     pub orphans: usize,
     pub errors: usize,
     pub warnings: usize,
+    /// What a rollout line says of itself (its other members left out).
+    pub facts: Option<Facts>,
+    /// The task its rollouts share, for a document with rollout facts.
+    pub task: Option<Task>,
+}
+
+/// The task of a rollout (docs/commands/view.md#rollouts): the same
+/// `_ng_task_index` (of the same agent), else the same `instance_id`, else
+/// the same first user message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Task {
+    /// Tells tasks apart on the page (`data-task`).
+    pub id: String,
+    /// What the index shows: `17`, the instance, or the message's start.
+    pub label: String,
 }
 
 /// One drawn document.
 pub struct DocView {
     pub html: String,
     pub summary: DocSummary,
+    /// Its tool list, whose slot `html` holds ([`tools::slot`]).
+    pub tools: Option<ToolList>,
 }
+
+/// The most characters of a first user message shown as a task's label.
+const TASK_LABEL: usize = 60;
 
 /// Draws the document on `line`.
 pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
     let drawn = draw_content(line, bytes, options, &Within::default());
-    let summary = drawn.summary;
+    let mut summary = drawn.summary;
     let mut html = Html::new();
     html.raw(&format!(
-        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"{}\" data-images=\"{}\">",
+        "<section class=\"doc\" id=\"line-{line}\" data-line=\"{line}\" data-findings=\"{}\" data-images=\"{}\"",
         summary.errors + summary.warnings,
         summary.media.images
     ));
-    html.raw("<h2><a href=\"#line-")
+    // The reward as recorded, when it is a number (what the script filters
+    // by, and what the compare view names).
+    if let Some(reward) = summary
+        .facts
+        .as_ref()
+        .and_then(|f| f.reward.as_ref())
+        .filter(|r| r.value.is_some())
+    {
+        html.raw(" data-reward=\"").text(&reward.text).raw("\"");
+    }
+    if let Some(task) = &summary.task {
+        html.raw(&format!(" data-task=\"{}\"", task.id));
+    }
+    html.raw("><h2><a href=\"#line-")
         .raw(&line.to_string())
         .raw("\">line ")
         .count(line)
         .raw("</a> · ")
         .text(&summary.kind)
         .raw("</h2>");
+    if let Some(facts) = summary.facts.as_mut() {
+        rollout_header(facts, summary.task.as_ref(), &mut html);
+        facts.others = Vec::new();
+    }
     if !drawn.findings.is_empty() {
         html.raw("<ul class=\"findings\">")
             .raw(&drawn.findings)
@@ -71,6 +115,125 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
     DocView {
         html: html.into_string(),
         summary,
+        tools: drawn.tools,
+    }
+}
+
+/// A rollout's facts under its heading: reward, task, indices, agent, and
+/// its other members folded.
+fn rollout_header(facts: &Facts, task: Option<&Task>, html: &mut Html) {
+    html.raw("<p class=\"facts rollout\">");
+    let mut first = true;
+    let mut sep = |html: &mut Html| {
+        if !std::mem::take(&mut first) {
+            html.raw(" · ");
+        }
+    };
+    if let Some(reward) = &facts.reward {
+        sep(html);
+        html.raw("reward <b class=\"reward ")
+            .raw(super::index::grade(reward.value))
+            .raw("\">")
+            .text_cut(&reward.text, 40)
+            .raw("</b>");
+    }
+    let task_label = match (&facts.task, task) {
+        (None, Some(task)) if facts.instance.is_none() => Some(task.label.as_str()),
+        _ => None,
+    };
+    for (name, value) in [
+        ("task", facts.task.as_deref()),
+        ("first message", task_label),
+        ("rollout", facts.rollout.as_deref()),
+        ("instance", facts.instance.as_deref()),
+        ("agent", facts.agent.as_deref()),
+    ] {
+        if let Some(value) = value {
+            sep(html);
+            html.raw(name).raw(" <b>").text_cut(value, 200).raw("</b>");
+        }
+    }
+    html.raw("</p>");
+    if facts.others.is_empty() {
+        return;
+    }
+    html.raw("<details class=\"fields\"><summary>")
+        .raw(&crate::size::count_of(facts.others.len(), "more field"))
+        .raw(": ");
+    for (i, (key, _)) in facts.others.iter().enumerate() {
+        if i > 0 {
+            html.raw(", ");
+        }
+        html.element("code", "key", key);
+    }
+    html.raw("</summary><table class=\"fields\">");
+    for (key, value) in &facts.others {
+        html.raw("<tr><th>").text_cut(key, 200).raw("</th><td>");
+        let raw = value.get();
+        match indent::json(raw) {
+            Some(indented) => fold::block(html, "json", &indented, MAX_TEXT),
+            None if raw.starts_with('"') => {
+                fold::block(html, "text", &facts::scalar(value), MAX_TEXT)
+            }
+            None => fold::block(html, "json", raw, MAX_TEXT),
+        }
+        html.raw("</td></tr>");
+    }
+    html.raw("</table></details>");
+}
+
+/// The task of a document whose facts say it is a rollout.
+fn task_of(facts: &Facts, canonical: Option<&Value>) -> Task {
+    let (key, label) = match (&facts.task, &facts.instance) {
+        (Some(task), _) => (
+            format!("task\0{}\0{task}", facts.agent.as_deref().unwrap_or("")),
+            task.clone(),
+        ),
+        (None, Some(instance)) => (format!("instance\0{instance}"), instance.clone()),
+        (None, None) => {
+            let message = canonical.and_then(first_user_message);
+            let text = message.map(message_text).unwrap_or_default();
+            let mut label: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            if let Some((end, _)) = label.char_indices().nth(TASK_LABEL) {
+                label.truncate(end);
+                label.push('…');
+            }
+            (
+                format!(
+                    "first\0{}",
+                    message.map(Value::to_string).unwrap_or_default()
+                ),
+                format!("“{label}”"),
+            )
+        }
+    };
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&key, &mut hasher);
+    Task {
+        id: format!("t{:016x}", std::hash::Hasher::finish(&hasher)),
+        label,
+    }
+}
+
+fn first_user_message(canonical: &Value) -> Option<&Value> {
+    let messages = match canonical {
+        Value::Array(messages) => messages,
+        other => other.get("messages")?.as_array()?,
+    };
+    messages
+        .iter()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+}
+
+fn message_text(message: &Value) -> String {
+    match message.get("content") {
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
     }
 }
 
@@ -110,6 +273,8 @@ pub struct Drawn {
     pub summary: DocSummary,
     pub findings: String,
     pub body: Html,
+    /// Its tool list, whose slot `body` holds.
+    pub tools: Option<ToolList>,
 }
 
 /// Draws `bytes` (the document on `line`) as turns, with its findings.
@@ -134,6 +299,15 @@ pub fn draw_content(
     let mut pairs = Pairs::default();
     if let Some(Ok(value)) = &canonical {
         pairs.collect(value);
+    }
+    // What a rollout line says of itself, and the task it shares.
+    if canonical.is_some() {
+        let rollout = report.kind == Some(DocKind::Rollout);
+        summary.facts = facts::read(bytes, rollout).filter(Facts::any);
+        summary.task = summary
+            .facts
+            .as_ref()
+            .map(|f| task_of(f, canonical.as_ref().and_then(|c| c.as_ref().ok())));
     }
     pairs.answered.extend(
         pairs
@@ -231,6 +405,7 @@ pub fn draw_content(
         summary,
         findings,
         body,
+        tools: state.tools,
     }
 }
 
@@ -259,6 +434,7 @@ pub fn too_large(line: usize, message: &str) -> DocView {
     DocView {
         html: html.into_string(),
         summary,
+        tools: None,
     }
 }
 
@@ -286,6 +462,11 @@ struct Drawing<'a> {
     waiting: HashMap<Anchor, Vec<usize>>,
     /// Put before the ids of calls ([`Within::id_prefix`]).
     id_prefix: &'a str,
+    /// The transcript's tool list, drawn.
+    tools: Option<ToolList>,
+    /// Whether the blocks drawn are a tool result's (a JSON text in one is
+    /// shown indented).
+    in_result: bool,
 }
 
 impl<'a> Drawing<'a> {
@@ -305,6 +486,8 @@ impl<'a> Drawing<'a> {
             orphans: 0,
             findings: Vec::new(),
             waiting: HashMap::new(),
+            tools: None,
+            in_result: false,
         }
     }
 
@@ -347,9 +530,7 @@ impl<'a> Drawing<'a> {
         match kind {
             "text" => {
                 let text = part.get("text").and_then(Value::as_str).unwrap_or("");
-                html.raw("<pre class=\"text\">")
-                    .text_cut(text, MAX_TEXT)
-                    .raw("</pre>");
+                self.text(text, html);
             }
             "image" | "file" | "audio" => {
                 let source = match (
@@ -383,10 +564,18 @@ impl<'a> Drawing<'a> {
             _ => {
                 html.raw("<details class=\"opaque\"><summary>")
                     .text(if kind.is_empty() { "block" } else { kind })
-                    .raw("</summary><pre class=\"json\">")
-                    .text_cut(&pretty(part), MAX_TEXT)
-                    .raw("</pre></details>");
+                    .raw("</summary>");
+                fold::block(html, "json", &pretty(part), MAX_TEXT);
+                html.raw("</details>");
             }
+        }
+    }
+
+    /// A text, folded when long; a tool result's JSON text indented.
+    fn text(&self, text: &str, html: &mut Html) {
+        match self.in_result.then(|| indent::json(text)).flatten() {
+            Some(indented) => fold::block(html, "json", &indented, MAX_TEXT),
+            None => fold::block(html, "text", text, MAX_TEXT),
         }
     }
 
@@ -412,13 +601,25 @@ impl<'a> Drawing<'a> {
         .text_cut(name, 200)
         .raw("</span> <code class=\"id\">")
         .text_cut(id, 200)
-        .raw("</code></div><pre class=\"json\">");
+        .raw("</code></div>");
+        // Arguments are mostly short: kept on their line until they are not.
         match part.get("arguments") {
-            Some(Value::String(text)) => html.text_cut(text, MAX_TEXT),
-            Some(arguments) => html.text_cut(&pretty(arguments), MAX_TEXT),
-            None => html.raw("{}"),
+            Some(Value::String(text)) => match indent::json(text) {
+                Some(indented) if text.len() > ARGUMENTS_ON_A_LINE => {
+                    fold::block(html, "json", &indented, MAX_TEXT)
+                }
+                _ => fold::block(html, "json", text, MAX_TEXT),
+            },
+            Some(arguments) => {
+                let compact = arguments.to_string();
+                if compact.len() > ARGUMENTS_ON_A_LINE {
+                    fold::block(html, "json", &pretty(arguments), MAX_TEXT)
+                } else {
+                    fold::block(html, "json", &compact, MAX_TEXT)
+                }
+            }
+            None => fold::block(html, "json", "{}", MAX_TEXT),
         };
-        html.raw("</pre>");
         self.attach(Anchor::Id(id.to_string()), html);
         html.raw("</div>");
     }
@@ -459,19 +660,17 @@ impl<'a> Drawing<'a> {
         }
         html.raw("</div>");
         self.attach(Anchor::Id(id.to_string()), html);
+        let outer = std::mem::replace(&mut self.in_result, true);
         match part.get("content") {
             Some(Value::Array(items)) => {
                 for item in items {
                     self.part(item, html);
                 }
             }
-            Some(Value::String(text)) => {
-                html.raw("<pre class=\"text\">")
-                    .text_cut(text, MAX_TEXT)
-                    .raw("</pre>");
-            }
+            Some(Value::String(text)) => self.text(text, html),
             _ => {}
         }
+        self.in_result = outer;
         html.raw("</div>");
     }
 }
@@ -594,19 +793,11 @@ fn transcript(value: &Value, html: &mut Html, state: &mut Drawing) {
         ),
         _ => (None, None, None),
     };
-    if let Some(Value::Array(tools)) = tools {
-        html.raw("<div class=\"tools\">tools: ");
-        for (i, tool) in tools.iter().enumerate() {
-            if i > 0 {
-                html.raw(", ");
-            }
-            html.element(
-                "code",
-                "name",
-                tool.get("name").and_then(Value::as_str).unwrap_or("?"),
-            );
-        }
-        html.raw("</div>");
+    if let Some(Value::Array(tools)) = tools.filter(|t| t.as_array().is_some_and(|t| !t.is_empty()))
+    {
+        let list = tools::draw(tools);
+        html.raw(&tools::slot(list.key));
+        state.tools = Some(list);
     }
     if let Some(Value::Array(parts)) = system {
         turn("system", parts, html, state);
@@ -654,9 +845,8 @@ fn reply(value: Value, html: &mut Html, state: &mut Drawing) {
         return;
     };
     let images = map.shift_remove("tool_output_images");
-    html.raw("<div class=\"turn tool\"><div class=\"role\">tool reply</div><pre class=\"json\">")
-        .text_cut(&pretty(&Value::Object(map)), MAX_TEXT)
-        .raw("</pre>");
+    html.raw("<div class=\"turn tool\"><div class=\"role\">tool reply</div>");
+    fold::block(html, "json", &pretty(&Value::Object(map)), MAX_TEXT);
     for image in images
         .as_ref()
         .and_then(Value::as_array)
@@ -670,9 +860,7 @@ fn reply(value: Value, html: &mut Html, state: &mut Drawing) {
         };
         let label = image.get("label").and_then(Value::as_str);
         if let Some(label) = label {
-            html.raw("<pre class=\"text label\">")
-                .text_cut(label, MAX_TEXT)
-                .raw("</pre>");
+            fold::block(html, "text label", label, MAX_TEXT);
         }
         let parsed = url.and_then(|u| crate::dataurl::parse(u).ok());
         let media = match (&parsed, url) {

@@ -16,9 +16,14 @@
 mod anchors;
 mod assets;
 mod document;
+mod facts;
+mod fold;
 mod html;
+mod indent;
+mod index;
 mod media;
 mod recording;
+mod tools;
 
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -31,6 +36,7 @@ use crate::error::{Error, Result};
 use crate::io::{Documents, Input, Layout};
 use crate::pipeline::Item;
 use html::Html;
+use index::Index;
 
 /// What `partkit view` draws.
 #[derive(Debug, Clone)]
@@ -95,6 +101,11 @@ pub fn write_documents(
     let wanted = |line: usize| options.lines.as_ref().is_none_or(|r| r.contains(&line));
     let mut summaries: Vec<DocSummary> = Vec::new();
     let mut failure: Option<std::io::Error> = None;
+    // The tool lists of a file of documents go at the top, each once; a
+    // document of its own keeps its list (docs/commands/view.md#tool-lists).
+    documents.detect()?;
+    let json_lines = documents.is_json_lines();
+    let mut lists = tools::Lists::default();
     crate::pipeline::for_each_document(
         &mut documents,
         |line, bytes| wanted(line).then(|| document::draw(line, bytes, &options.doc)),
@@ -107,7 +118,15 @@ pub fn write_documents(
                 Item::Blank => None,
             };
             if let Some(drawn) = drawn {
-                if let Err(error) = out.write_all(drawn.html.as_bytes()) {
+                let html = match &drawn.tools {
+                    Some(list) if !json_lines => {
+                        drawn
+                            .html
+                            .replacen(&tools::slot(list.key), &tools::inline(list), 1)
+                    }
+                    list => lists.fill(&drawn.html, list.as_ref(), format!("line {line}")),
+                };
+                if let Err(error) = out.write_all(html.as_bytes()) {
                     failure = Some(error);
                     return Ok(Flow::Stop);
                 }
@@ -121,8 +140,8 @@ pub fn write_documents(
         return Err(write_error(error));
     }
     let totals = add_up(&summaries);
-    let index = (documents.is_json_lines() || summaries.len() > 1).then(|| line_index(&summaries));
-    out.write_all(tail(&label, &totals, index).as_bytes())
+    let index = (json_lines || summaries.len() > 1).then(|| index::lines(&summaries));
+    out.write_all(tail(&label, &totals, index, lists.draw()).as_bytes())
         .map_err(write_error)?;
     Ok(totals)
 }
@@ -157,44 +176,9 @@ fn head(label: &str) -> String {
     html.into_string()
 }
 
-/// The index of a page: the header cells of its table and its rows, one
-/// per section, each tied to its section by the script (`assets`): a row's
-/// `data-line="N"` to the section `line-N`, `data-interaction="N"` to
-/// `interaction-N`.
-struct Index {
-    head: &'static str,
-    rows: Html,
-}
-
-/// The index of documents, by line.
-fn line_index(summaries: &[DocSummary]) -> Index {
-    let mut rows = Html::new();
-    for s in summaries {
-        rows.raw(&format!(
-            "<tr data-line=\"{}\"><td class=\"n\"><a href=\"#line-{}\">",
-            s.line, s.line
-        ))
-        .count(s.line)
-        .raw("</a></td><td>")
-        .text(&s.kind)
-        .raw("</td><td class=\"n\">")
-        .count(s.media.images)
-        .raw("</td><td class=\"n\">")
-        .count(s.calls)
-        .raw("</td><td class=\"n\">")
-        .count(s.errors)
-        .raw("</td><td class=\"n\">")
-        .count(s.warnings)
-        .raw("</td></tr>");
-    }
-    Index {
-        head: "<th>line</th><th>shape</th><th>images</th><th>tool calls</th><th>errors</th><th>warnings</th>",
-        rows,
-    }
-}
-
-/// The summary and the index (drawn first by the style sheet), the script.
-fn tail(label: &str, totals: &Totals, index: Option<Index>) -> String {
+/// The summary, the index and the tool lists (drawn first by the style
+/// sheet), the script.
+fn tail(label: &str, totals: &Totals, index: Option<Index>, tool_lists: String) -> String {
     let plural = crate::size::count_of;
     let mut html = Html::new();
     html.raw("</main>\n<header class=\"top\"><h1>")
@@ -227,19 +211,29 @@ fn tail(label: &str, totals: &Totals, index: Option<Index>) -> String {
         .raw(&format!(
             "<input type=\"search\" id=\"q\" placeholder=\"search the text of every {what}\">"
         ))
+        .raw(if index.as_ref().is_some_and(|i| i.rewards) {
+            "<input type=\"text\" id=\"reward\" placeholder=\"reward, e.g. &lt; 1\" title=\"only the rollouts whose reward is &lt; 1, &gt;= 0.5, = 0, …\" size=\"16\">"
+        } else {
+            ""
+        })
         .raw("<label><input type=\"checkbox\" id=\"only-findings\"> with findings</label>")
         .raw("<label><input type=\"checkbox\" id=\"only-images\"> with images</label>")
         .raw("<span><span id=\"shown\">")
         .count(shown)
         .raw("</span> shown</span></div>");
     if let Some(index) = index {
-        html.raw("<div class=\"rows\"><table><thead><tr>")
-            .raw(index.head)
+        html.raw("<div class=\"rows\"><table class=\"sortable lines\"><thead><tr>")
+            .raw(&index.head)
             .raw("</tr></thead><tbody>")
             .append(index.rows)
             .raw("</tbody></table></div>");
+        if let Some(tasks) = index.tasks {
+            html.raw(&tasks);
+        }
     }
-    html.raw("</nav>\n</div><script>")
+    html.raw("</nav>\n")
+        .raw(&tool_lists)
+        .raw("</div><script>")
         .raw(assets::SCRIPT)
         .raw("</script></body></html>\n");
     html.into_string()

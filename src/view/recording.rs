@@ -11,7 +11,9 @@
 
 use super::document::{self, Answers, DocSummary, Within};
 use super::html::Html;
-use super::{head, tail, Index, Totals, ViewOptions};
+use super::index::{header, Index};
+use super::tools::{self, ToolList};
+use super::{head, tail, Totals, ViewOptions};
 use crate::error::{Error, Result};
 use crate::recorded::{self, Content, RecordedBody, Side};
 use crate::recording::{Headers, Interaction, Recording};
@@ -45,6 +47,8 @@ struct Row {
 struct Drawn {
     html: String,
     row: Row,
+    /// The tool lists of its bodies, whose slots `html` holds.
+    tools: Vec<ToolList>,
 }
 
 /// Writes the page of `recording`, named `label` on the page, to `out`
@@ -104,17 +108,51 @@ pub fn write(
         interactions: Some(drawn.len()),
         ..Totals::default()
     };
+    // A tool list sent with more than one request is drawn once at the
+    // top; one sent once stays in its interaction.
+    let mut uses: std::collections::HashMap<u64, usize> = Default::default();
+    for list in drawn.iter().flat_map(|d| &d.tools) {
+        *uses.entry(list.key).or_default() += 1;
+    }
+    let mut lists = tools::Lists::default();
     let mut rows = Html::new();
     for drawn in &drawn {
-        out.write_all(drawn.html.as_bytes()).map_err(write_error)?;
+        let mut html = drawn.html.clone();
+        for list in &drawn.tools {
+            html = if uses[&list.key] > 1 {
+                lists.fill(
+                    &html,
+                    Some(list),
+                    format!("interaction {}", drawn.row.number),
+                )
+            } else {
+                html.replacen(&tools::slot(list.key), &tools::inline(list), 1)
+            };
+        }
+        out.write_all(html.as_bytes()).map_err(write_error)?;
         add(&mut totals, &drawn.row);
         index_row(&drawn.row, &mut rows);
     }
+    let mut head = header("#", true);
+    for (name, numeric) in [
+        ("request", false),
+        ("status", false),
+        ("request shape", false),
+        ("response shape", false),
+        ("images", true),
+        ("tool calls", true),
+        ("errors", true),
+        ("warnings", true),
+    ] {
+        head += &header(name, numeric);
+    }
     let index = Index {
-        head: "<th>#</th><th>request</th><th>status</th><th>request shape</th><th>response shape</th><th>images</th><th>tool calls</th><th>errors</th><th>warnings</th>",
+        head,
         rows,
+        tasks: None,
+        rewards: false,
     };
-    out.write_all(tail(label, &totals, Some(index)).as_bytes())
+    out.write_all(tail(label, &totals, Some(index), lists.draw()).as_bytes())
         .map_err(write_error)?;
     Ok(totals)
 }
@@ -184,6 +222,7 @@ fn draw(
         ..Row::default()
     };
     let mut sides = Html::new();
+    let mut lists = Vec::new();
     for side in [Side::Request, Side::Response] {
         let headers = match side {
             Side::Request => request.map(|r| &r.headers),
@@ -227,6 +266,7 @@ fn draw(
             }
             add_summary(&mut row.sum, &drawn.summary);
             row.documents += usize::from(drawn.document);
+            lists.extend(drawn.tools);
             sides.append(drawn.html);
         }
         sides.raw("</div>");
@@ -261,6 +301,7 @@ fn draw(
     Drawn {
         html: html.into_string(),
         row,
+        tools: lists,
     }
 }
 
@@ -328,6 +369,7 @@ struct BodyView {
     summary: DocSummary,
     /// Whether it was drawn as a document.
     document: bool,
+    tools: Option<ToolList>,
 }
 
 fn draw_body(
@@ -355,16 +397,17 @@ fn draw_body(
                 .raw("</ul>");
         }
         html.append(drawn.body);
-        drawn.summary
+        (drawn.summary, drawn.tools)
     };
     match &body.content {
         Content::Json(bytes) => {
-            let summary = document(bytes, &mut html);
+            let (summary, tools) = document(bytes, &mut html);
             BodyView {
                 kind: summary.kind.clone(),
                 html,
                 summary,
                 document: true,
+                tools,
             }
         }
         Content::Stream { assembled, json } => {
@@ -384,12 +427,13 @@ fn draw_body(
                 }
                 html.raw("</ul>");
             }
-            let summary = document(json, &mut html);
+            let (summary, tools) = document(json, &mut html);
             BodyView {
                 kind: format!("{}, streamed", summary.kind),
                 html,
                 summary,
                 document: true,
+                tools,
             }
         }
         Content::BrokenStream(problem) => {
@@ -411,6 +455,7 @@ fn draw_body(
                     ..DocSummary::default()
                 },
                 document: false,
+                tools: None,
             }
         }
         Content::Empty => {
@@ -420,6 +465,7 @@ fn draw_body(
                 html,
                 summary: DocSummary::default(),
                 document: false,
+                tools: None,
             }
         }
         Content::Skipped(note) => {
@@ -431,6 +477,7 @@ fn draw_body(
                 html,
                 summary: DocSummary::default(),
                 document: false,
+                tools: None,
             }
         }
     }
