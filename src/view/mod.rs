@@ -124,7 +124,7 @@ pub fn write_documents(
                             .html
                             .replacen(&tools::slot(list.key), &tools::inline(list), 1)
                     }
-                    list => lists.fill(&drawn.html, list.as_ref(), format!("line {line}")),
+                    list => lists.fill(&drawn.html, list.as_ref(), "line", line),
                 };
                 if let Err(error) = out.write_all(html.as_bytes()) {
                     failure = Some(error);

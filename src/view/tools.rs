@@ -119,8 +119,10 @@ fn pointer(list: &ToolList, number: usize) -> String {
 struct Top {
     number: usize,
     list: ToolList,
-    /// `line 3`, `interaction 2`: the first few.
-    users: Vec<String>,
+    /// What the sections are (`line`, `interaction`), and the numbers of
+    /// the first few.
+    noun: &'static str,
+    users: Vec<usize>,
     used: usize,
 }
 
@@ -133,9 +135,15 @@ pub struct Lists {
 
 impl Lists {
     /// `html` with its tool list's slot filled: a pointer to the list at
-    /// the top, or the list itself where the top has no room. `user` names
-    /// the section (`line 3`).
-    pub fn fill(&mut self, html: &str, list: Option<&ToolList>, user: String) -> String {
+    /// the top, or the list itself where the top has no room. `noun` and
+    /// `user` name the section (`line`, 3).
+    pub fn fill(
+        &mut self,
+        html: &str,
+        list: Option<&ToolList>,
+        noun: &'static str,
+        user: usize,
+    ) -> String {
         let Some(list) = list else {
             return html.to_string();
         };
@@ -156,6 +164,7 @@ impl Lists {
                     Top {
                         number,
                         list: list.clone(),
+                        noun,
                         users: vec![user],
                         used: 1,
                     },
@@ -183,7 +192,13 @@ impl Lists {
             ))
             .raw(&crate::size::count_of(top.list.count, "tool"))
             .raw(" · used by ")
-            .raw(&top.users.join(", "));
+            .raw(top.noun);
+            if top.used > 1 {
+                html.raw("s");
+            }
+            for (i, user) in top.users.iter().enumerate() {
+                html.raw(if i == 0 { " " } else { ", " }).count(*user);
+            }
             if top.used > top.users.len() {
                 html.raw(" and ")
                     .count(top.used - top.users.len())
@@ -236,20 +251,17 @@ mod tests {
         let same = draw(&tools(3));
         let other = draw(&tools(2));
         let page = |list: &ToolList| format!("<section>{}</section>", slot(list.key));
-        let first = lists.fill(&page(&same), Some(&same), "line 1".into());
-        let second = lists.fill(&page(&other), Some(&other), "line 2".into());
-        let third = lists.fill(&page(&same), Some(&same), "line 3".into());
+        let first = lists.fill(&page(&same), Some(&same), "line", 1);
+        let second = lists.fill(&page(&other), Some(&other), "line", 2);
+        let third = lists.fill(&page(&same), Some(&same), "line", 3);
         assert!(first.contains("<a href=\"#tools-1\">tool list 1</a>"));
         assert!(second.contains("<a href=\"#tools-2\">tool list 2</a>"));
         assert_eq!(first, third);
         assert!(!first.contains('\0'));
-        assert_eq!(
-            lists.fill("<p>none</p>", None, "line 4".into()),
-            "<p>none</p>"
-        );
+        assert_eq!(lists.fill("<p>none</p>", None, "line", 4), "<p>none</p>");
         let top = lists.draw();
         assert_eq!(top.matches("<details class=\"tools\" id=").count(), 2);
-        assert!(top.contains("tool list 1 · 3 tools · used by line 1, line 3: "));
+        assert!(top.contains("tool list 1 · 3 tools · used by lines 1, 3: "));
         assert!(top.contains("tool list 2 · 2 tools · used by line 2: "));
     }
 }

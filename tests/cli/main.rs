@@ -51,6 +51,7 @@ mod validate_table;
 mod validate_tools;
 mod view;
 mod view_recordings;
+mod view_rollouts;
 
 pub use support::{
     fixture, fixture_b64, is_summary, path_arg, run, run_with_stdin, temp_file, Run,
