@@ -23,10 +23,11 @@ pub struct Index {
 
 /// A header cell the script sorts by: as numbers (`num`) or as text.
 pub fn header(name: &str, numeric: bool) -> String {
-    format!(
-        "<th data-sort=\"{}\">{name}</th>",
-        if numeric { "num" } else { "text" }
-    )
+    if numeric {
+        format!("<th data-sort=\"num\" class=\"n\">{name}</th>")
+    } else {
+        format!("<th data-sort=\"text\">{name}</th>")
+    }
 }
 
 /// A rollout fact that has a column when some document has it.
@@ -99,13 +100,16 @@ pub fn lines(summaries: &[DocSummary]) -> Index {
         .text(&s.kind)
         .raw("</td>");
         for column in &shown {
-            rows.raw(if column.numeric {
-                "<td class=\"n\">"
+            let text = (column.get)(s).unwrap_or("");
+            if column.numeric {
+                rows.raw("<td class=\"n\">");
+            } else if text.chars().count() > 12 {
+                // A long text is cut to its column's width: whole on hover.
+                rows.raw("<td title=\"").text_cut(text, CELL).raw("\">");
             } else {
-                "<td>"
-            })
-            .text_cut((column.get)(s).unwrap_or(""), CELL)
-            .raw("</td>");
+                rows.raw("<td>");
+            }
+            rows.text_cut(text, CELL).raw("</td>");
         }
         for count in [s.media.images, s.calls, s.errors, s.warnings] {
             rows.raw("<td class=\"n\">").count(count).raw("</td>");
@@ -155,13 +159,13 @@ fn tasks(summaries: &[DocSummary]) -> Option<String> {
         .raw(" with more than one rollout, ")
         .count(mixed)
         .raw(" with differing rewards</summary><div class=\"rows\"><table class=\"sortable\"><thead><tr>")
-        .raw(&header("task", false))
+        .raw("<th data-sort=\"text\" class=\"wide\">task</th>")
         .raw(&header("rollouts", true))
-        .raw(&header("mean reward", true))
-        .raw("<th>rewards (by line)</th><th></th></tr></thead><tbody>");
+        .raw(&header("mean", true))
+        .raw("<th class=\"rewards\">rewards (by line)</th><th class=\"n\"></th></tr></thead><tbody>");
     for group in &groups {
         html.raw(&format!(
-            "<tr data-task=\"{}\"{}><td>",
+            "<tr data-task=\"{}\"{}><td class=\"wide\">",
             group.task.id,
             if differ(group) {
                 " class=\"mixed\""
@@ -194,7 +198,7 @@ fn tasks(summaries: &[DocSummary]) -> Option<String> {
         }
         let (a, b) = pair(&group.members);
         html.raw(&format!(
-            "</td><td><a class=\"compare\" href=\"#compare-{a}-{b}\">compare</a></td></tr>"
+            "</td><td class=\"n\"><a class=\"compare\" href=\"#compare-{a}-{b}\">compare</a></td></tr>"
         ));
     }
     html.raw("</tbody></table></div></details>");
@@ -285,14 +289,14 @@ mod tests {
         let index = lines(&summaries);
         assert_eq!(
             index.head,
-            "<th data-sort=\"num\">line</th><th data-sort=\"text\">shape</th><th data-sort=\"num\">reward</th><th data-sort=\"text\">task</th><th data-sort=\"num\">images</th><th data-sort=\"num\">tool calls</th><th data-sort=\"num\">errors</th><th data-sort=\"num\">warnings</th>"
+            "<th data-sort=\"num\" class=\"n\">line</th><th data-sort=\"text\">shape</th><th data-sort=\"num\" class=\"n\">reward</th><th data-sort=\"text\">task</th><th data-sort=\"num\" class=\"n\">images</th><th data-sort=\"num\" class=\"n\">tool calls</th><th data-sort=\"num\" class=\"n\">errors</th><th data-sort=\"num\" class=\"n\">warnings</th>"
         );
         let rows = index.rows.into_string();
         assert!(rows.starts_with("<tr data-line=\"1\"><td class=\"n\"><a href=\"#line-1\">1</a></td><td>NeMo Gym rollout</td><td class=\"n\">1.0</td><td>task 17</td>"));
         let tasks = index.tasks.unwrap();
         // Only task 17 has more than one rollout; its rewards differ.
         assert!(tasks.contains("1 task with more than one rollout, 1 with differing rewards"));
-        assert!(tasks.contains("<tr data-task=\"t17\" class=\"mixed\"><td>task 17</td><td class=\"n\">3</td><td class=\"n\">0.667</td>"));
+        assert!(tasks.contains("<tr data-task=\"t17\" class=\"mixed\"><td class=\"wide\">task 17</td><td class=\"n\">3</td><td class=\"n\">0.667</td>"));
         assert!(tasks.contains("<a class=\"reward good\" href=\"#line-1\" title=\"line 1\">1.0</a> <a class=\"reward bad\" href=\"#line-3\""));
         // Compare opens the lowest against the highest.
         assert!(tasks.contains("href=\"#compare-3-1\""));

@@ -65,6 +65,9 @@ pub struct Totals {
     pub warnings: usize,
 }
 
+/// The documents of a chunk of the page (docs/speed.md#view).
+const CHUNK: usize = 64;
+
 /// Writes the page of `input` to `out` (named `out_path` in errors).
 pub fn write_page(
     input: &Input,
@@ -126,7 +129,21 @@ pub fn write_documents(
                     }
                     list => lists.fill(&drawn.html, list.as_ref(), "line", line),
                 };
-                if let Err(error) = out.write_all(html.as_bytes()) {
+                // Documents go in chunks: the browser skips drawing a chunk
+                // out of view, and tracks a chunk, not each document.
+                let open = if summaries.len() % CHUNK == 0 {
+                    if summaries.is_empty() {
+                        "<div class=\"chunk\">\n"
+                    } else {
+                        "</div><div class=\"chunk\">\n"
+                    }
+                } else {
+                    ""
+                };
+                let written = out
+                    .write_all(open.as_bytes())
+                    .and_then(|()| out.write_all(html.as_bytes()));
+                if let Err(error) = written {
                     failure = Some(error);
                     return Ok(Flow::Stop);
                 }
@@ -138,6 +155,9 @@ pub fn write_documents(
     )?;
     if let Some(error) = failure {
         return Err(write_error(error));
+    }
+    if !summaries.is_empty() {
+        out.write_all(b"</div>\n").map_err(write_error)?;
     }
     let totals = add_up(&summaries);
     let index = (json_lines || summaries.len() > 1).then(|| index::lines(&summaries));

@@ -4,13 +4,50 @@
   if(!q){return;}
   var f=document.getElementById('only-findings'),i=document.getElementById('only-images'),rw=document.getElementById('reward');
   var docs=Array.prototype.slice.call(document.querySelectorAll('main section.doc'));
-  var rows={};
-  Array.prototype.forEach.call(document.querySelectorAll('tr[data-line],tr[data-interaction]'),function(r){
-    var n=r.getAttribute('data-line');
-    rows[n===null?'interaction-'+r.getAttribute('data-interaction'):'line-'+n]=r;
-  });
   var rewards=docs.map(function(d){var v=d.getAttribute('data-reward');return v===null?NaN:parseFloat(v);});
   var texts=null;
+
+  // The rows of an index table, kept by the script: sorted and filtered
+  // in an array, then put in the table. A table of many rows holds only
+  // the rows in view and two spacers (docs/speed.md#view), so sorting or
+  // filtering 50,000 rows moves a screenful of them.
+  var MANY=2000;
+  function Rows(table){
+    var self=this;
+    this.table=table;this.body=table.tBodies[0];
+    this.all=Array.prototype.slice.call(this.body.rows);
+    this.order=this.all.slice();this.shown=this.all;this.hidden=null;
+    this.box=table.closest('.rows');this.height=0;this.drawn='';
+    if(this.box){this.box.addEventListener('scroll',function(){if(self.shown.length>MANY){self.draw();}});}
+  }
+  Rows.prototype.filter=function(hide){
+    this.hidden=hide;
+    this.shown=hide?this.order.filter(function(r){return !hide(r);}):this.order;
+    this.drawn='';this.draw();
+  };
+  Rows.prototype.sort=function(key){
+    this.order=key(this.all);
+    this.filter(this.hidden);
+  };
+  Rows.prototype.spacer=function(px){var t=document.createElement('tr');t.className='spacer';t.style.height=px+'px';return t;};
+  Rows.prototype.draw=function(){
+    var n=this.shown.length;
+    if(n<=MANY){
+      if(this.drawn!=='all'){this.body.replaceChildren.apply(this.body,this.shown);this.drawn='all';}
+      return;
+    }
+    if(!this.height){this.body.replaceChildren(this.shown[0]);this.height=this.shown[0].getBoundingClientRect().height||24;}
+    var h=this.height,top=this.box?this.box.scrollTop:0,view=this.box?this.box.clientHeight:600;
+    var first=Math.max(0,Math.floor(top/h)-20),last=Math.min(n,Math.ceil((top+view)/h)+20);
+    var key=first+':'+last;
+    if(this.drawn===key){return;}
+    this.drawn=key;
+    this.body.replaceChildren.apply(this.body,[this.spacer(first*h)].concat(this.shown.slice(first,last),[this.spacer((n-last)*h)]));
+  };
+  var tables=Array.prototype.map.call(document.querySelectorAll('table.sortable'),function(t){var r=new Rows(t);r.draw();return r;});
+  var lines=tables.filter(function(t){return t.table.classList.contains('lines');})[0];
+  var rowOf={};
+  if(lines){lines.all.forEach(function(r){var n=r.getAttribute('data-line');rowOf[n===null?'interaction-'+r.getAttribute('data-interaction'):'line-'+n]=r;});}
 
   // "< 1", "reward >= 0.5", "= 0", "1": a test of a reward, or null when
   // the text says none (empty), or false when it cannot be read.
@@ -24,18 +61,19 @@
     };
   }
 
+  // The search and the filters hide sections, and leave their rows out.
   function apply(){
     var needle=q.value.toLowerCase();
     if(needle&&!texts){texts=docs.map(function(d){return d.textContent.toLowerCase();});}
     var test=rw?rewardTest(rw.value):null;
     if(rw){rw.classList.toggle('invalid',test===false);}
-    var shown=0;
+    var shown=0,out=new Set();
     docs.forEach(function(d,k){
       var ok=(!f.checked||d.getAttribute('data-findings')!=='0')&&(!i.checked||d.getAttribute('data-images')!=='0')&&(!needle||texts[k].indexOf(needle)>=0)&&(!test||test(rewards[k]));
       d.classList.toggle('hidden',!ok);
-      var r=rows[d.id];if(r){r.classList.toggle('hidden',!ok);}
-      if(ok){shown++;}
+      if(ok){shown++;}else{var r=rowOf[d.id];if(r){out.add(r);}}
     });
+    if(lines){lines.filter(out.size?function(r){return out.has(r);}:null);}
     document.getElementById('shown').textContent=shown.toLocaleString('en');
   }
   q.addEventListener('input',apply);f.addEventListener('change',apply);i.addEventListener('change',apply);
@@ -43,8 +81,8 @@
 
   // Sorting: a click on a header orders the rows by that column, again
   // the other way. Numbers sort as numbers; a cell with none sorts last.
-  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'),function(table){
-    var heads=table.tHead.rows[0].cells;
+  tables.forEach(function(rows){
+    var heads=rows.table.tHead.rows[0].cells;
     Array.prototype.forEach.call(heads,function(th,col){
       var kind=th.getAttribute('data-sort');
       if(!kind){return;}
@@ -53,20 +91,19 @@
         var down=th.getAttribute('aria-sort')==='ascending';
         Array.prototype.forEach.call(heads,function(h){h.removeAttribute('aria-sort');});
         th.setAttribute('aria-sort',down?'descending':'ascending');
-        var body=table.tBodies[0],keyed=[];
-        for(var k=0;k<body.rows.length;k++){
-          var t=body.rows[k].cells[col].textContent;
-          keyed.push({r:body.rows[k],k:k,v:kind==='num'?parseFloat(t.replace(/,/g,'')):t.toLowerCase()});
-        }
         var sign=down?-1:1;
-        keyed.sort(function(a,b){
-          var an=kind==='num'&&isNaN(a.v),bn=kind==='num'&&isNaN(b.v);
-          if(an||bn){return an===bn?a.k-b.k:(an?1:-1);}
-          return a.v<b.v?-sign:a.v>b.v?sign:a.k-b.k;
+        rows.sort(function(all){
+          var keyed=all.map(function(r,k){
+            var t=r.cells[col].textContent;
+            return {r:r,k:k,v:kind==='num'?parseFloat(t.replace(/,/g,'')):t.toLowerCase()};
+          });
+          keyed.sort(function(a,b){
+            var an=kind==='num'&&isNaN(a.v),bn=kind==='num'&&isNaN(b.v);
+            if(an||bn){return an===bn?a.k-b.k:(an?1:-1);}
+            return a.v<b.v?-sign:a.v>b.v?sign:a.k-b.k;
+          });
+          return keyed.map(function(e){return e.r;});
         });
-        var frag=document.createDocumentFragment();
-        keyed.forEach(function(e){frag.appendChild(e.r);});
-        body.appendChild(frag);
       }
       th.addEventListener('click',sort);
       th.addEventListener('keydown',function(e){if(e.key==='Enter'||e.key===' '){e.preventDefault();sort();}});
@@ -80,7 +117,12 @@
   function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}if(text!==undefined){e.textContent=text;}return e;}
   function title(d){var h=d.querySelector('h2');var r=d.getAttribute('data-reward');return (h?h.textContent:d.id)+(r===null?'':' · reward '+r);}
   function turns(d){return Array.prototype.slice.call(d.querySelectorAll(':scope > .turn'));}
-  function copy(t){var c=t.cloneNode(true);c.removeAttribute('id');Array.prototype.forEach.call(c.querySelectorAll('[id]'),function(e){e.removeAttribute('id');});return c;}
+  function copy(t){
+    var c=t.cloneNode(true);c.removeAttribute('id');
+    Array.prototype.forEach.call(c.querySelectorAll('[id]'),function(e){e.removeAttribute('id');});
+    Array.prototype.forEach.call(c.querySelectorAll('details.fold[open]'),function(e){e.removeAttribute('open');});
+    return c;
+  }
   function compare(){
     var old=document.getElementById('compare');
     if(old){old.remove();}

@@ -129,9 +129,8 @@ pub fn write(
         add(&mut totals, &drawn.row);
         index_row(&drawn.row, &mut rows);
     }
-    let mut head = header("#", true);
+    let mut head = header("#", true) + "<th data-sort=\"text\" class=\"wide\">request</th>";
     for (name, numeric) in [
-        ("request", false),
         ("status", false),
         ("request shape", false),
         ("response shape", false),
@@ -169,9 +168,9 @@ fn index_row(row: &Row, html: &mut Html) {
         "<tr data-interaction=\"{n}\"><td class=\"n\"><a href=\"#interaction-{n}\">"
     ))
     .count(n)
-    .raw("</a></td><td>")
+    .raw("</a></td><td class=\"wide\">")
     .text(&row.call)
-    .raw("</td><td class=\"s\">")
+    .raw("</td><td>")
     .text(&row.status)
     .raw("</td><td>")
     .text(&row.request)

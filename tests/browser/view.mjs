@@ -5,8 +5,11 @@
 // shown as text and never run, and no request leaving the page; and, when
 // the shared cassettes are there (../shared/cassettes beside the clone),
 // the page of a real cassette and of a HAR file: interaction rows searched
-// and filtered, a streamed response assembled, secret headers REDACTED.
-// Screenshots go under target/view/ for a person to look at.
+// and filtered, a streamed response assembled, secret headers REDACTED;
+// and the page of rollouts (tests/fixtures/rollouts/tasks.jsonl): sorted by
+// reward, filtered by reward, a folded prompt opened, two rollouts of a
+// task compared. Screenshots go under target/view/ for a person to look at
+// (rollouts.png is the one docs/commands/view.md shows).
 //
 //   PARTKIT_BIN=target/debug/partkit node tests/browser/view.mjs
 
@@ -87,16 +90,17 @@ const pages = {
 
 // Real recordings, read where they are (never copied into the clone).
 const cassettes = join(root, '../shared/cassettes');
-function recordingPage(file, name) {
+function recordingPage(file, name, cwd = cassettes) {
   const html = join(out, name);
-  // Run from the cassettes folder, so that the page names the file as a
+  // Run from the file's folder, so that the page names the file as a
   // reader would see it (`vcrpy/…`), not this machine's path to it.
   execFileSync(bin, ['--no-config', 'view', file, '-o', html], {
-    cwd: cassettes,
+    cwd,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return html;
 }
+pages.rollouts = recordingPage('tasks.jsonl', 'rollouts.html', join(root, 'tests/fixtures/rollouts'));
 if (existsSync(join(cassettes, 'README.md'))) {
   pages.cassette = recordingPage('vcrpy/pydantic-ai-03.yaml', 'cassette.html');
   pages.har = recordingPage('har/mirascope-01.har', 'har.html');
@@ -199,6 +203,72 @@ await check('1,000 replies: the index, search and filters run under the policy',
   assert.equal(await tab.locator('section.doc:not(.hidden)').getAttribute('data-line'), '10');
   await tab.locator('#only-findings').uncheck();
   await tab.screenshot({ path: join(out, 'replies.png') });
+  assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+  await context.close();
+});
+
+await check('rollouts: sorted and filtered by reward, a fold opened, two rollouts compared', async () => {
+  const { tab, seen, context } = await open(pages.rollouts);
+  const lines = () => tab.$$eval('table.lines tbody tr[data-line]', (all) => all.map((r) => Number(r.getAttribute('data-line'))));
+  const rewards = () => tab.$$eval('table.lines tbody tr[data-line]', (all) => all.map((r) => r.cells[2].textContent));
+  assert.deepEqual(await lines(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  // Sorted by reward: a click, then the other way; ties keep file order.
+  const reward = tab.locator('table.lines th', { hasText: 'reward' });
+  await reward.click();
+  assert.equal(await reward.getAttribute('aria-sort'), 'ascending');
+  assert.deepEqual(await lines(), [2, 3, 4, 9, 11, 1, 5, 6, 7, 8, 10, 12]);
+  await reward.click();
+  assert.equal(await reward.getAttribute('aria-sort'), 'descending');
+  assert.deepEqual((await rewards()).slice(0, 7), ['1.0', '1.0', '1.0', '1.0', '1.0', '1.0', '1']);
+  // Sorted by task, as text.
+  await tab.locator('table.lines th', { hasText: 'task' }).click();
+  assert.deepEqual((await lines()).slice(0, 6), [1, 3, 5, 2, 4, 6]);
+  // The reward filter: rows and sections; a text it cannot read is marked.
+  await tab.locator('#reward').fill('< 1');
+  assert.equal(await tab.locator('#shown').innerText(), '5');
+  assert.deepEqual((await lines()).sort((a, b) => a - b), [2, 3, 4, 9, 11]);
+  assert.equal(await count(tab, 'main section.doc:not(.hidden)'), 5);
+  await tab.locator('#reward').fill('reward >= 1');
+  assert.equal(await tab.locator('#shown').innerText(), '7');
+  await tab.locator('#reward').fill('high');
+  assert.equal(await tab.locator('#reward').getAttribute('class'), 'invalid');
+  assert.equal(await tab.locator('#shown').innerText(), '12');
+  await tab.locator('#reward').fill('');
+  // The tasks: five, their rewards side by side.
+  assert.equal(await count(tab, 'details.tasks tbody tr'), 5);
+  assert.equal(await tab.locator('details.tasks tbody tr').first().locator('td.rewards').innerText(), '1.0 0.0 1.0');
+  await tab.screenshot({ path: join(out, 'rollouts.png') });
+  // The 122-line prompt is folded: its first lines show, the rest opens on a click.
+  const fold = tab.locator('#line-1 .turn.system details.fold');
+  assert.equal(await fold.getAttribute('open'), null);
+  assert.equal(await fold.locator('pre.rest').isVisible(), false);
+  assert.match(await fold.locator('summary').innerText(), /116 more lines/);
+  await fold.locator('summary').click();
+  assert.equal(await fold.locator('pre.rest').isVisible(), true);
+  assert.equal(await fold.locator('.more').isVisible(), false);
+  // The tool list drawn once at the top, and a document's pointer to it.
+  assert.equal(await count(tab, '.tool-lists details.tools'), 2);
+  await tab.locator('#line-7 .tools-ref a').click();
+  assert.equal(new URL(tab.url()).hash, '#tools-1');
+  // Compare: task 0's lowest against its highest, turn by turn.
+  await tab.locator('details.tasks tbody tr').first().locator('a.compare').click();
+  assert.equal(new URL(tab.url()).hash, '#compare-3-1');
+  const view = tab.locator('#compare');
+  assert.ok(await view.isVisible());
+  assert.equal(await tab.locator('main.docs').isVisible(), false);
+  assert.equal(await count(tab, '#compare .compare-grid > .cell'), 10);
+  assert.equal(await count(tab, '#compare .cell.same'), 4, 'the system and user turns are the same');
+  assert.equal(await count(tab, '#compare [id]'), 0, 'the copies hold no ids');
+  assert.equal(await count(tab, '#compare details.fold[open]'), 0, 'the copies start folded');
+  assert.deepEqual(await tab.$$eval('#compare select', (all) => all.map((s) => s.value)), ['3', '1']);
+  await tab.screenshot({ path: join(out, 'compare.png') });
+  // Another rollout of the task on the right.
+  await tab.locator('#compare select').nth(1).selectOption('5');
+  await tab.waitForURL(/#compare-3-5$/);
+  assert.deepEqual(await tab.$$eval('#compare select', (all) => all.map((s) => s.value)), ['3', '5']);
+  await tab.locator('#compare a.close').click();
+  assert.equal(await count(tab, '#compare'), 0);
+  assert.ok(await tab.locator('main.docs').isVisible());
   assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
   await context.close();
 });

@@ -374,7 +374,7 @@ fn an_empty_body_a_cut_stream_and_a_refusal_are_drawn_as_such() {
     assert!(three.contains("<p class=\"note\">the provider said: max_tokens: field required</p>"));
     assert!(three.contains("<span class=\"status bad\">400 Bad Request</span>"));
     // The index: a row per interaction, with its shapes and counts.
-    assert!(page.contains("<tr data-interaction=\"2\"><td class=\"n\"><a href=\"#interaction-2\">2</a></td><td>POST api.anthropic.com/v1/messages</td><td class=\"s\">200 OK</td><td>anthropic transcript</td><td>broken stream</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">1</td><td class=\"n\">0</td></tr>"), "{page}");
+    assert!(page.contains("<tr data-interaction=\"2\"><td class=\"n\"><a href=\"#interaction-2\">2</a></td><td class=\"wide\">POST api.anthropic.com/v1/messages</td><td>200 OK</td><td>anthropic transcript</td><td>broken stream</td><td class=\"n\">0</td><td class=\"n\">0</td><td class=\"n\">1</td><td class=\"n\">0</td></tr>"), "{page}");
     assert!(page.contains("3 interactions · 4 documents · 1 image"));
     assert!(
         run.stderr

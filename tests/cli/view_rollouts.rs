@@ -41,9 +41,11 @@ fn every_line_shows_its_reward_task_and_agent() {
     assert!(page.contains("<input type=\"text\" id=\"reward\""));
     // Line 2 is task 1's first rollout, rewarded 0.0; line 11 an instance's, 0.
     assert!(page.contains(
-        "<tr data-line=\"2\"><td class=\"n\"><a href=\"#line-2\">2</a></td><td>NeMo Gym rollout</td><td class=\"n\">0.0</td><td>1</td><td class=\"n\">0</td><td></td><td>image_tools_agent</td>"
+        "<tr data-line=\"2\"><td class=\"n\"><a href=\"#line-2\">2</a></td><td>NeMo Gym rollout</td><td class=\"n\">0.0</td><td>1</td><td class=\"n\">0</td><td></td><td title=\"image_tools_agent\">image_tools_agent</td>"
     ));
-    assert!(page.contains("<td class=\"n\">0</td><td>octo__widgets-1234</td>"));
+    assert!(page.contains(
+        "<td class=\"n\">0</td><td title=\"octo__widgets-1234\">octo__widgets-1234</td>"
+    ));
     // The header of each section says the same.
     assert_eq!(
         page.matches("<p class=\"facts rollout\">reward <b class=\"reward ")
@@ -74,17 +76,17 @@ fn rollouts_of_one_task_are_grouped_with_their_rewards_and_a_compare_link() {
     // lowest against the first highest.
     let task0 = between(tasks, "<tr data-task=", "</tr>");
     assert!(
-        task0.contains("<td>0</td><td class=\"n\">3</td><td class=\"n\">0.667</td>"),
+        task0.contains("<td class=\"wide\">0</td><td class=\"n\">3</td><td class=\"n\">0.667</td>"),
         "{task0}"
     );
     assert!(task0.contains("<a class=\"reward good\" href=\"#line-1\" title=\"line 1\">1.0</a> <a class=\"reward bad\" href=\"#line-3\" title=\"line 3\">0.0</a> <a class=\"reward good\" href=\"#line-5\""));
     assert!(task0.contains("href=\"#compare-3-1\""));
     // Grouped by first user message, and by instance id.
-    assert!(tasks.contains("<td>“How many visits came from search engines last week?”</td><td class=\"n\">2</td><td class=\"n\">1</td>"));
+    assert!(tasks.contains("<td class=\"wide\">“How many visits came from search engines last week?”</td><td class=\"n\">2</td><td class=\"n\">1</td>"));
     assert!(tasks.contains("<tr data-task=\"t"));
-    assert!(
-        tasks.contains("<td>octo__widgets-1234</td><td class=\"n\">2</td><td class=\"n\">0.5</td>")
-    );
+    assert!(tasks.contains(
+        "<td class=\"wide\">octo__widgets-1234</td><td class=\"n\">2</td><td class=\"n\">0.5</td>"
+    ));
     assert!(tasks.contains("href=\"#compare-11-12\""));
     // Sections of one task share its id, which the compare view reads.
     let id = task0["<tr data-task=\"".len()..].split('"').next().unwrap();
