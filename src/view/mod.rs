@@ -131,7 +131,7 @@ pub fn write_documents(
                 };
                 // Documents go in chunks: the browser skips drawing a chunk
                 // out of view, and tracks a chunk, not each document.
-                let open = if summaries.len() % CHUNK == 0 {
+                let open = if summaries.len().is_multiple_of(CHUNK) {
                     if summaries.is_empty() {
                         "<div class=\"chunk\">\n"
                     } else {
