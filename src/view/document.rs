@@ -13,6 +13,7 @@ use super::fold;
 use super::html::Html;
 use super::indent;
 use super::media::{self, Media, MediaCount, MediaStyle, Source};
+use super::repeats::{self, Repeat};
 use super::tools::{self, ToolList};
 use crate::convert::document::{convert_document, ConvertRequest, RolloutChoice};
 use crate::shapes::Shape;
@@ -67,6 +68,8 @@ pub struct DocView {
     pub summary: DocSummary,
     /// Its tool list, whose slot `html` holds ([`tools::slot`]).
     pub tools: Option<ToolList>,
+    /// Its long texts, whose slots `html` holds ([`repeats::slot`]).
+    pub repeats: Vec<Repeat>,
 }
 
 /// The most characters of a first user message shown as a task's label.
@@ -116,6 +119,7 @@ pub fn draw(line: usize, bytes: &SharedBytes, options: &DocOptions) -> DocView {
         html: html.into_string(),
         summary,
         tools: drawn.tools,
+        repeats: drawn.repeats,
     }
 }
 
@@ -275,6 +279,8 @@ pub struct Drawn {
     pub body: Html,
     /// Its tool list, whose slot `body` holds.
     pub tools: Option<ToolList>,
+    /// Its long texts, whose slots `body` holds.
+    pub repeats: Vec<Repeat>,
 }
 
 /// Draws `bytes` (the document on `line`) as turns, with its findings.
@@ -406,6 +412,7 @@ pub fn draw_content(
         findings,
         body,
         tools: state.tools,
+        repeats: state.repeats,
     }
 }
 
@@ -435,6 +442,7 @@ pub fn too_large(line: usize, message: &str) -> DocView {
         html: html.into_string(),
         summary,
         tools: None,
+        repeats: Vec::new(),
     }
 }
 
@@ -467,6 +475,8 @@ struct Drawing<'a> {
     /// Whether the blocks drawn are a tool result's (a JSON text in one is
     /// shown indented).
     in_result: bool,
+    /// The long texts drawn, which the writer puts in place.
+    repeats: Vec<Repeat>,
 }
 
 impl<'a> Drawing<'a> {
@@ -488,6 +498,7 @@ impl<'a> Drawing<'a> {
             waiting: HashMap::new(),
             tools: None,
             in_result: false,
+            repeats: Vec::new(),
         }
     }
 
@@ -571,12 +582,24 @@ impl<'a> Drawing<'a> {
         }
     }
 
-    /// A text, folded when long; a tool result's JSON text indented.
-    fn text(&self, text: &str, html: &mut Html) {
-        match self.in_result.then(|| indent::json(text)).flatten() {
-            Some(indented) => fold::block(html, "json", &indented, MAX_TEXT),
-            None => fold::block(html, "text", text, MAX_TEXT),
+    /// A text, folded when long; a tool result's JSON text indented. A
+    /// long one goes in a slot: the writer draws it where it is first seen
+    /// on the page and points back to it after ([`repeats`]).
+    fn text(&mut self, text: &str, html: &mut Html) {
+        let indented = self.in_result.then(|| indent::json(text)).flatten();
+        let (class, shown) = match &indented {
+            Some(indented) => ("json", indented.as_str()),
+            None => ("text", text),
+        };
+        if !fold::folds(shown) {
+            fold::block(html, class, shown, MAX_TEXT);
+            return;
         }
+        let mut drawn = Html::new();
+        fold::block(&mut drawn, class, shown, MAX_TEXT);
+        let repeat = Repeat::new(text, drawn.into_string());
+        html.raw(&repeats::slot(repeat.key));
+        self.repeats.push(repeat);
     }
 
     fn call(&mut self, part: &Value, html: &mut Html) {

@@ -20,7 +20,7 @@ const PREVIEW_CHARS: usize = 600;
 /// long; at most `max` characters of it are drawn (the rest counted).
 pub fn block(html: &mut Html, class: &str, text: &str, max: usize) {
     let lines = text.lines().count();
-    if lines <= FOLD_LINES && text.len() <= FOLD_CHARS {
+    if !folds(text) {
         html.raw("<pre class=\"")
             .raw(class)
             .raw("\">")
@@ -51,6 +51,11 @@ pub fn block(html: &mut Html, class: &str, text: &str, max: usize) {
         .raw(" rest\">")
         .text_cut(rest, max.saturating_sub(shown))
         .raw("</pre></details>");
+}
+
+/// Whether `text` is long enough to be folded.
+pub fn folds(text: &str) -> bool {
+    text.len() > FOLD_CHARS || text.lines().nth(FOLD_LINES).is_some()
 }
 
 /// Where the preview of a long text ends: after its first lines, cut at a

@@ -23,6 +23,7 @@ mod indent;
 mod index;
 mod media;
 mod recording;
+mod repeats;
 mod tools;
 
 use std::io::Write;
@@ -109,6 +110,7 @@ pub fn write_documents(
     documents.detect()?;
     let json_lines = documents.is_json_lines();
     let mut lists = tools::Lists::default();
+    let mut texts = repeats::Repeats::default();
     crate::pipeline::for_each_document(
         &mut documents,
         |line, bytes| wanted(line).then(|| document::draw(line, bytes, &options.doc)),
@@ -128,6 +130,11 @@ pub fn write_documents(
                             .replacen(&tools::slot(list.key), &tools::inline(list), 1)
                     }
                     list => lists.fill(&drawn.html, list.as_ref(), "line", line),
+                };
+                let html = if json_lines {
+                    texts.fill(html, &drawn.repeats, "line", line)
+                } else {
+                    repeats::inline(html, &drawn.repeats)
                 };
                 // Documents go in chunks: the browser skips drawing a chunk
                 // out of view, and tracks a chunk, not each document.

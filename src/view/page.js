@@ -123,6 +123,14 @@
     Array.prototype.forEach.call(c.querySelectorAll('details.fold[open]'),function(e){e.removeAttribute('open');});
     return c;
   }
+  // A turn's text, with a long text drawn once on the page (its first
+  // place, or a pointer to it) read as the same: its anchor.
+  function sig(t){
+    var c=t.cloneNode(true);
+    Array.prototype.forEach.call(c.querySelectorAll('.repeated'),function(e){e.replaceWith('@'+e.id);});
+    Array.prototype.forEach.call(c.querySelectorAll('.text-ref'),function(e){var a=e.querySelector('a');e.replaceWith('@'+(a?a.getAttribute('href').slice(1):''));});
+    return c.textContent;
+  }
   function compare(){
     var old=document.getElementById('compare');
     if(old){old.remove();}
@@ -144,7 +152,7 @@
     box.appendChild(head);
     var grid=el('div','compare-grid'),ta=turns(a),tb=turns(b),same=0;
     for(var k=0;k<Math.max(ta.length,tb.length);k++){
-      var x=ta[k],y=tb[k],alike=!!(x&&y&&x.textContent===y.textContent);
+      var x=ta[k],y=tb[k],alike=!!(x&&y&&sig(x)===sig(y));
       if(alike){same++;}
       [x,y].forEach(function(t){var cell=el('div','cell'+(alike?' same':''));if(t){cell.appendChild(copy(t));}else{cell.appendChild(el('p','note','no turn '+(k+1)));}grid.appendChild(cell);});
     }

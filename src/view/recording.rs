@@ -12,6 +12,7 @@
 use super::document::{self, Answers, DocSummary, Within};
 use super::html::Html;
 use super::index::{header, Index};
+use super::repeats::{self, Repeat};
 use super::tools::{self, ToolList};
 use super::{head, tail, Totals, ViewOptions};
 use crate::error::{Error, Result};
@@ -49,6 +50,8 @@ struct Drawn {
     row: Row,
     /// The tool lists of its bodies, whose slots `html` holds.
     tools: Vec<ToolList>,
+    /// The long texts of its bodies, whose slots `html` holds.
+    repeats: Vec<Repeat>,
 }
 
 /// Writes the page of `recording`, named `label` on the page, to `out`
@@ -115,6 +118,7 @@ pub fn write(
         *uses.entry(list.key).or_default() += 1;
     }
     let mut lists = tools::Lists::default();
+    let mut texts = repeats::Repeats::default();
     let mut rows = Html::new();
     for drawn in &drawn {
         let mut html = drawn.html.clone();
@@ -125,6 +129,7 @@ pub fn write(
                 html.replacen(&tools::slot(list.key), &tools::inline(list), 1)
             };
         }
+        let html = texts.fill(html, &drawn.repeats, "interaction", drawn.row.number);
         out.write_all(html.as_bytes()).map_err(write_error)?;
         add(&mut totals, &drawn.row);
         index_row(&drawn.row, &mut rows);
@@ -218,6 +223,7 @@ fn draw(
     };
     let mut sides = Html::new();
     let mut lists = Vec::new();
+    let mut long_texts = Vec::new();
     for side in [Side::Request, Side::Response] {
         let headers = match side {
             Side::Request => request.map(|r| &r.headers),
@@ -262,6 +268,7 @@ fn draw(
             add_summary(&mut row.sum, &drawn.summary);
             row.documents += usize::from(drawn.document);
             lists.extend(drawn.tools);
+            long_texts.extend(drawn.repeats);
             sides.append(drawn.html);
         }
         sides.raw("</div>");
@@ -297,6 +304,7 @@ fn draw(
         html: html.into_string(),
         row,
         tools: lists,
+        repeats: long_texts,
     }
 }
 
@@ -365,6 +373,7 @@ struct BodyView {
     /// Whether it was drawn as a document.
     document: bool,
     tools: Option<ToolList>,
+    repeats: Vec<Repeat>,
 }
 
 fn draw_body(
@@ -392,17 +401,18 @@ fn draw_body(
                 .raw("</ul>");
         }
         html.append(drawn.body);
-        (drawn.summary, drawn.tools)
+        (drawn.summary, drawn.tools, drawn.repeats)
     };
     match &body.content {
         Content::Json(bytes) => {
-            let (summary, tools) = document(bytes, &mut html);
+            let (summary, tools, repeats) = document(bytes, &mut html);
             BodyView {
                 kind: summary.kind.clone(),
                 html,
                 summary,
                 document: true,
                 tools,
+                repeats,
             }
         }
         Content::Stream { assembled, json } => {
@@ -422,13 +432,14 @@ fn draw_body(
                 }
                 html.raw("</ul>");
             }
-            let (summary, tools) = document(json, &mut html);
+            let (summary, tools, repeats) = document(json, &mut html);
             BodyView {
                 kind: format!("{}, streamed", summary.kind),
                 html,
                 summary,
                 document: true,
                 tools,
+                repeats,
             }
         }
         Content::BrokenStream(problem) => {
@@ -451,6 +462,7 @@ fn draw_body(
                 },
                 document: false,
                 tools: None,
+                repeats: Vec::new(),
             }
         }
         Content::Empty => {
@@ -461,6 +473,7 @@ fn draw_body(
                 summary: DocSummary::default(),
                 document: false,
                 tools: None,
+                repeats: Vec::new(),
             }
         }
         Content::Skipped(note) => {
@@ -473,6 +486,7 @@ fn draw_body(
                 summary: DocSummary::default(),
                 document: false,
                 tools: None,
+                repeats: Vec::new(),
             }
         }
     }

@@ -100,12 +100,19 @@ fn rollouts_of_one_task_are_grouped_with_their_rewards_and_a_compare_link() {
 #[test]
 fn long_prompts_tool_lists_and_json_outputs_are_laid_out_to_read() {
     let page = page();
-    // The 122-line system prompt of each image rollout: its first lines,
-    // the rest folded.
+    // The 122-line system prompt of the image rollouts: its first lines,
+    // the rest folded, drawn once; the other five rollouts point to it.
     assert_eq!(
         page.matches("<span class=\"more\">116 more lines</span>")
             .count(),
-        6
+        1
+    );
+    assert!(page.contains("<section class=\"doc\" id=\"line-1\""));
+    let first = between(&page, "<section class=\"doc\" id=\"line-1\"", "</section>");
+    assert!(first.contains("<div class=\"repeated\" id=\"text-1\"><details class=\"fold\">"));
+    assert_eq!(
+        page.matches("<p class=\"text-ref\">the same 122 lines as <a href=\"#text-1\">line 1</a>: <span class=\"first\">You answer questions about pictures").count(),
+        5
     );
     // The 30-tool list of lines 7-10 is drawn once at the top; those lines
     // point to it.
