@@ -109,7 +109,7 @@ mod tests {
         let other = Repeat::new("other\n", "<pre>OTHER</pre>".into());
         let doc = |texts: &[&Repeat]| texts.iter().map(|t| slot(t.key)).collect::<String>();
         let mut repeats = Repeats::default();
-        let one = repeats.fill(doc(&[&text]), &[text.clone()], "line", 1);
+        let one = repeats.fill(doc(&[&text]), std::slice::from_ref(&text), "line", 1);
         assert_eq!(
             one,
             "<div class=\"repeated\" id=\"text-1\"><details>PROMPT</details></div>"
