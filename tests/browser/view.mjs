@@ -74,6 +74,12 @@ for (let n = 1; n <= 1000; n++) {
 }
 replies[9] = '{not json';
 
+// 2,500 small replies: more rows than the index holds at once.
+const many = [];
+for (let n = 1; n <= 2500; n++) {
+  many.push(JSON.stringify({ step: n, note: `step ${n} of many` }));
+}
+
 function page(name, text) {
   const input = join(out, name);
   writeFileSync(input, text);
@@ -86,6 +92,7 @@ const pages = {
   transcript: page('transcript.json', JSON.stringify(transcript)),
   hostile: page('hostile.json', JSON.stringify(hostile)),
   replies: page('replies.jsonl', replies.join('\n') + '\n'),
+  many: page('many.jsonl', many.join('\n') + '\n'),
 };
 
 // Real recordings, read where they are (never copied into the clone).
@@ -253,8 +260,9 @@ await check('rollouts: sorted and filtered by reward, a fold opened, two rollout
   // Compare: task 0's lowest against its highest, turn by turn.
   await tab.locator('details.tasks tbody tr').first().locator('a.compare').click();
   assert.equal(new URL(tab.url()).hash, '#compare-3-1');
+  // The view is built on the hashchange event, after the click returns.
   const view = tab.locator('#compare');
-  assert.ok(await view.isVisible());
+  await view.waitFor({ state: 'visible' });
   assert.equal(await tab.locator('main.docs').isVisible(), false);
   assert.equal(await count(tab, '#compare .compare-grid > .cell'), 10);
   assert.equal(await count(tab, '#compare .cell.same'), 4, 'the system and user turns are the same');
@@ -265,10 +273,36 @@ await check('rollouts: sorted and filtered by reward, a fold opened, two rollout
   // Another rollout of the task on the right.
   await tab.locator('#compare select').nth(1).selectOption('5');
   await tab.waitForURL(/#compare-3-5$/);
-  assert.deepEqual(await tab.$$eval('#compare select', (all) => all.map((s) => s.value)), ['3', '5']);
+  await tab.waitForFunction(() => [...document.querySelectorAll('#compare select')].map((s) => s.value).join() === '3,5');
   await tab.locator('#compare a.close').click();
-  assert.equal(await count(tab, '#compare'), 0);
+  await view.waitFor({ state: 'detached' });
   assert.ok(await tab.locator('main.docs').isVisible());
+  assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
+  await context.close();
+});
+
+await check('2,500 lines: the index holds the rows in view, sorts and filters them all', async () => {
+  const { tab, seen, context } = await open(pages.many);
+  const rows = () => tab.$$eval('table.lines tbody tr[data-line]', (all) => all.map((r) => Number(r.getAttribute('data-line'))));
+  const first = await rows();
+  assert.ok(first.length < 100, `${first.length} rows drawn`);
+  assert.deepEqual(first.slice(0, 3), [1, 2, 3]);
+  assert.equal(await count(tab, 'table.lines tr.spacer'), 2);
+  // Scrolled to the end: the last rows are drawn in place of the first.
+  await tab.locator('.index .rows').evaluate((box) => { box.scrollTop = box.scrollHeight; });
+  await tab.waitForFunction(() => document.querySelector('table.lines tbody tr[data-line="2500"]') !== null);
+  assert.ok(!(await rows()).includes(1));
+  // Sorted by line, the other way: 2,500 first.
+  const line = tab.locator('table.lines th', { hasText: 'line' });
+  await line.click();
+  await line.click();
+  await tab.locator('.index .rows').evaluate((box) => { box.scrollTop = 0; });
+  await tab.waitForFunction(() => document.querySelector('table.lines tbody tr[data-line]').getAttribute('data-line') === '2500');
+  // The search: one row left, and the table holds all of them again.
+  await tab.locator('#q').fill('step 1234 of');
+  assert.equal(await tab.locator('#shown').innerText(), '1');
+  assert.deepEqual(await rows(), [1234]);
+  assert.equal(await count(tab, 'table.lines tr.spacer'), 0);
   assert.deepEqual(seen, { errors: [], dialogs: [], requests: [] });
   await context.close();
 });
