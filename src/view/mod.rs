@@ -129,7 +129,7 @@ pub fn write_documents(
                             .html
                             .replacen(&tools::slot(list.key), &tools::inline(list), 1)
                     }
-                    list => lists.fill(&drawn.html, list.as_ref(), "line", line),
+                    list => lists.fill(drawn.html, list.as_ref(), "line", line),
                 };
                 let html = if json_lines {
                     texts.fill(html, &drawn.repeats, "line", line)

@@ -124,7 +124,7 @@ pub fn write(
         let mut html = drawn.html.clone();
         for list in &drawn.tools {
             html = if uses[&list.key] > 1 {
-                lists.fill(&html, Some(list), "interaction", drawn.row.number)
+                lists.fill(html, Some(list), "interaction", drawn.row.number)
             } else {
                 html.replacen(&tools::slot(list.key), &tools::inline(list), 1)
             };

@@ -139,13 +139,13 @@ impl Lists {
     /// `user` name the section (`line`, 3).
     pub fn fill(
         &mut self,
-        html: &str,
+        html: String,
         list: Option<&ToolList>,
         noun: &'static str,
         user: usize,
     ) -> String {
         let Some(list) = list else {
-            return html.to_string();
+            return html;
         };
         let slot = slot(list.key);
         let number = self.top.len() + 1;
@@ -251,14 +251,17 @@ mod tests {
         let same = draw(&tools(3));
         let other = draw(&tools(2));
         let page = |list: &ToolList| format!("<section>{}</section>", slot(list.key));
-        let first = lists.fill(&page(&same), Some(&same), "line", 1);
-        let second = lists.fill(&page(&other), Some(&other), "line", 2);
-        let third = lists.fill(&page(&same), Some(&same), "line", 3);
+        let first = lists.fill(page(&same), Some(&same), "line", 1);
+        let second = lists.fill(page(&other), Some(&other), "line", 2);
+        let third = lists.fill(page(&same), Some(&same), "line", 3);
         assert!(first.contains("<a href=\"#tools-1\">tool list 1</a>"));
         assert!(second.contains("<a href=\"#tools-2\">tool list 2</a>"));
         assert_eq!(first, third);
         assert!(!first.contains('\0'));
-        assert_eq!(lists.fill("<p>none</p>", None, "line", 4), "<p>none</p>");
+        assert_eq!(
+            lists.fill("<p>none</p>".into(), None, "line", 4),
+            "<p>none</p>"
+        );
         let top = lists.draw();
         assert_eq!(top.matches("<details class=\"tools\" id=").count(), 2);
         assert!(top.contains("tool list 1 · 3 tools · used by lines 1, 3: "));
