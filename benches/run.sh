@@ -17,7 +17,8 @@
 #   RUNS=5            timed runs per command (after one warm-up); the median is kept
 #   SLOW_RUNS=3       timed runs (no warm-up) of the slow peers: jq, the Python
 #                     stdlib validator, the Pillow recipe
-#   ONLY=a,b          only these sections: encode validate split convert inspect resize
+#   ONLY=a,b          only these sections: encode validate split convert small inspect resize
+#                     (small: 10,000 ~2.4 KB Chat bodies made by benches/python_convert.py)
 #   PEERS=0           time partkit and cat only
 #   PARTKIT_BASE=bin  also time this older partkit on every command ("before" columns)
 #   CAP=4000000       the byte cap of the image resizes
@@ -40,7 +41,7 @@ cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
 runs=${RUNS:-5}
 slow_runs=${SLOW_RUNS:-3}
-only=${ONLY:-encode,validate,split,convert,inspect,resize}
+only=${ONLY:-encode,validate,split,convert,small,inspect,resize}
 peers=${PEERS:-1}
 cap=${CAP:-4000000}
 shared=$PWD/../shared/bench
@@ -49,8 +50,8 @@ die() { echo "benches/run.sh: $*" >&2; exit 2; }
 want() { [[ ",$only," == *",$1,"* ]]; }
 have() { command -v "$1" >/dev/null; }
 for section in ${only//,/ }; do
-  [[ " encode validate split convert inspect resize " == *" $section "* ]] ||
-    die "ONLY: no section '$section' (encode validate split convert inspect resize)"
+  [[ " encode validate split convert small inspect resize " == *" $section "* ]] ||
+    die "ONLY: no section '$section' (encode validate split convert small inspect resize)"
 done
 have hyperfine || die "needs hyperfine (apt-get install hyperfine)"
 [ -x /usr/bin/time ] || die "needs /usr/bin/time for peak RSS (apt-get install time)"
@@ -213,6 +214,20 @@ if want convert; then
   for shape in mcp nemo-gym; do
     row convert_$shape '' "\`convert --to $shape replies_50m.jsonl\`" "$small" PARTKIT convert --to $shape "$small"
     note convert_$shape 'one tool result (a NeMo Gym reply) per line; the 2 lines holding a broken image fail'
+  done
+fi
+
+if want small; then
+  # Small documents: what a document costs when there is little to stream. The
+  # same 10,000 Chat bodies benches/python_convert.py times through Python.
+  small_chat=$scratch/small_chat_10k.jsonl
+  python3 -c 'import sys; sys.path.insert(0, "benches"); from python_convert import small_lines
+open(sys.argv[1], "w").write("\n".join(small_lines(10_000, 14)) + "\n")' "$small_chat"
+  for cores in 2 1; do
+    if [ $cores = 2 ]; then pin=(); else pin=(taskset -c 0); fi
+    row "convert_small_$cores" '' "\`convert --to anthropic --jsonl\` 10,000 small Chat bodies ($cores core$([ $cores = 2 ] && echo s))" \
+      "$small_chat" "${pin[@]}" PARTKIT convert --from openai-chat --to anthropic --jsonl "$small_chat"
+    peer "convert_small_$cores" jq_small '`jq -c .`' "$small_chat" "$runs" 1 jq jq -c . "$small_chat"
   done
 fi
 

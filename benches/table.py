@@ -11,6 +11,9 @@ RESULTS_DIR/rows.tsv lists, tab-separated and in the order to print them:
 and KEY.json (hyperfine), KEY.base.json (PARTKIT_BASE), KEY.rss (peak KiB),
 KEY.stderr (resize's --report json), cat.FILE.json (cat of each input) and
 recipe_NAME.png (the Pillow recipe's result) lie next to it.
+After the table, each speed target of the project (docs/speed.md#targets) is
+checked against the row it is about: met, not met (with the ratio), or not
+measured in this run.
 Only the standard library: it runs under any python3.
 """
 import json
@@ -145,3 +148,47 @@ print("× cat: cat's median on the same input ÷ partkit's (1.0 = as fast as rea
       + (f"Before: {meta['base']}. " if with_base else "")
       + "Every time is a whole process, start-up included.")
 print(f"Verdicts of validate on replies_1g.jsonl: {meta.get('verdicts', '?')}")
+
+# The targets: (row key, what is compared, the bound, what the target says).
+# "cat" is the row's × cat, which must reach the bound; a peer key's prefix is
+# the peer it is against, partkit ÷ that peer must stay within the bound.
+TARGETS = [
+    ("validate_2", "cat", 0.7, "validate 1 GB JSON Lines, 2 cores: ≥ 0.7× cat"),
+    ("validate_1", "cat", 0.45, "validate 1 GB JSON Lines, 1 core: ≥ 0.45× cat"),
+    ("split_parts", "cat", 0.7, "split to parts, 1 GB: ≥ 0.7× cat"),
+    ("convert_small_2", "jq_small", 1 / 8, "10,000 small Chat bodies → Anthropic, 2 cores: ≥ 8× as fast as `jq -c .`"),
+    ("resize_photo_12mp", "vips_", 1.5, "resize a 12 MP JPEG photo: ≤ 1.5× one vipsthumbnail pass"),
+    ("resize_photo_24mp", "vips_", 1.5, "resize a 24 MP JPEG photo: ≤ 1.5× one vipsthumbnail pass"),
+    ("resize_shot_12mp", "vips_", 0.75, "resize a 12 MP PNG screenshot: ≤ 0.75× one vipsthumbnail pass"),
+    ("resize_shot_24mp", "vips_", 0.75, "resize a 24 MP PNG screenshot: ≤ 0.75× one vipsthumbnail pass"),
+]
+
+
+def verdict(key, against, bound):
+    """(the measured ratio as text, met / not met / not measured)."""
+    row = next((r for r in rows if r[0] == key), None)
+    if row is None:
+        return "", "not measured in this run"
+    seconds, _ = timing(key)
+    if against == "cat":
+        cat, _ = timing("cat." + os.path.basename(row[3]))
+        ratio = cat / seconds
+        return f"{ratio:.3f}× cat (needs ≥ {bound:g})", "met" if ratio >= bound else "not met"
+    for _, peer_key, peer_input in peers.get(key) or []:
+        if peer_key.startswith(against) and os.path.exists(path(peer_key + ".json")):
+            peer_seconds, _ = timing(peer_key)
+            peer_seconds *= os.path.getsize(row[3]) / os.path.getsize(peer_input)
+            ratio = seconds / peer_seconds
+            return (f"partkit ÷ peer {ratio:.3f} (needs ≤ {bound:.3g})",
+                    "met" if ratio <= bound else "not met")
+    return "", "not measured in this run (the peer did not run)"
+
+
+print()
+print("| target | measured | verdict |")
+print("|---|---:|---|")
+for key, against, bound, text in TARGETS:
+    measured, said = verdict(key, against, bound)
+    print(f"| {text} | {measured} | {said} |")
+print()
+print("The Python rows (partkit.convert on dicts) are measured by benches/python_convert.py.")
