@@ -60,7 +60,8 @@ fn main() -> ExitCode {
             }
             if load {
                 let start = Instant::now();
-                let held = std::fs::read(path)
+                // Read as the recording reader reads a file: mapped when large.
+                let held = partkit_core::mapped::read(path)
                     .map_err(|e| e.to_string())
                     .and_then(|bytes| recording::load_yaml(&bytes));
                 let seconds = start.elapsed().as_secs_f64();

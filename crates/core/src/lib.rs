@@ -17,6 +17,7 @@ pub mod echo;
 pub mod error;
 pub mod io;
 pub mod json;
+pub mod mapped;
 pub mod media;
 pub mod part;
 pub mod recording;

@@ -467,7 +467,9 @@ fn span_in(bytes: &[u8], within: (usize, usize), pointer: &str) -> Option<(usize
 
 /// Reads the recording at `path`.
 pub fn read(path: &Path) -> Result<Recording, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+    // Mapped: a cassette is walked once, front to back, and a large one is
+    // not worth copying first (crate::mapped).
+    let bytes = crate::mapped::read(path).map_err(|source| Error::Read {
         path: path.to_path_buf(),
         source,
     })?;
