@@ -188,34 +188,55 @@ fn rollout_header(facts: &Facts, task: Option<&Task>, html: &mut Html) {
 
 /// The task of a document whose facts say it is a rollout.
 fn task_of(facts: &Facts, canonical: Option<&Value>) -> Task {
-    let (key, label) = match (&facts.task, &facts.instance) {
-        (Some(task), _) => (
-            format!("task\0{}\0{task}", facts.agent.as_deref().unwrap_or("")),
-            task.clone(),
-        ),
-        (None, Some(instance)) => (format!("instance\0{instance}"), instance.clone()),
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let label = match (&facts.task, &facts.instance) {
+        (Some(task), _) => {
+            hasher.write(b"task\0");
+            hasher.write(facts.agent.as_deref().unwrap_or("").as_bytes());
+            hasher.write(b"\0");
+            hasher.write(task.as_bytes());
+            task.clone()
+        }
+        (None, Some(instance)) => {
+            hasher.write(b"instance\0");
+            hasher.write(instance.as_bytes());
+            instance.clone()
+        }
         (None, None) => {
             let message = canonical.and_then(first_user_message);
+            // The message's JSON is hashed as it is written: its image's
+            // base64 is never copied into a key.
+            hasher.write(b"first\0");
+            if let Some(message) = message {
+                let _ = serde_json::to_writer(HashWriter(&mut hasher), message);
+            }
             let text = message.map(message_text).unwrap_or_default();
             let mut label: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
             if let Some((end, _)) = label.char_indices().nth(TASK_LABEL) {
                 label.truncate(end);
                 label.push('…');
             }
-            (
-                format!(
-                    "first\0{}",
-                    message.map(Value::to_string).unwrap_or_default()
-                ),
-                format!("“{label}”"),
-            )
+            format!("“{label}”")
         }
     };
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    std::hash::Hash::hash(&key, &mut hasher);
     Task {
-        id: format!("t{:016x}", std::hash::Hasher::finish(&hasher)),
+        id: format!("t{:016x}", hasher.finish()),
         label,
+    }
+}
+
+/// Feeds what is written to a hasher.
+struct HashWriter<'a, H: std::hash::Hasher>(&'a mut H);
+
+impl<H: std::hash::Hasher> std::io::Write for HashWriter<'_, H> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
