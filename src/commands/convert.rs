@@ -74,7 +74,7 @@ pub fn run(args: ConvertArgs, max_document: u64, printer: &Printer) -> Result<Ex
     };
     let mut said: Vec<String> = Vec::new();
     driver.each(
-        |_, bytes| convert_document(bytes, &request),
+        |bytes| convert_document(bytes, &request),
         |run, line, input, result| match result {
             Ok(mut document) => {
                 run.warn(line, std::mem::take(&mut document.notes), &mut said);

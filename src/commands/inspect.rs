@@ -44,7 +44,7 @@ pub fn run(args: InspectArgs, max_document: u64, printer: &Printer) -> Result<Ex
     };
     let mut listing = Listing::new(&args, driver.is_json_lines())?;
     let extract = listing.writer.is_some();
-    driver.each(
+    driver.each_numbered(
         |line, bytes| inspect_at(bytes, line, extract, &at),
         |run, line, _, result| listing.document(run, line, result),
     )?;

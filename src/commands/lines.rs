@@ -78,8 +78,8 @@ impl<'p> Driver<'p> {
 
     /// Runs `work` on every document (in parallel) and hands each result, in
     /// input order, to `sink` with the output and the document's bytes; stops
-    /// early when `sink` says so.
-    pub fn each<R, W, S>(&mut self, work: W, mut sink: S) -> Result<()>
+    /// early when `sink` says so. `work` is told each document's line number.
+    pub fn each_numbered<R, W, S>(&mut self, work: W, mut sink: S) -> Result<()>
     where
         R: Send,
         W: Fn(usize, &crate::shared::SharedBytes) -> R + Sync,
@@ -95,6 +95,25 @@ impl<'p> Driver<'p> {
                 Item::TooLarge(error) => run.fail_saying(&error.to_string()),
             },
         )
+    }
+
+    /// As [`Driver::each_numbered`], for work that needs only the bytes: a
+    /// large JSON Lines file is then read the fastest way
+    /// ([`crate::pipeline::for_each_document_bytes`]).
+    pub fn each<R, W, S>(&mut self, work: W, mut sink: S) -> Result<()>
+    where
+        R: Send,
+        W: Fn(&crate::shared::SharedBytes) -> R + Sync,
+        S: FnMut(&mut Lines<'p>, usize, &[u8], R) -> Result<Flow>,
+    {
+        let run = &mut self.run;
+        crate::pipeline::for_each_document_bytes(&mut self.documents, work, |line, bytes, item| {
+            match item {
+                Item::Document(result) => sink(run, line, bytes, result),
+                Item::Blank => run.blank(),
+                Item::TooLarge(error) => run.fail_saying(&error.to_string()),
+            }
+        })
     }
 
     /// Ends the run (see [`Lines::finish`]).

@@ -69,7 +69,7 @@ pub fn run(args: SplitArgs, max_document: u64, printer: &Printer) -> Result<Exit
     };
     let mut notes: Vec<String> = Vec::new();
     driver.each(
-        |_, bytes| split_document(bytes, &options),
+        |bytes| split_document(bytes, &options),
         |run, line, _, result| match result {
             Ok(document) => {
                 if let Some(writer) = writer.as_mut() {

@@ -313,9 +313,9 @@ fn check_documents(
     options: &ValidateOptions,
 ) -> InputReport {
     let mut report = InputReport::default();
-    let outcome = crate::pipeline::for_each_document(
+    let outcome = crate::pipeline::for_each_document_bytes(
         &mut documents,
-        |_, bytes| scope::check(bytes, &options.check),
+        |bytes| scope::check(bytes, &options.check),
         |line, _, item| {
             match item {
                 Item::Document(doc) => record(&mut report, label, line, doc, options, false),

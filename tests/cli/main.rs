@@ -26,6 +26,7 @@ mod hostile;
 mod image_generation;
 mod inspect;
 mod inspect_recordings;
+mod mapped_lines;
 mod payloads;
 mod pipelines;
 mod properties;

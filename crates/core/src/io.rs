@@ -10,6 +10,11 @@ use crate::error::{Error, Result};
 pub mod limits;
 mod lines;
 pub mod replace;
+mod source;
+mod spans;
+
+use source::Source;
+pub use spans::{span_lines, SpanLine};
 
 pub use limits::DEFAULT_MAX_DOCUMENT;
 pub use lines::Slot;
@@ -123,7 +128,7 @@ pub struct Document {
 /// Reads the documents of one input, one at a time, so that memory grows with the
 /// largest line (or the single document), never with the file.
 pub struct Documents {
-    reader: Box<dyn BufRead + Send>,
+    reader: Source,
     source: PathBuf,
     line: usize,
     state: State,
@@ -157,10 +162,43 @@ enum State {
 impl Documents {
     /// Prepares to read the documents of `input`, none of more than `max`
     /// bytes (the document limit, docs/limits.md).
+    /// A regular file of 1 MiB or more is mapped: its JSON Lines are handed
+    /// out as ranges of the map ([`Documents::mapped`]).
     pub fn open(input: &Input, layout: Layout, max: u64) -> Result<Documents> {
+        if let Input::Path(path) = input {
+            let file = open_file(path)?;
+            if let Some(map) = crate::mapped::Mapped::large(&file) {
+                let mut documents =
+                    Documents::from_reader(Box::new(io::empty()), input.error_path(), layout, max);
+                documents.size_hint = Some(map.len() as u64);
+                documents.reader = Source::Mapped {
+                    map: std::sync::Arc::new(map),
+                    at: 0,
+                };
+                return Ok(documents);
+            }
+            let mut documents = Documents::from_reader(
+                Box::new(BufReader::with_capacity(READ_BUFFER, file)),
+                input.error_path(),
+                layout,
+                max,
+            );
+            documents.size_hint = input.file_len();
+            return Ok(documents);
+        }
         let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout, max);
         documents.size_hint = input.file_len();
         Ok(documents)
+    }
+
+    /// The mapped file the documents are read from, when they are, and how
+    /// far into it they have been read: the ranges [`Documents::fill_lines`]
+    /// gives are then ranges of it.
+    pub fn mapped(&self) -> Option<(&std::sync::Arc<crate::mapped::Mapped>, usize)> {
+        match &self.reader {
+            Source::Mapped { map, at } => Some((map, *at)),
+            Source::Buffered(_) => None,
+        }
     }
 
     /// Reads documents from any buffered reader; `source` names it in errors.
@@ -172,7 +210,7 @@ impl Documents {
         max: u64,
     ) -> Documents {
         Documents {
-            reader,
+            reader: Source::Buffered(reader),
             source,
             line: 0,
             state: State::Start(layout),
@@ -218,7 +256,7 @@ impl Documents {
         loop {
             buf.truncate(start);
             let n = if self.carry.is_empty() {
-                read_line(&mut *self.reader, buf, max).map_err(|e| self.read_error(e))?
+                read_line(&mut self.reader, buf, max).map_err(|e| self.read_error(e))?
             } else {
                 // Read ahead by `fill_lines`: the line begins there.
                 let take = memchr::memchr(b'\n', &self.carry).map_or(self.carry.len(), |at| at + 1);
@@ -226,7 +264,7 @@ impl Documents {
                 let mut n = take;
                 if buf.last() != Some(&b'\n') {
                     let room = max.saturating_sub(take);
-                    n += read_line(&mut *self.reader, buf, room).map_err(|e| self.read_error(e))?;
+                    n += read_line(&mut self.reader, buf, room).map_err(|e| self.read_error(e))?;
                 }
                 n
             };

@@ -18,15 +18,79 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::ops::Deref;
+use std::ops::{Deref, Range};
 use std::path::Path;
 
 /// Files smaller than this are read: mapping costs more than it saves.
 const MIN_MAPPED: u64 = 1 << 20;
 
+/// What [`Mapped::release`] rounds to: a multiple of every page size in use
+/// (4, 16 and 64 KiB), so that a range rounded inward to it never takes in a
+/// page that holds bytes outside the range.
+const RELEASE_GRAIN: usize = 64 << 10;
+
+/// A file mapped read only.
+pub struct Mapped(memmap2::Mmap);
+
+impl Deref for Mapped {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Mapped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mapped({} bytes)", self.0.len())
+    }
+}
+
+impl Mapped {
+    /// Maps `file` when it is a regular file of at least 1 MiB; `None`
+    /// otherwise, or when the system refuses (the caller then reads it).
+    pub fn large(file: &File) -> Option<Mapped> {
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() < MIN_MAPPED {
+            return None;
+        }
+        // SAFETY: the map is read only and lives no longer than the returned
+        // value; the file is not written by partkit while it is mapped. Another
+        // process truncating it is the documented risk above (SIGBUS).
+        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Sequential);
+        Some(Mapped(map))
+    }
+
+    /// Gives back the memory of the pages wholly inside `range`, which the
+    /// caller is done with: they stop counting in the process's resident
+    /// size, and reading them again reads the file again (the page cache
+    /// keeps them). Without it a scan of a 1 GB file would end with 1 GB
+    /// resident (docs/large-documents.md#mapping). Returns where the pages
+    /// given back end (rounded down from `range.end`), where the next range
+    /// to give back may start so as to leave no page out.
+    pub fn release(&self, range: Range<usize>) -> usize {
+        let start = range.start.next_multiple_of(RELEASE_GRAIN);
+        let end = range.end.min(self.0.len()) / RELEASE_GRAIN * RELEASE_GRAIN;
+        if start >= end {
+            return range.start;
+        }
+        #[cfg(unix)]
+        // SAFETY: the map is a shared, read-only map of a file: dropping its
+        // pages changes no byte a reader sees (they are read from the file
+        // again), unlike a private writable map, whose changes it would undo.
+        let _ = unsafe {
+            self.0
+                .unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
+        end
+    }
+}
+
 /// A file's bytes: mapped, or read.
 pub enum FileBytes {
-    Mapped(memmap2::Mmap),
+    Mapped(Mapped),
     Read(Vec<u8>),
 }
 
@@ -52,17 +116,10 @@ impl FileBytes {
 /// least 1 MiB, else read.
 pub fn read(path: &Path) -> io::Result<FileBytes> {
     let mut file = File::open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_file() && meta.len() >= MIN_MAPPED {
-        // SAFETY: the map is read only and lives no longer than the returned
-        // value; the file is not written by partkit while it is mapped. Another
-        // process truncating it is the documented risk above (SIGBUS).
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            #[cfg(unix)]
-            let _ = map.advise(memmap2::Advice::Sequential);
-            return Ok(FileBytes::Mapped(map));
-        }
+    if let Some(map) = Mapped::large(&file) {
+        return Ok(FileBytes::Mapped(map));
     }
+    let meta = file.metadata()?;
     let mut bytes = Vec::with_capacity(meta.len().try_into().unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(FileBytes::Read(bytes))
@@ -94,6 +151,21 @@ mod tests {
         std::fs::write(&empty, b"").unwrap();
         assert_eq!(read(&empty).unwrap().len(), 0);
         assert!(read(&dir.path().join("missing")).is_err());
+    }
+
+    #[test]
+    fn released_pages_read_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.bin");
+        let content: Vec<u8> = (0..(3u32 << 20)).map(|i| (i % 241) as u8).collect();
+        std::fs::write(&path, &content).unwrap();
+        let map = Mapped::large(&std::fs::File::open(&path).unwrap()).unwrap();
+        assert_eq!(&map[..], &content[..]);
+        // Uneven bounds are rounded inward; past the end is cut to it.
+        assert_eq!(map.release(1..(2 << 20) + 7), 2 << 20);
+        assert_eq!(map.release(5..9), 5, "nothing to give back");
+        map.release((2 << 20)..usize::MAX);
+        assert_eq!(&map[..], &content[..]);
     }
 
     #[cfg(unix)]

@@ -1,15 +1,60 @@
 //! A document's bytes, shared rather than borrowed, so that what is read from
 //! them can keep pointing into them ([`crate::json::lent`]) without a copy
-//! and without a lifetime on every part of the model.
+//! and without a lifetime on every part of the model. The buffer is memory
+//! of partkit's own or a mapped file (a JSON Lines file is read through its
+//! map without a copy, docs/large-documents.md#mapping).
 
 use std::ops::{Deref, Range};
 use std::sync::Arc;
 
+use crate::mapped::Mapped;
+
 /// A range of a shared buffer.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct SharedBytes {
-    all: Arc<Vec<u8>>,
+    all: Buffer,
     range: Range<usize>,
+}
+
+/// What a [`SharedBytes`] points into.
+#[derive(Clone)]
+enum Buffer {
+    Owned(Arc<Vec<u8>>),
+    Mapped(Arc<Mapped>),
+}
+
+impl Default for Buffer {
+    fn default() -> Buffer {
+        Buffer::Owned(Arc::default())
+    }
+}
+
+impl Buffer {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Buffer::Owned(bytes) => bytes,
+            Buffer::Mapped(map) => map,
+        }
+    }
+}
+
+impl PartialEq for SharedBytes {
+    fn eq(&self, other: &SharedBytes) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SharedBytes {}
+
+impl std::fmt::Debug for SharedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "SharedBytes({} bytes at {:?})",
+            self.range.len(),
+            self.range
+        )
+    }
 }
 
 impl SharedBytes {
@@ -17,7 +62,7 @@ impl SharedBytes {
     pub fn new(bytes: Vec<u8>) -> SharedBytes {
         let range = 0..bytes.len();
         SharedBytes {
-            all: Arc::new(bytes),
+            all: Buffer::Owned(Arc::new(bytes)),
             range,
         }
     }
@@ -26,7 +71,16 @@ impl SharedBytes {
     pub fn of(all: &Arc<Vec<u8>>, range: Range<usize>) -> SharedBytes {
         assert!(range.end <= all.len(), "a range within the buffer");
         SharedBytes {
-            all: Arc::clone(all),
+            all: Buffer::Owned(Arc::clone(all)),
+            range,
+        }
+    }
+
+    /// `range` of a mapped file.
+    pub fn of_mapped(map: &Arc<Mapped>, range: Range<usize>) -> SharedBytes {
+        assert!(range.end <= map.len(), "a range within the file");
+        SharedBytes {
+            all: Buffer::Mapped(Arc::clone(map)),
             range,
         }
     }
@@ -36,7 +90,7 @@ impl SharedBytes {
         assert!(range.end <= self.range.len(), "a range within the bytes");
         let start = self.range.start;
         SharedBytes {
-            all: Arc::clone(&self.all),
+            all: self.all.clone(),
             range: start + range.start..start + range.end,
         }
     }
@@ -58,7 +112,7 @@ impl Deref for SharedBytes {
     type Target = [u8];
 
     fn deref(&self) -> &[u8] {
-        &self.all[self.range.clone()]
+        &self.all.bytes()[self.range.clone()]
     }
 }
 
@@ -72,6 +126,9 @@ mod tests {
         let middle = all.slice(2..8);
         assert_eq!(&*middle, b"234567");
         assert_eq!(&*middle.slice(1..3), b"34");
-        assert!(Arc::ptr_eq(&all.all, &middle.slice(1..3).all));
+        let (Buffer::Owned(a), Buffer::Owned(b)) = (&all.all, &middle.slice(1..3).all) else {
+            panic!("owned buffers");
+        };
+        assert!(Arc::ptr_eq(a, b));
     }
 }

@@ -15,10 +15,10 @@
 //! so that it fails alone and the lines around it are read as usual
 //! (docs/json-lines.md).
 
-use std::io;
+use std::io::{self, Read};
 use std::ops::Range;
 
-use super::{Documents, State, READ_BUFFER};
+use super::{Documents, Source, State, READ_BUFFER};
 use crate::error::{Error, Result};
 
 /// One line of JSON Lines as a batch holds it.
@@ -62,6 +62,9 @@ impl Documents {
     /// buffer used again is not zeroed again), and bytes outside the ranges
     /// pushed mean nothing. A line over the limit is read past in place: the
     /// arena grows to the limit (plus a read) at the most.
+    ///
+    /// From a mapped file ([`Documents::mapped`]) nothing is copied: `arena`
+    /// is not used, and the ranges pushed are ranges of the map.
     pub fn fill_lines(
         &mut self,
         arena: &mut Vec<u8>,
@@ -77,6 +80,9 @@ impl Documents {
         self.push_blanks(self.line + 1, lines);
         if self.state == State::Done {
             return Ok(false);
+        }
+        if matches!(self.reader, Source::Mapped { .. }) {
+            return Ok(self.fill_mapped(lines, max_bytes, max_lines));
         }
         let mut filled = self.carry.len();
         if arena.len() < filled + READ_BUFFER {
@@ -147,6 +153,38 @@ impl Documents {
             }
             filled += read;
         }
+    }
+
+    /// [`Documents::fill_lines`] from a mapped file: the lines are found in
+    /// the map, up to `max_bytes` of it or `max_lines` lines.
+    fn fill_mapped(
+        &mut self,
+        lines: &mut Vec<(usize, Slot)>,
+        max_bytes: usize,
+        max_lines: usize,
+    ) -> bool {
+        let Source::Mapped { map, at } = &self.reader else {
+            unreachable!("called for a mapped source")
+        };
+        let (map, first) = (std::sync::Arc::clone(map), *at);
+        let max = usize::try_from(self.limit).unwrap_or(usize::MAX);
+        let mut start = first;
+        while start < map.len() {
+            let end = memchr::memchr(b'\n', &map[start..]).map_or(map.len(), |at| start + at + 1);
+            self.take_line(&map, start..end, lines, max);
+            start = end;
+            if start - first >= max_bytes || lines.len() >= max_lines {
+                break;
+            }
+        }
+        if let Source::Mapped { at, .. } = &mut self.reader {
+            *at = start;
+        }
+        let more = start < map.len();
+        if !more {
+            self.state = State::Done;
+        }
+        more
     }
 
     /// Counts the line at `range` of `arena` (with its line break, if any)
