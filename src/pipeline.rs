@@ -209,10 +209,10 @@ where
         }
     }
     let mut numbers = Vec::new();
-    let Some((map, _)) = documents.mapped_rest(&mut numbers) else {
+    let Some(rest) = documents.mapped_rest(&mut numbers) else {
         return Ok(());
     };
-    spans::run(documents, map, numbers, &work, sink)
+    spans::run(documents, rest, numbers, &work, sink)
 }
 
 /// Reads documents into `batch` until its budget is used; returns whether the

@@ -1,15 +1,17 @@
 //! The documents of a mapped JSON Lines file through one function, read in
 //! spans (docs/large-documents.md#mapping).
 //!
-//! Each worker takes the next span of whole lines, finds its lines and runs
-//! the work on each while its bytes are still in that core's cache; the
-//! results go back to the calling thread, which hands them to the sink in
-//! input order and numbers the lines as it goes. A reader thread that found
-//! every line first would read the whole file from memory once more, and the
-//! batch barrier of [`super::for_each_document`] would leave a core idle at
-//! the end of every batch; here a core that is done takes the next span.
-//! At most [`IN_FLIGHT_PER_WORKER`] spans a worker are cut and not yet handed
-//! out, and the pages of each span are given back once its results are.
+//! Each worker cuts the next span of whole lines off the rest of the file,
+//! finds its lines and runs the work on each while its bytes are still in
+//! that core's cache; the results go back to the calling thread, which hands
+//! them to the sink in input order and numbers the lines as it goes. A
+//! reader thread that found every line first would read the whole file from
+//! memory once more, and the batch barrier of [`super::for_each_document`]
+//! would leave a core idle at the end of every batch; here a core that is
+//! done takes the next span. Spans are cut only against a permit from the
+//! calling thread, so at most [`IN_FLIGHT_PER_WORKER`] spans a worker are
+//! cut and not yet handed out, and the pages of each span are given back
+//! once its results are.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -17,7 +19,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
-use partkit_core::io::{span_lines, SpanLine};
+use partkit_core::io::{span_end, span_lines, SpanLine};
 use partkit_core::mapped::Mapped;
 
 use super::Item;
@@ -37,16 +39,30 @@ const IN_FLIGHT_PER_WORKER: usize = 4;
 /// One line of a span: its range (with its line break), what it holds, and
 /// the work's result for a document.
 type Done<R> = Vec<(Range<usize>, SpanLine, Option<R>)>;
-/// A span's result, or the panic of the work on it.
-type Outcome<R> = std::thread::Result<Done<R>>;
+
+/// What a worker sends back.
+enum Message<R> {
+    /// The lines of span number `.0`, which is `.1` of the map.
+    Span(usize, Range<usize>, Done<R>),
+    /// The input is cut up: `.0` spans in all.
+    End(usize),
+    /// The work panicked.
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Where the next span begins, and how many were cut.
+struct Cursor {
+    at: usize,
+    cut: usize,
+}
 
 /// Runs `work` on every document left in `documents`, a mapped input read
-/// as JSON Lines, and passes the results to `sink` as
+/// as JSON Lines from `from`, and passes the results to `sink` as
 /// [`super::for_each_document`] does. `blanks` are the numbers of the blank
 /// lines read past before the rest, which reach the sink first.
 pub(super) fn run<R, W, S>(
     documents: &mut Documents,
-    map: Arc<Mapped>,
+    (map, from): (Arc<Mapped>, usize),
     blanks: Vec<usize>,
     work: &W,
     mut sink: S,
@@ -61,97 +77,114 @@ where
             return Ok(());
         }
     }
+    documents.rest_taken();
     let workers = rayon::current_num_threads().max(1);
     let limit = documents.limit();
-    let (job_tx, job_rx) = mpsc::channel::<(usize, Range<usize>)>();
-    let job_rx = Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Outcome<R>)>();
+    let (permit_tx, permit_rx) = mpsc::channel::<()>();
+    let permits = Mutex::new(permit_rx);
+    let cursor = Mutex::new(Cursor { at: from, cut: 0 });
+    let (done_tx, done_rx) = mpsc::channel::<Message<R>>();
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            let (done_tx, job_rx, stop, map) = (done_tx.clone(), &job_rx, &stop, &map);
+            let done_tx = done_tx.clone();
+            let (permits, cursor, stop, map) = (&permits, &cursor, &stop, &map);
             scope.spawn(move || loop {
-                let job = job_rx.lock().map(|jobs| jobs.recv());
-                let Ok(Ok((seq, span))) = job else {
-                    return;
-                };
-                if stop.load(Ordering::Relaxed) {
+                let permit = permits.lock().map(|permits| permits.recv());
+                if !matches!(permit, Ok(Ok(()))) || stop.load(Ordering::Relaxed) {
                     return;
                 }
-                let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-                    let mut done = Vec::new();
-                    span_lines(map, span, limit, |whole, line| {
-                        let result = match &line {
-                            SpanLine::Document(range) => {
-                                Some(work(&SharedBytes::of_mapped(map, range.clone())))
-                            }
-                            _ => None,
-                        };
-                        done.push((whole, line, result));
-                    });
-                    done
-                }));
-                if done_tx.send((seq, outcome)).is_err() {
+                let cut = cursor.lock().map(|mut cursor| {
+                    if cursor.at >= map.len() {
+                        return Err(cursor.cut);
+                    }
+                    let span = cursor.at..span_end(map, cursor.at, SPAN_BYTES);
+                    cursor.at = span.end;
+                    cursor.cut += 1;
+                    Ok((cursor.cut - 1, span))
+                });
+                let message = match cut {
+                    Ok(Ok((seq, span))) => {
+                        match panic::catch_unwind(AssertUnwindSafe(|| {
+                            lines(map, &span, limit, work)
+                        })) {
+                            Ok(done) => Message::Span(seq, span, done),
+                            Err(panicked) => Message::Panicked(panicked),
+                        }
+                    }
+                    Ok(Err(total)) => Message::End(total),
+                    // Another worker panicked holding the cursor.
+                    Err(_) => return,
+                };
+                if done_tx.send(message).is_err() {
                     return;
                 }
             });
         }
         drop(done_tx);
-        let mut job_tx = Some(job_tx);
-        let outcome = hand_out(documents, &map, &mut job_tx, &done_rx, workers, &mut sink);
-        // The workers end with the jobs: the ones queued are skipped.
+        let outcome = hand_out(documents, &map, &permit_tx, &done_rx, workers, &mut sink);
+        // The workers end with the permits: the ones not yet used are not.
         stop.store(true, Ordering::Relaxed);
-        drop(job_tx);
+        drop(permit_tx);
         outcome
     })
 }
 
-/// Cuts spans for the workers and hands their results to `sink` in order.
+/// The lines of `span` and the work's result on each document.
+fn lines<R, W>(map: &Arc<Mapped>, span: &Range<usize>, limit: u64, work: &W) -> Done<R>
+where
+    W: Fn(&SharedBytes) -> R,
+{
+    let mut done = Vec::new();
+    span_lines(map, span.clone(), limit, |whole, line| {
+        let result = match &line {
+            SpanLine::Document(range) => Some(work(&SharedBytes::of_mapped(map, range.clone()))),
+            _ => None,
+        };
+        done.push((whole, line, result));
+    });
+    done
+}
+
+/// Gives the workers permits to cut spans and hands their results to `sink`
+/// in order.
 fn hand_out<R, S>(
     documents: &mut Documents,
     map: &Arc<Mapped>,
-    job_tx: &mut Option<mpsc::Sender<(usize, Range<usize>)>>,
-    done_rx: &mpsc::Receiver<(usize, Outcome<R>)>,
+    permit_tx: &mpsc::Sender<()>,
+    done_rx: &mpsc::Receiver<Message<R>>,
     workers: usize,
     sink: &mut S,
 ) -> Result<()>
 where
     S: FnMut(usize, &[u8], Item<R>) -> Result<Flow>,
 {
-    let mut spans: BTreeMap<usize, Range<usize>> = BTreeMap::new();
-    let mut arrived: BTreeMap<usize, Done<R>> = BTreeMap::new();
-    let (mut cut, mut next) = (0, 0);
+    for _ in 0..workers * IN_FLIGHT_PER_WORKER {
+        let _ = permit_tx.send(());
+    }
+    let mut arrived: BTreeMap<usize, (Range<usize>, Done<R>)> = BTreeMap::new();
+    let mut total = None;
+    let mut next = 0;
     let mut released = 0;
     loop {
-        while cut - next < workers * IN_FLIGHT_PER_WORKER {
-            let Some(jobs) = job_tx.as_ref() else { break };
-            match documents.next_span(SPAN_BYTES) {
-                Some(span) => {
-                    spans.insert(cut, span.clone());
-                    // A worker gone (it panicked) is found when its result is not.
-                    let _ = jobs.send((cut, span));
-                    cut += 1;
-                }
-                None => *job_tx = None,
+        let (span, done) = loop {
+            if let Some(found) = arrived.remove(&next) {
+                break found;
             }
-        }
-        if next == cut {
-            return Ok(());
-        }
-        let done = loop {
-            if let Some(done) = arrived.remove(&next) {
-                break done;
+            if total == Some(next) {
+                return Ok(());
             }
             match done_rx.recv() {
-                Ok((seq, Ok(done))) => {
-                    arrived.insert(seq, done);
+                Ok(Message::Span(seq, span, done)) => {
+                    arrived.insert(seq, (span, done));
                 }
-                Ok((_, Err(panicked))) => panic::resume_unwind(panicked),
-                Err(_) => unreachable!("the workers end only with the jobs"),
+                Ok(Message::End(cut)) => total = Some(cut),
+                Ok(Message::Panicked(panicked)) => panic::resume_unwind(panicked),
+                Err(_) => unreachable!("the workers end only with the permits"),
             }
         };
-        let span = spans.remove(&next).expect("a span cut");
         next += 1;
+        let _ = permit_tx.send(());
         let last = done.last().map(|(whole, _, _)| whole.clone());
         let first = documents.span_done(done.len(), last, map);
         for (line, (_, slot, result)) in (first..).zip(done) {

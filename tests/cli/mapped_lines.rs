@@ -102,8 +102,16 @@ fn validate_says_the_same_of_a_mapped_file() {
     let run = same_mapped_and_piped("lines.jsonl", &bytes, &["validate"]);
     assert_eq!(run.code, 1);
     // Line 12 (the first "not JSON") and line 13 (broken base64) of every 500.
-    assert!(run.stdout.contains(":12: error[invalid-json]"), "{}", run.stdout);
-    assert!(run.stdout.contains(":2513: error[base64-invalid]"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(":12: error[invalid-json]"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(":2513: error[base64-invalid]"),
+        "{}",
+        run.stdout
+    );
     let limited = same_mapped_and_piped(
         "lines.jsonl",
         &bytes,

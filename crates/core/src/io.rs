@@ -14,7 +14,7 @@ mod source;
 mod spans;
 
 use source::Source;
-pub use spans::{span_lines, SpanLine};
+pub use spans::{span_end, span_lines, SpanLine};
 
 pub use limits::DEFAULT_MAX_DOCUMENT;
 pub use lines::Slot;

@@ -6,8 +6,9 @@
 //! once more than the workers do, and on a mapped file that pass is the one
 //! that fetches it from memory; cut into spans, only the few bytes up to the
 //! line break after each span's budget are looked at before a worker takes
-//! it. Line numbers are then known only in input order, which is the order
-//! the results are handed out in: [`Documents::span_done`] counts them.
+//! it, by the worker that is about to read them. Line numbers are then known
+//! only in input order, which is the order the results are handed out in:
+//! [`Documents::span_done`] counts them.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -51,22 +52,14 @@ impl Documents {
         Some(rest)
     }
 
-    /// Cuts the next span of a mapped input: from where the last one ended
-    /// to the first line break at least `budget` bytes further (or the end
-    /// of the file). `None` when nothing is left.
-    pub fn next_span(&mut self, budget: usize) -> Option<Range<usize>> {
-        let Source::Mapped { map, at } = &mut self.reader else {
-            return None;
-        };
-        let start = *at;
-        if start >= map.len() || self.state == State::Done {
-            self.state = State::Done;
-            return None;
+    /// Marks the rest of a mapped input as read: its lines are cut into
+    /// spans ([`span_end`]) and counted ([`Documents::span_done`]) by the
+    /// caller.
+    pub fn rest_taken(&mut self) {
+        if let Source::Mapped { map, at } = &mut self.reader {
+            *at = map.len();
         }
-        let from = start.saturating_add(budget.max(1) - 1).min(map.len());
-        let end = memchr::memchr(b'\n', &map[from..]).map_or(map.len(), |found| from + found + 1);
-        *at = end;
-        Some(start..end)
+        self.state = State::Done;
     }
 
     /// Counts a span's lines as handed out, in input order: `lines` lines,
@@ -93,6 +86,13 @@ impl Documents {
     pub fn limit(&self) -> u64 {
         self.limit
     }
+}
+
+/// Where a span of `map` that begins at `start` ends: after the first line
+/// break at least `budget` bytes further, or at the end of `map`.
+pub fn span_end(map: &[u8], start: usize, budget: usize) -> usize {
+    let from = start.saturating_add(budget.max(1) - 1).min(map.len());
+    memchr::memchr(b'\n', &map[from..]).map_or(map.len(), |found| from + found + 1)
 }
 
 /// Calls `each` on every line of `span` of `map` in order, with the line's
