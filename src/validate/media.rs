@@ -145,7 +145,7 @@ impl Checker<'_> {
     /// canonical base64.
     fn decode(&mut self, media: &Media<'_>, scratch: &mut Vec<u8>) -> Option<u64> {
         let lending = self.lending;
-        match check::decode_strict_prefix(media.payload, scratch, self.options.depth, lending) {
+        match check::decode_strict_head(media.payload, scratch, self.options.depth, lending) {
             Ok(total) => Some(total),
             Err(PayloadProblem::Base64 {
                 error,
