@@ -278,6 +278,24 @@ mod tests {
     }
 
     #[test]
+    fn a_string_ends_and_fails_wherever_the_byte_lies() {
+        // Each special byte at every place around 32-byte blocks, alone and
+        // before another string; the fast parse must see what serde_json sees.
+        for len in [0, 1, 31, 32, 33, 63, 64, 65, 100] {
+            for at in 0..len {
+                for special in ["\"", "\\n", "\u{1}", "\u{1f}", "é", "\u{7f}"] {
+                    let mut text = "a".repeat(len);
+                    text.replace_range(at..at + 1, special);
+                    let document = format!("[\"{text}\",\"{}\"]", "b".repeat(at));
+                    same(&document);
+                    let fails = matches!(special, "\"" | "\u{1}" | "\u{1f}");
+                    assert_eq!(parse(document.as_bytes()).is_none(), fails, "{document:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn borrows_plain_strings_and_leaves_errors_to_serde_json() {
         let text = br#"{"a":"plain","b":"x\ny"}"#;
         let (json, _) = parse(text).unwrap();
