@@ -122,7 +122,7 @@ pub fn check_payload(
     depth: Depth,
     lending: &Lending,
 ) -> Result<PayloadInfo, PayloadProblem> {
-    let decoded_len = decode_strict_prefix(payload, scratch, depth, lending)?;
+    let decoded_len = decode_strict_head(payload, scratch, depth, lending)?;
     check_decoded(payload, scratch, decoded_len, declared, depth, lending).map(
         |(sniffed, dimensions)| PayloadInfo {
             decoded_len,
