@@ -1,0 +1,172 @@
+//! Predicting a JPEG's size at any quality from a sample of its rows, so that
+//! the quality search spends its trials on a small image and at most two
+//! encodes on the whole one.
+//!
+//! partkit writes baseline JPEGs with the standard Huffman tables: the scan's
+//! size is the sum of what each block costs, so a sample of whole MCU rows
+//! (a band of 16 rows out of every `stride`, spread over the image) encoded
+//! alone, its scan scaled by the share of rows it holds, predicts the whole
+//! image's size within the sampling error (a few percent on photos). The
+//! first full encode then measures that error, and the second corrects it.
+//! See docs/commands/resize.md (how the quality is chosen).
+
+use super::jpeg;
+use super::jpeg_strips::scan_start;
+use super::raster::Raster;
+
+/// The rows of one band: a whole MCU row at 4:2:0 (two gray ones).
+const BAND: u32 = 16;
+/// One band of every this many is sampled (an eighth of the rows).
+const STRIDE: u32 = 8;
+/// An image with fewer pixels is searched with full encodes (each is quick).
+const MIN_PIXELS: u64 = 2_000_000;
+/// A sample has at least this many bands (fewer would miss too much).
+const MIN_BANDS: u32 = 12;
+
+/// A sample of an image's rows, and the share of the image it holds.
+pub struct Sample {
+    raster: Raster,
+    /// The image's rows per sampled row.
+    ratio: f64,
+}
+
+impl Sample {
+    /// Every `STRIDE`th band of `raster`'s rows, from the middle of each
+    /// stretch; `None` when the image is small enough to search whole.
+    pub fn of(raster: &Raster) -> Option<Sample> {
+        if u64::from(raster.width) * u64::from(raster.height) < MIN_PIXELS {
+            return None;
+        }
+        let bands = raster.height / BAND / STRIDE;
+        if bands < MIN_BANDS {
+            return None;
+        }
+        let row = raster.width as usize * usize::from(raster.channels);
+        let band_bytes = row * BAND as usize;
+        let mut data = Vec::with_capacity(band_bytes * bands as usize);
+        for i in 0..bands {
+            let start = (i * STRIDE + STRIDE / 2) as usize * band_bytes;
+            data.extend_from_slice(&raster.data[start..start + band_bytes]);
+        }
+        let height = bands * BAND;
+        Some(Sample {
+            raster: Raster {
+                width: raster.width,
+                height,
+                channels: raster.channels,
+                data,
+            },
+            ratio: f64::from(raster.height) / f64::from(height),
+        })
+    }
+
+    /// The whole image's predicted size at `quality`: the sample's headers
+    /// (with the colour profile, as the whole image's), and its scan data
+    /// scaled to every row.
+    pub fn predict(&self, quality: f32, icc: Option<&[u8]>) -> Result<f64, String> {
+        let bytes = jpeg::encode(&self.raster, quality, icc)?;
+        let header = scan_start(&bytes).unwrap_or(0) as f64;
+        Ok(header + (bytes.len() as f64 - header) * self.ratio)
+    }
+}
+
+/// What a sample predicted, at each quality tried.
+pub struct Trials<'a> {
+    sample: &'a Sample,
+    icc: Option<&'a [u8]>,
+    /// (quality, predicted size)
+    points: Vec<(f32, f64)>,
+}
+
+/// A prediction this close under the size sought ends the trials.
+const TOLERANCE: f64 = 0.004;
+/// The most trials one solve spends.
+const MAX_TRIALS: usize = 8;
+
+impl<'a> Trials<'a> {
+    pub fn new(sample: &'a Sample, icc: Option<&'a [u8]>) -> Trials<'a> {
+        Trials {
+            sample,
+            icc,
+            points: Vec::new(),
+        }
+    }
+
+    /// How many sample encodes were spent.
+    pub fn spent(&self) -> u32 {
+        self.points.len() as u32
+    }
+
+    /// The predicted size at `quality` (encoding the sample once per quality).
+    pub fn at(&mut self, quality: f32) -> Result<f64, String> {
+        if let Some(&(_, size)) = self.points.iter().find(|(q, _)| *q == quality) {
+            return Ok(size);
+        }
+        let size = self.sample.predict(quality, self.icc)?;
+        self.points.push((quality, size));
+        Ok(size)
+    }
+
+    /// The highest quality in `low..=high` whose predicted size is at most
+    /// `target` (to within the tolerance); `low` when even it is over.
+    /// Interpolates on the logarithm of the size, which is close to linear
+    /// in the quality, from the trials made so far.
+    pub fn solve(&mut self, target: f64, low: f32, high: f32) -> Result<f32, String> {
+        for _ in 0..MAX_TRIALS {
+            let inside = |&&(q, _): &&(f32, f64)| (low..=high).contains(&q);
+            let under = self
+                .points
+                .iter()
+                .filter(inside)
+                .filter(|p| p.1 <= target)
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .copied();
+            let over = self
+                .points
+                .iter()
+                .filter(inside)
+                .filter(|p| p.1 > target)
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .copied();
+            let next = match (under, over) {
+                (Some((q, size)), _) if size >= target * (1.0 - TOLERANCE) || q >= high => {
+                    return Ok(q)
+                }
+                (Some((l, _)), Some((h, _))) if h - l <= 0.05 => return Ok(l),
+                (None, Some((h, _))) if h <= low => return Ok(low),
+                (Some((l, l_size)), Some((h, h_size))) => {
+                    let t = (target.ln() - l_size.ln()) / (h_size.ln() - l_size.ln());
+                    l + (h - l) * (t as f32).clamp(0.05, 0.95)
+                }
+                (None, Some((h, h_size))) => {
+                    (h - ((h_size / target).ln() / self.slope()) as f32).max(low)
+                }
+                (Some((l, l_size)), None) => {
+                    (l + ((target / l_size).ln() / self.slope()) as f32).min(high)
+                }
+                (None, None) => high,
+            };
+            self.at(next)?;
+        }
+        let under = self
+            .points
+            .iter()
+            .filter(|&&(q, size)| (low..=high).contains(&q) && size <= target)
+            .map(|p| p.0)
+            .max_by(f32::total_cmp);
+        Ok(under.unwrap_or(low))
+    }
+
+    /// How much the log of the size grows per quality point, from the two
+    /// trials nearest each other (about 6 % before two are made).
+    fn slope(&self) -> f64 {
+        let mut sorted = self.points.clone();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        sorted
+            .windows(2)
+            .filter(|w| w[1].0 - w[0].0 > 0.01)
+            .min_by(|a, b| (a[1].0 - a[0].0).total_cmp(&(b[1].0 - b[0].0)))
+            .map(|w| ((w[1].1 / w[0].1).ln() / f64::from(w[1].0 - w[0].0)).max(0.01))
+            .unwrap_or(super::search::SIZE_PER_QUALITY)
+    }
+}
