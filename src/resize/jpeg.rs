@@ -225,7 +225,12 @@ mod tests {
         let strips = encode_on(&raster, 85.0, Some(b"profile"), 3).unwrap();
         assert_ne!(single, strips, "three strips, two restart markers");
         assert!(runs_to_its_end(&strips).is_ok());
-        assert!(strips.len() < single.len() + 64, "{} {}", strips.len(), single.len());
+        assert!(
+            strips.len() < single.len() + 64,
+            "{} {}",
+            strips.len(),
+            single.len()
+        );
         assert_eq!(estimate_quality(&strips), estimate_quality(&single));
         let a = image::load_from_memory(&single).unwrap().to_rgb8();
         let b = image::load_from_memory(&strips).unwrap().to_rgb8();

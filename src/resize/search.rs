@@ -11,8 +11,8 @@
 
 use super::decode::{Decoded, Frame};
 use super::encode::{encode, Encoding};
-use super::limits::Limits;
 use super::jpeg;
+use super::limits::Limits;
 use super::raster::{scaled_dims, Raster};
 use super::trial::{Sample, Trials};
 use super::Format;
@@ -31,9 +31,11 @@ const MIN_SIDE: u32 = 16;
 pub(super) const SIZE_PER_QUALITY: f64 = 0.06;
 /// Encodes one search may spend before it settles for its best result.
 const MAX_ENCODES: u32 = 10;
-/// What the first full encode of a predicted quality aims at (the middle of
-/// `GOOD_ENOUGH..=1`, so that a prediction a little off still ends there).
-const FIRST_AIM: f64 = 0.98;
+/// The sizes a predicted quality aims at, as shares of the cap: the first
+/// full encode anywhere in `FIRST_AIM` (the sample is rarely off by more than
+/// a percent), later ones in `AIMS` (corrected by what the last measured).
+const FIRST_AIM: (f64, f64) = (0.97, 0.99);
+const AIMS: (f64, f64) = (0.965, AIM);
 /// Full encodes a predicted quality search spends when the first fits.
 const PREDICTED_ENCODES: u32 = 2;
 /// Predicted this far over the cap at the lowest quality, the image is
@@ -230,9 +232,9 @@ impl Search<'_> {
             if fits.is_some() && floor >= ceiling {
                 break;
             }
-            let target = cap_f * aim / correction;
+            let (least, target) = (cap_f * aim.0 / correction, cap_f * aim.1 / correction);
             let q = trials
-                .solve(target, floor, ceiling)
+                .solve(least, target, floor, ceiling)
                 .map_err(SearchError::Encode)?;
             let predicted = trials.at(q).map_err(SearchError::Encode)?;
             if fits.is_some() && q <= floor {
@@ -245,7 +247,7 @@ impl Search<'_> {
             let bytes = jpeg::encode(raster, q, icc).map_err(SearchError::Encode)?;
             let size = bytes.len() as f64;
             correction = size / predicted;
-            aim = AIM;
+            aim = AIMS;
             if bytes.len() as u64 <= cap {
                 let enough = size >= cap_f * GOOD_ENOUGH || q >= top;
                 fits = Some(found(bytes, dims, Some(q), state.encodes));

@@ -4,7 +4,7 @@
 //!
 //! partkit writes baseline JPEGs with the standard Huffman tables: the scan's
 //! size is the sum of what each block costs, so a sample of whole MCU rows
-//! (a band of 16 rows out of every `stride`, spread over the image) encoded
+//! (a band of 16 rows out of every few, spread over the image) encoded
 //! alone, its scan scaled by the share of rows it holds, predicts the whole
 //! image's size within the sampling error (a few percent on photos). The
 //! first full encode then measures that error, and the second corrects it.
@@ -16,12 +16,13 @@ use super::raster::Raster;
 
 /// The rows of one band: a whole MCU row at 4:2:0 (two gray ones).
 const BAND: u32 = 16;
-/// One band of every this many is sampled (an eighth of the rows).
-const STRIDE: u32 = 8;
+/// One band of every `stride` is sampled, at most every 16th (a 16th of the
+/// rows) and at least every other.
+const STRIDES: (u32, u32) = (2, 16);
 /// An image with fewer pixels is searched with full encodes (each is quick).
 const MIN_PIXELS: u64 = 2_000_000;
 /// A sample has at least this many bands (fewer would miss too much).
-const MIN_BANDS: u32 = 12;
+const MIN_BANDS: u32 = 16;
 
 /// A sample of an image's rows, and the share of the image it holds.
 pub struct Sample {
@@ -31,21 +32,23 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// Every `STRIDE`th band of `raster`'s rows, from the middle of each
-    /// stretch; `None` when the image is small enough to search whole.
+    /// One band of `raster`'s rows from the middle of every stretch of a few,
+    /// at least `MIN_BANDS` of them; `None` when the image is small enough to
+    /// search whole.
     pub fn of(raster: &Raster) -> Option<Sample> {
         if u64::from(raster.width) * u64::from(raster.height) < MIN_PIXELS {
             return None;
         }
-        let bands = raster.height / BAND / STRIDE;
-        if bands < MIN_BANDS {
+        let stride = (raster.height / BAND / MIN_BANDS).min(STRIDES.1);
+        if stride < STRIDES.0 {
             return None;
         }
+        let bands = raster.height / BAND / stride;
         let row = raster.width as usize * usize::from(raster.channels);
         let band_bytes = row * BAND as usize;
         let mut data = Vec::with_capacity(band_bytes * bands as usize);
         for i in 0..bands {
-            let start = (i * STRIDE + STRIDE / 2) as usize * band_bytes;
+            let start = (i * stride + stride / 2) as usize * band_bytes;
             data.extend_from_slice(&raster.data[start..start + band_bytes]);
         }
         let height = bands * BAND;
@@ -78,8 +81,9 @@ pub struct Trials<'a> {
     points: Vec<(f32, f64)>,
 }
 
-/// A prediction this close under the size sought ends the trials.
-const TOLERANCE: f64 = 0.004;
+/// Qualities this close are not told apart (the tables are whole numbers, so
+/// the size is a staircase in the quality).
+const NARROW: f32 = 0.25;
 /// The most trials one solve spends.
 const MAX_TRIALS: usize = 8;
 
@@ -107,11 +111,13 @@ impl<'a> Trials<'a> {
         Ok(size)
     }
 
-    /// The highest quality in `low..=high` whose predicted size is at most
-    /// `target` (to within the tolerance); `low` when even it is over.
-    /// Interpolates on the logarithm of the size, which is close to linear
-    /// in the quality, from the trials made so far.
-    pub fn solve(&mut self, target: f64, low: f32, high: f32) -> Result<f32, String> {
+    /// A quality in `low..=high` whose predicted size is in `least..=target`
+    /// (or the highest under `target` the trials found; `low` when even it is
+    /// over). Interpolates on the logarithm of the size, which is close to
+    /// linear in the quality, from the trials made so far; each step cuts the
+    /// bracket by at least a sixth, as the size of a re-encoded JPEG is a
+    /// staircase whose steps mislead the interpolation.
+    pub fn solve(&mut self, least: f64, target: f64, low: f32, high: f32) -> Result<f32, String> {
         for _ in 0..MAX_TRIALS {
             let inside = |&&(q, _): &&(f32, f64)| (low..=high).contains(&q);
             let under = self
@@ -129,14 +135,12 @@ impl<'a> Trials<'a> {
                 .min_by(|a, b| a.0.total_cmp(&b.0))
                 .copied();
             let next = match (under, over) {
-                (Some((q, size)), _) if size >= target * (1.0 - TOLERANCE) || q >= high => {
-                    return Ok(q)
-                }
-                (Some((l, _)), Some((h, _))) if h - l <= 0.05 => return Ok(l),
+                (Some((q, size)), _) if size >= least || q >= high => return Ok(q),
+                (Some((l, _)), Some((h, _))) if h - l <= NARROW => return Ok(l),
                 (None, Some((h, _))) if h <= low => return Ok(low),
                 (Some((l, l_size)), Some((h, h_size))) => {
                     let t = (target.ln() - l_size.ln()) / (h_size.ln() - l_size.ln());
-                    l + (h - l) * (t as f32).clamp(0.05, 0.95)
+                    l + (h - l) * (t as f32).clamp(1.0 / 6.0, 5.0 / 6.0)
                 }
                 (None, Some((h, h_size))) => {
                     (h - ((h_size / target).ln() / self.slope()) as f32).max(low)
