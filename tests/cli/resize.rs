@@ -877,7 +877,8 @@ fn a_large_photo_spends_at_most_two_full_encodes() {
     let bytes = photo_jpeg(2400, 1800);
     fs::write(&input, &bytes).unwrap();
     let out_file = dir.path().join("out.jpg");
-    for share in [0.45, 0.7, 0.9] {
+    // (At 0.75 of the input's size, quality 92, the most written, fits.)
+    for share in [0.45, 0.6, 0.7] {
         let cap = (bytes.len() as f64 * share) as usize;
         let out = partkit(
             &[
