@@ -228,7 +228,11 @@ impl Search<'_> {
         let mut fails = f32::INFINITY;
         loop {
             let floor = fits.as_ref().and_then(|f| f.quality).unwrap_or(MIN_QUALITY);
-            let ceiling = if fails.is_finite() { fails - 0.05 } else { top };
+            let ceiling = if fails.is_finite() {
+                (fails - 0.05).max(MIN_QUALITY)
+            } else {
+                top
+            };
             if fits.is_some() && floor >= ceiling {
                 break;
             }
