@@ -236,6 +236,18 @@ mod tests {
         let b = image::load_from_memory(&strips).unwrap().to_rgb8();
         assert_eq!((b.width(), b.height()), (1200, 1000));
         assert!(a == b, "the strips decode to other pixels");
+        // Gray: MCUs of 8 rows.
+        let gray = Raster {
+            channels: 1,
+            data: raster.data.iter().step_by(3).copied().collect(),
+            ..raster
+        };
+        let single = encode_on(&gray, 80.0, None, 1).unwrap();
+        let strips = encode_on(&gray, 80.0, None, 2).unwrap();
+        assert_ne!(single, strips);
+        let a = image::load_from_memory(&single).unwrap().to_luma8();
+        let b = image::load_from_memory(&strips).unwrap().to_luma8();
+        assert!(a == b, "the gray strips decode to other pixels");
     }
 
     #[test]

@@ -43,12 +43,15 @@ impl Sample {
         if stride < STRIDES.0 {
             return None;
         }
-        let bands = raster.height / BAND / stride;
+        let whole = raster.height / BAND;
+        let bands = whole / stride;
         let row = raster.width as usize * usize::from(raster.channels);
         let band_bytes = row * BAND as usize;
         let mut data = Vec::with_capacity(band_bytes * bands as usize);
         for i in 0..bands {
-            let start = (i * stride + stride / 2) as usize * band_bytes;
+            // The middle of the i-th of `bands` equal stretches of the height.
+            let band = (2 * i + 1) * whole / (2 * bands);
+            let start = band as usize * band_bytes;
             data.extend_from_slice(&raster.data[start..start + band_bytes]);
         }
         let height = bands * BAND;
@@ -172,5 +175,67 @@ impl<'a> Trials<'a> {
             .min_by(|a, b| (a[1].0 - a[0].0).total_cmp(&(b[1].0 - b[0].0)))
             .map(|w| ((w[1].1 / w[0].1).ln() / f64::from(w[1].0 - w[0].0)).max(0.01))
             .unwrap_or(super::search::SIZE_PER_QUALITY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows that differ from top to bottom (a smooth sky, busier towards the
+    /// ground), so that a sample taken from one place only would be far off.
+    fn scene(width: u32, height: u32) -> Raster {
+        let mut state = 0x9E37_79B9_u32;
+        let mut data = Vec::with_capacity((width * height * 3) as usize);
+        for y in 0..height {
+            let amplitude = 1 + 96 * y / height;
+            for x in 0..width {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                let noise = (state % amplitude) as u8;
+                data.extend_from_slice(&[
+                    (x / 8) as u8 ^ noise,
+                    ((y / 8) as u8).wrapping_add(noise),
+                    100u8.wrapping_add(noise),
+                ]);
+            }
+        }
+        Raster {
+            width,
+            height,
+            channels: 3,
+            data,
+        }
+    }
+
+    #[test]
+    fn the_sample_predicts_the_whole_size() {
+        let raster = scene(1600, 1400);
+        let sample = Sample::of(&raster).expect("2.2 MP is sampled");
+        assert!(sample.raster.height * 4 <= raster.height, "a small sample");
+        for quality in [70.0, 82.5, 92.0] {
+            let whole = jpeg::encode(&raster, quality, None).unwrap().len() as f64;
+            let predicted = sample.predict(quality, None).unwrap();
+            let off = (predicted / whole - 1.0).abs();
+            assert!(off < 0.02, "q{quality}: {predicted} for {whole}");
+        }
+        assert!(
+            Sample::of(&scene(1000, 1000)).is_none(),
+            "1 MP is searched whole"
+        );
+    }
+
+    #[test]
+    fn solving_lands_in_the_window_in_few_trials() {
+        let raster = scene(1600, 1400);
+        let sample = Sample::of(&raster).unwrap();
+        let mut trials = Trials::new(&sample, None);
+        let top = trials.at(92.0).unwrap();
+        let (least, target) = (top * 0.6, top * 0.62);
+        let q = trials.solve(least, target, 70.0, 92.0).unwrap();
+        let size = trials.at(q).unwrap();
+        assert!((least..=target).contains(&size), "q{q}: {size}");
+        assert!(trials.spent() <= 6, "{} trials", trials.spent());
     }
 }
