@@ -50,16 +50,16 @@ fn scaled(table: &[u16; 64], quality: f32) -> Box<[u16; 64]> {
 /// writes one scan per component, which zune-jpeg (the `image` crate's JPEG
 /// decoder) reads wrongly; the standard tables keep every decoder right.
 pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
-    encode_on(raster, quality, icc, rayon::current_num_threads())
+    encode_on(raster, quality, icc, true)
 }
 
-/// [`encode`] on at most `threads` threads: a large image is encoded in strips,
-/// one a thread (see `jpeg_strips`).
+/// [`encode`], a large image in strips encoded in parallel (see
+/// `jpeg_strips`) when `strips`, else in one piece (for tests).
 pub fn encode_on(
     raster: &Raster,
     quality: f32,
     icc: Option<&[u8]>,
-    threads: usize,
+    strips: bool,
 ) -> Result<Vec<u8>, String> {
     let flat;
     let raster = if raster.has_alpha() {
@@ -77,7 +77,7 @@ pub fn encode_on(
         encode_pixels(pixels, width, rows, gray, quality, icc.filter(|_| first))
     };
     let mcu = if gray { 8 } else { 16 };
-    match jpeg_strips::plan(raster.width, raster.height, mcu, threads) {
+    match jpeg_strips::plan(raster.width, raster.height, mcu).filter(|_| strips) {
         Some(plan) => jpeg_strips::encode(
             &raster.data,
             raster.width as usize * usize::from(raster.channels),
@@ -221,9 +221,18 @@ mod tests {
         // 1,200 x 1,000 is over the strip threshold; 1,000 rows are not whole
         // MCU rows, so the last strip is padded as the single encode is.
         let raster = gradient(1200, 1000);
-        let single = encode_on(&raster, 85.0, Some(b"profile"), 1).unwrap();
-        let strips = encode_on(&raster, 85.0, Some(b"profile"), 3).unwrap();
-        assert_ne!(single, strips, "three strips, two restart markers");
+        let single = encode_on(&raster, 85.0, Some(b"profile"), false).unwrap();
+        let strips = encode_on(&raster, 85.0, Some(b"profile"), true).unwrap();
+        assert_ne!(single, strips, "four strips, three restart markers");
+        // The same bytes on any number of threads.
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let again = pool.install(|| encode(&raster, 85.0, Some(b"profile")).unwrap());
+            assert_eq!(again, strips, "{threads} threads");
+        }
         assert!(runs_to_its_end(&strips).is_ok());
         assert!(
             strips.len() < single.len() + 64,
@@ -242,8 +251,8 @@ mod tests {
             data: raster.data.iter().step_by(3).copied().collect(),
             ..raster
         };
-        let single = encode_on(&gray, 80.0, None, 1).unwrap();
-        let strips = encode_on(&gray, 80.0, None, 2).unwrap();
+        let single = encode_on(&gray, 80.0, None, false).unwrap();
+        let strips = encode_on(&gray, 80.0, None, true).unwrap();
         assert_ne!(single, strips);
         let a = image::load_from_memory(&single).unwrap().to_luma8();
         let b = image::load_from_memory(&strips).unwrap().to_luma8();

@@ -4,12 +4,19 @@
 //! in a `DRI` segment). A restart resets the DC predictions, as a strip's own
 //! encode starts from zero, so every decoder reads the joined file as one
 //! image, pixel for pixel the one a single encode gives; it costs a few bytes
-//! per strip. See docs/speed.md (resize).
+//! per strip. The cut does not depend on the number of threads, so the bytes
+//! do not either. See docs/speed.md (resize).
 
 use rayon::prelude::*;
 
 /// Below this many pixels one encode is quick enough on one core.
 const MIN_PIXELS: u64 = 1 << 20;
+/// How many MCU rows a strip holds: enough strips that every core has work
+/// to the end (a 12 MP photo is 12 strips), few enough that the restart
+/// markers cost next to nothing. Fixed, not taken from the number of
+/// threads, so that the same image gives the same bytes on every machine
+/// and with any `-j`.
+const STRIP_MCU_ROWS: u32 = 16;
 
 /// How the rows are cut: `rows` pixel rows per strip (whole MCU rows), the
 /// restart interval being `interval` MCUs.
@@ -19,16 +26,16 @@ pub struct Plan {
     pub interval: u16,
 }
 
-/// How to cut a `width` x `height` image with MCUs `mcu` px high and wide,
-/// for `threads` threads; `None` when one encode is as good.
-pub fn plan(width: u32, height: u32, mcu: u32, threads: usize) -> Option<Plan> {
-    if threads < 2 || u64::from(width) * u64::from(height) < MIN_PIXELS {
+/// How to cut a `width` x `height` image with MCUs `mcu` px high and wide;
+/// `None` when it is small enough for one encode.
+pub fn plan(width: u32, height: u32, mcu: u32) -> Option<Plan> {
+    if u64::from(width) * u64::from(height) < MIN_PIXELS {
         return None;
     }
     let mcu_rows = height.div_ceil(mcu);
     let per_row = width.div_ceil(mcu);
     let most_rows = u32::from(u16::MAX) / per_row;
-    let strip_rows = mcu_rows.div_ceil(threads as u32).min(most_rows);
+    let strip_rows = STRIP_MCU_ROWS.min(most_rows);
     if strip_rows == 0 || strip_rows >= mcu_rows {
         return None;
     }
@@ -123,14 +130,16 @@ mod tests {
 
     #[test]
     fn strips_are_whole_mcu_rows_within_the_restart_limit() {
-        let photo = plan(4000, 3000, 16, 2).unwrap();
-        assert_eq!(photo.rows % 16, 0);
-        assert_eq!(photo.rows, 94 * 16);
-        assert_eq!(photo.interval, 94 * 250);
+        let photo = plan(4000, 3000, 16).unwrap();
+        assert_eq!(photo.rows, 16 * 16);
+        assert_eq!(photo.interval, 16 * 250);
         // 65,535 px wide: 4,096 MCUs a row, so 15 rows a strip at most.
-        let wide = plan(65535, 2000, 16, 2).unwrap();
+        let wide = plan(65535, 2000, 16).unwrap();
         assert_eq!(wide.rows, 15 * 16);
-        assert!(plan(500, 500, 16, 8).is_none(), "small images stay whole");
-        assert!(plan(4000, 3000, 16, 1).is_none(), "one thread, one encode");
+        assert!(plan(500, 500, 16).is_none(), "small images stay whole");
+        assert!(
+            plan(2000, 250, 16).is_none(),
+            "one strip's height stays whole"
+        );
     }
 }
