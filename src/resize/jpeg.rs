@@ -4,6 +4,7 @@
 
 use jpeg_encoder::{ColorType, Encoder, QuantizationTableType, SamplingFactor};
 
+use super::jpeg_strips;
 use super::raster::Raster;
 
 /// The luminance table of ITU-T T.81 Annex K, natural order.
@@ -49,6 +50,17 @@ fn scaled(table: &[u16; 64], quality: f32) -> Box<[u16; 64]> {
 /// writes one scan per component, which zune-jpeg (the `image` crate's JPEG
 /// decoder) reads wrongly; the standard tables keep every decoder right.
 pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u8>, String> {
+    encode_on(raster, quality, icc, true)
+}
+
+/// [`encode`], a large image in strips encoded in parallel (see
+/// `jpeg_strips`) when `strips`, else in one piece (for tests).
+pub fn encode_on(
+    raster: &Raster,
+    quality: f32,
+    icc: Option<&[u8]>,
+    strips: bool,
+) -> Result<Vec<u8>, String> {
     let flat;
     let raster = if raster.has_alpha() {
         flat = raster.without_alpha();
@@ -56,11 +68,36 @@ pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u
     } else {
         raster
     };
-    let (width, height) = (
-        u16::try_from(raster.width).map_err(|_| "wider than 65,535 px")?,
-        u16::try_from(raster.height).map_err(|_| "taller than 65,535 px")?,
-    );
-    let mut out = Vec::with_capacity(raster.data.len() / 8);
+    let width = u16::try_from(raster.width).map_err(|_| "wider than 65,535 px")?;
+    u16::try_from(raster.height).map_err(|_| "taller than 65,535 px")?;
+    let gray = raster.channels == 1;
+    let encode_rows = |pixels: &[u8], rows: u32, first: bool| {
+        // Checked above: every strip is at most the image's height.
+        let rows = rows as u16;
+        encode_pixels(pixels, width, rows, gray, quality, icc.filter(|_| first))
+    };
+    let mcu = if gray { 8 } else { 16 };
+    match jpeg_strips::plan(raster.width, raster.height, mcu).filter(|_| strips) {
+        Some(plan) => jpeg_strips::encode(
+            &raster.data,
+            raster.width as usize * usize::from(raster.channels),
+            raster.height,
+            plan,
+            encode_rows,
+        ),
+        None => encode_rows(&raster.data, raster.height, true),
+    }
+}
+
+fn encode_pixels(
+    pixels: &[u8],
+    width: u16,
+    height: u16,
+    gray: bool,
+    quality: f32,
+    icc: Option<&[u8]>,
+) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(pixels.len() / 8);
     let mut encoder = Encoder::new(&mut out, 90);
     encoder.set_quantization_tables(
         QuantizationTableType::Custom(scaled(&LUMA, quality)),
@@ -72,13 +109,13 @@ pub fn encode(raster: &Raster, quality: f32, icc: Option<&[u8]>) -> Result<Vec<u
         // A profile too large for the segments is left out rather than failing.
         let _ = encoder.add_icc_profile(icc);
     }
-    let color = if raster.channels == 1 {
+    let color = if gray {
         ColorType::Luma
     } else {
         ColorType::Rgb
     };
     encoder
-        .encode(&raster.data, width, height, color)
+        .encode(pixels, width, height, color)
         .map_err(|e| e.to_string())?;
     Ok(out)
 }
@@ -177,6 +214,49 @@ mod tests {
         let mid = encode(&raster, 75.5, None).unwrap().len();
         let high = encode(&raster, 90.0, None).unwrap().len();
         assert!(low < mid && mid < high, "{low} {mid} {high}");
+    }
+
+    #[test]
+    fn strips_joined_by_restarts_decode_to_the_single_encode() {
+        // 1,200 x 1,000 is over the strip threshold; 1,000 rows are not whole
+        // MCU rows, so the last strip is padded as the single encode is.
+        let raster = gradient(1200, 1000);
+        let single = encode_on(&raster, 85.0, Some(b"profile"), false).unwrap();
+        let strips = encode_on(&raster, 85.0, Some(b"profile"), true).unwrap();
+        assert_ne!(single, strips, "four strips, three restart markers");
+        // The same bytes on any number of threads.
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let again = pool.install(|| encode(&raster, 85.0, Some(b"profile")).unwrap());
+            assert_eq!(again, strips, "{threads} threads");
+        }
+        assert!(runs_to_its_end(&strips).is_ok());
+        assert!(
+            strips.len() < single.len() + 64,
+            "{} {}",
+            strips.len(),
+            single.len()
+        );
+        assert_eq!(estimate_quality(&strips), estimate_quality(&single));
+        let a = image::load_from_memory(&single).unwrap().to_rgb8();
+        let b = image::load_from_memory(&strips).unwrap().to_rgb8();
+        assert_eq!((b.width(), b.height()), (1200, 1000));
+        assert!(a == b, "the strips decode to other pixels");
+        // Gray: MCUs of 8 rows.
+        let gray = Raster {
+            channels: 1,
+            data: raster.data.iter().step_by(3).copied().collect(),
+            ..raster
+        };
+        let single = encode_on(&gray, 80.0, None, false).unwrap();
+        let strips = encode_on(&gray, 80.0, None, true).unwrap();
+        assert_ne!(single, strips);
+        let a = image::load_from_memory(&single).unwrap().to_luma8();
+        let b = image::load_from_memory(&strips).unwrap().to_luma8();
+        assert!(a == b, "the gray strips decode to other pixels");
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod decode;
 pub mod document;
 pub mod encode;
 pub mod jpeg;
+mod jpeg_strips;
 pub mod limits;
 pub mod png;
 pub mod raster;
@@ -36,6 +37,7 @@ pub mod report;
 pub mod run;
 pub mod search;
 mod stream;
+mod trial;
 
 use std::time::Instant;
 
@@ -178,8 +180,10 @@ pub struct Resized {
     pub before: ImageFacts,
     /// The same as `before` for an unchanged image.
     pub after: ImageFacts,
-    /// How many encodes the search took.
+    /// How many encodes of the whole image the search took.
     pub encodes: u32,
+    /// How many encodes of a sample of its rows predicted the quality.
+    pub trials: u32,
     pub seconds: f64,
     /// What a person should know (frames dropped by a format change).
     pub warnings: Vec<String>,
@@ -195,6 +199,7 @@ impl Resized {
             after: facts.clone(),
             before: facts,
             encodes: 0,
+            trials: 0,
             seconds: started.elapsed().as_secs_f64(),
             warnings: Vec::new(),
             reasons: Vec::new(),
@@ -346,6 +351,7 @@ pub fn resize_image(bytes: &[u8], options: &ResizeOptions) -> Result<Resized, Re
         before,
         after,
         encodes: found.encodes,
+        trials: found.trials,
         seconds: started.elapsed().as_secs_f64(),
         warnings,
         reasons,

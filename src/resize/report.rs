@@ -90,6 +90,9 @@ pub(super) fn report_image(
                 if resized.changed() {
                     value["reasons"] = resized.reasons.clone().into();
                     value["encodes"] = resized.encodes.into();
+                    if resized.trials > 0 {
+                        value["trial_encodes"] = resized.trials.into();
+                    }
                     value["seconds"] = ((resized.seconds * 1000.0).round() / 1000.0).into();
                     if let Some(output) = output {
                         value["output"] = output.display().to_string().into();
@@ -112,8 +115,13 @@ pub(super) fn report_image(
             let written = output
                 .map(|p| format!(", written to {}", p.display()))
                 .unwrap_or_default();
+            let trials = match resized.trials {
+                0 => String::new(),
+                1 => " and 1 of a sample".into(),
+                n => format!(" and {n} of a sample"),
+            };
             report(Report::Note(format!(
-                "{}: {} → {} ({}; {} encode{}, {:.2} s{written})",
+                "{}: {} → {} ({}; {} encode{}{trials}, {:.2} s{written})",
                 at.text(),
                 resized.before.describe(),
                 resized.after.describe(),

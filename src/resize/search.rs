@@ -11,8 +11,11 @@
 
 use super::decode::{Decoded, Frame};
 use super::encode::{encode, Encoding};
+use super::jpeg;
 use super::limits::Limits;
-use super::raster::scaled_dims;
+use super::raster::{scaled_dims, Raster};
+use super::trial::{Sample, Trials};
+use super::Format;
 
 /// The lowest quality the quality search goes to before it scales instead.
 pub const MIN_QUALITY: f32 = 70.0;
@@ -25,9 +28,19 @@ const GOOD_ENOUGH: f64 = 0.96;
 /// The shortest longest side the scale search goes down to.
 const MIN_SIDE: u32 = 16;
 /// How much the size of a JPEG grows per quality point near the top (log).
-const SIZE_PER_QUALITY: f64 = 0.06;
+pub(super) const SIZE_PER_QUALITY: f64 = 0.06;
 /// Encodes one search may spend before it settles for its best result.
 const MAX_ENCODES: u32 = 10;
+/// The sizes a predicted quality aims at, as shares of the cap: the first
+/// full encode anywhere in `FIRST_AIM` (the sample is rarely off by more than
+/// a percent), later ones in `AIMS` (corrected by what the last measured).
+const FIRST_AIM: (f64, f64) = (0.97, 0.99);
+const AIMS: (f64, f64) = (0.965, AIM);
+/// Full encodes a predicted quality search spends when the first fits.
+const PREDICTED_ENCODES: u32 = 2;
+/// Predicted this far over the cap at the lowest quality, the image is
+/// scaled without encoding it whole first.
+const CLEARLY_OVER: f64 = 1.05;
 
 /// The image the search settled on.
 #[derive(Debug, Clone)]
@@ -36,7 +49,10 @@ pub struct Found {
     pub width: u32,
     pub height: u32,
     pub quality: Option<f32>,
+    /// Full encodes (of the image at the size tried).
     pub encodes: u32,
+    /// Encodes of a sample of the image's rows, to predict the quality.
+    pub trials: u32,
 }
 
 /// Why nothing fits.
@@ -68,6 +84,7 @@ pub struct Search<'a> {
 
 struct State {
     encodes: u32,
+    trials: u32,
     best: Option<Found>,
 }
 
@@ -120,6 +137,7 @@ impl Search<'_> {
         let cap = self.limits.byte_cap();
         let mut state = State {
             encodes: 0,
+            trials: 0,
             best: None,
         };
         let lossy = self.encoding.quality.is_some();
@@ -138,7 +156,15 @@ impl Search<'_> {
             return Ok(found(bytes, top, quality, state.encodes));
         };
         let mut known = None;
-        if lossy {
+        let sample = (self.encoding.format == Format::Jpeg && frames.len() == 1)
+            .then(|| Sample::of(&frames[0].raster))
+            .flatten();
+        if let Some(sample) = sample {
+            match self.predicted_search(&mut state, &frames[0].raster, &sample, top, cap)? {
+                Ok(found) => return Ok(found),
+                Err(size) => known = Some((1.0, size)),
+            }
+        } else if lossy {
             match self.quality_search(&mut state, frames, top, cap)? {
                 Some(found) => return Ok(found),
                 None => {
@@ -155,6 +181,95 @@ impl Search<'_> {
             });
         }
         self.scale_search(&mut state, frames, top, cap, quality, known)
+    }
+
+    /// Searches a JPEG's quality at full size from a sample's predictions
+    /// (see `trial`): the first full encode at the predicted quality, a second
+    /// at the prediction corrected by what the first measured, and more only
+    /// while nothing fits. `Err(size)` when even the lowest quality is over
+    /// the cap (its size measured, or predicted when clearly over).
+    fn predicted_search(
+        &self,
+        state: &mut State,
+        raster: &Raster,
+        sample: &Sample,
+        dims: (u32, u32),
+        cap: u64,
+    ) -> Result<Result<Found, u64>, SearchError> {
+        let icc = self.decoded.icc.as_deref();
+        let mut trials = Trials::new(sample, icc);
+        let top = self.top_quality.max(MIN_QUALITY);
+        let result = self.predicted_loop(state, raster, &mut trials, top, dims, cap);
+        state.trials += trials.spent();
+        let mut found = result?;
+        if let Ok(found) = &mut found {
+            found.encodes = state.encodes;
+            found.trials = state.trials;
+        }
+        Ok(found)
+    }
+
+    fn predicted_loop(
+        &self,
+        state: &mut State,
+        raster: &Raster,
+        trials: &mut Trials,
+        top: f32,
+        dims: (u32, u32),
+        cap: u64,
+    ) -> Result<Result<Found, u64>, SearchError> {
+        let icc = self.decoded.icc.as_deref();
+        let cap_f = cap as f64;
+        // What the full image measures over what the sample predicts.
+        let mut correction = 1.0;
+        let mut aim = FIRST_AIM;
+        // The largest fitting and the smallest failing quality.
+        let mut fits: Option<Found> = None;
+        let mut fails = f32::INFINITY;
+        loop {
+            let floor = fits.as_ref().and_then(|f| f.quality).unwrap_or(MIN_QUALITY);
+            let ceiling = if fails.is_finite() {
+                (fails - 0.05).max(MIN_QUALITY)
+            } else {
+                top
+            };
+            if fits.is_some() && floor >= ceiling {
+                break;
+            }
+            let (least, target) = (cap_f * aim.0 / correction, cap_f * aim.1 / correction);
+            let q = trials
+                .solve(least, target, floor, ceiling)
+                .map_err(SearchError::Encode)?;
+            let predicted = trials.at(q).map_err(SearchError::Encode)?;
+            if fits.is_some() && q <= floor {
+                break;
+            }
+            if state.encodes == 0 && q <= MIN_QUALITY && predicted > cap_f * CLEARLY_OVER {
+                return Ok(Err(predicted as u64));
+            }
+            state.encodes += 1;
+            let bytes = jpeg::encode(raster, q, icc).map_err(SearchError::Encode)?;
+            let size = bytes.len() as f64;
+            correction = size / predicted;
+            aim = AIMS;
+            if bytes.len() as u64 <= cap {
+                let enough = size >= cap_f * GOOD_ENOUGH || q >= top;
+                fits = Some(found(bytes, dims, Some(q), state.encodes));
+                if enough {
+                    break;
+                }
+            } else if q <= MIN_QUALITY {
+                return Ok(Err(bytes.len() as u64));
+            } else {
+                fails = q;
+            }
+            if fits.is_some() && state.encodes >= PREDICTED_ENCODES {
+                break;
+            }
+        }
+        fits.map(Ok).ok_or(SearchError::Encode(
+            "the quality search found nothing".into(),
+        ))
     }
 
     /// Searches quality at full size; `None` when even the lowest quality is over
@@ -220,6 +335,7 @@ impl Search<'_> {
             "the quality search found nothing".into(),
         ))?;
         best.encodes = state.encodes;
+        best.trials = state.trials;
         Ok(Some(best))
     }
 
@@ -307,6 +423,7 @@ impl Search<'_> {
                     "the search ended without a result".into(),
                 ))?;
                 best.encodes = state.encodes;
+                best.trials = state.trials;
                 return Ok(best);
             }
             // The exponent from the last two measurements (2 when unknown).
@@ -340,5 +457,6 @@ fn found(bytes: Vec<u8>, (width, height): (u32, u32), quality: Option<f32>, enco
         height,
         quality,
         encodes,
+        trials: 0,
     }
 }

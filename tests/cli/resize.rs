@@ -866,3 +866,50 @@ fn a_lossy_webp_stays_a_lossy_webp() {
     assert_fits(&out.stdout, cap, (320, 240));
     assert!(out.stderr.contains("→ 320x240 webp q"), "{}", out.stderr);
 }
+
+/// A photo of a few megapixels has its quality predicted from a sample of its
+/// rows: at most two encodes of the whole image, the result under the cap and
+/// within a few percent of it, at full size.
+#[test]
+fn a_large_photo_spends_at_most_two_full_encodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("photo.jpg");
+    let bytes = photo_jpeg(2400, 1800);
+    fs::write(&input, &bytes).unwrap();
+    let out_file = dir.path().join("out.jpg");
+    // (At 0.75 of the input's size, quality 92, the most written, fits.)
+    for share in [0.45, 0.6, 0.7] {
+        let cap = (bytes.len() as f64 * share) as usize;
+        let out = partkit(
+            &[
+                "resize",
+                path(&input),
+                "-o",
+                path(&out_file),
+                "--max-bytes",
+                &cap.to_string(),
+                "--report",
+                "json",
+            ],
+            b"",
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let record: serde_json::Value = serde_json::from_str(out.stderr.trim()).unwrap();
+        let encodes = record["encodes"].as_u64().unwrap();
+        assert!((1..=2).contains(&encodes), "{share}: {}", out.stderr);
+        assert!(
+            record["trial_encodes"].as_u64().unwrap() >= 1,
+            "{}",
+            out.stderr
+        );
+        let written = fs::read(&out_file).unwrap();
+        assert_fits(&written, cap, (2400, 1800));
+        assert!(
+            written.len() as f64 >= cap as f64 * 0.95,
+            "{share}: {} bytes is far under the cap {cap}",
+            written.len()
+        );
+        assert_eq!(dims(&written), (2400, 1800), "quality before scale");
+        assert!(jpeg::runs_to_its_end(&written).is_ok());
+    }
+}
