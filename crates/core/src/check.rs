@@ -192,15 +192,8 @@ fn decode_strict_first(
     first: usize,
 ) -> Result<u64, PayloadProblem> {
     if depth == Depth::Header {
-        if let Some((index, total)) = lending.strict_payload(payload) {
-            // A lent payload the scan found strict: only the prefix is read
-            // again (from a file, where it is one).
-            let decoded = lending.with_payload_prefix(index, first, |prefix| {
-                prefix.map(|prefix| decode_into(prefix, scratch))
-            });
-            if decoded.is_some() {
-                return Ok(total);
-            }
+        if let Some(total) = decode_lent_prefix(payload, scratch, lending, first) {
+            return Ok(total);
         }
     }
     // A payload lent from the input is checked there.
@@ -209,16 +202,28 @@ fn decode_strict_first(
     })
 }
 
+/// A lent payload the scan found strict: decodes only its first `chars`
+/// into `scratch`, read again from the file where it is one, and returns its
+/// decoded size. `None` for any other payload.
+fn decode_lent_prefix(
+    payload: &str,
+    scratch: &mut Vec<u8>,
+    lending: &Lending,
+    chars: usize,
+) -> Option<u64> {
+    let (index, total) = lending.strict_payload(payload)?;
+    lending
+        .with_payload_prefix(index, chars, |prefix| {
+            prefix.map(|prefix| decode_into(prefix, scratch))
+        })
+        .map(|_| total)
+}
+
 /// Decodes the first `chars` of a payload already checked strict into
 /// `scratch`.
 fn decode_checked_prefix(payload: &str, scratch: &mut Vec<u8>, lending: &Lending, chars: usize) {
-    if let Some((index, _)) = lending.strict_payload(payload) {
-        let decoded = lending.with_payload_prefix(index, chars, |prefix| {
-            prefix.map(|prefix| decode_into(prefix, scratch))
-        });
-        if decoded.is_some() {
-            return;
-        }
+    if decode_lent_prefix(payload, scratch, lending, chars).is_some() {
+        return;
     }
     lending.with_resolved(payload, |payload| {
         decode_into(&payload[..chars.min(payload.len())], scratch)
