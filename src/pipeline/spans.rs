@@ -34,7 +34,7 @@ use crate::shared::SharedBytes;
 /// lines is worth a hand-over.
 const SPAN_BYTES: usize = 1 << 20;
 /// How many spans a worker may have cut ahead of the sink.
-const IN_FLIGHT_PER_WORKER: usize = 4;
+const IN_FLIGHT_PER_WORKER: usize = 2;
 
 /// One line of a span: its range (with its line break), what it holds, and
 /// the work's result for a document.
