@@ -86,6 +86,10 @@ where
     let (done_tx, done_rx) = mpsc::channel::<Message<R>>();
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
+        // Owned by this closure, so that the permits end (and with them the
+        // workers) when it unwinds too: the scope waits for every worker
+        // before it passes a panic on.
+        let permit_tx = permit_tx;
         for _ in 0..workers {
             let done_tx = done_tx.clone();
             let (permits, cursor, stop, map) = (&permits, &cursor, &stop, &map);
@@ -200,5 +204,71 @@ where
             }
         }
         released = map.release(released..span.end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::io::{Documents, Input, Layout};
+
+    /// A mapped file of `lines` JSON Lines, each `{"n":N}` padded past 1 MiB
+    /// in all.
+    fn mapped_lines(lines: usize) -> (tempfile::TempDir, Documents) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lines.jsonl");
+        let pad = "p".repeat(1_000);
+        let text: String = (0..lines)
+            .map(|n| format!("{{\"n\":{n},\"pad\":\"{pad}\"}}\n"))
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        let documents = Documents::open(&Input::Path(path), Layout::JsonLines, 1 << 20).unwrap();
+        assert!(documents.mapped().is_some());
+        (dir, documents)
+    }
+
+    #[test]
+    fn every_line_reaches_the_sink_in_order() {
+        let (_dir, mut documents) = mapped_lines(3_000);
+        let mut seen = Vec::new();
+        super::super::for_each_document_bytes(
+            &mut documents,
+            |bytes| bytes.len(),
+            |line, bytes, item| {
+                assert!(matches!(item, super::Item::Document(len) if len == bytes.len()));
+                seen.push(line);
+                Ok(crate::accounting::Flow::Continue)
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (1..=3_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_in_the_work_is_passed_on_not_waited_for() {
+        let (_dir, mut documents) = mapped_lines(3_000);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            super::super::for_each_document_bytes(
+                &mut documents,
+                |bytes| assert!(!bytes.starts_with(b"{\"n\":2500,"), "line 2501"),
+                |_, _, _| Ok(crate::accounting::Flow::Continue),
+            )
+        }));
+        assert!(outcome.is_err());
+    }
+
+    #[test]
+    fn a_panic_in_the_sink_is_passed_on_not_waited_for() {
+        let (_dir, mut documents) = mapped_lines(3_000);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            super::super::for_each_document_bytes(
+                &mut documents,
+                |_| (),
+                |line, _, _| {
+                    assert!(line < 10, "line {line}");
+                    Ok(crate::accounting::Flow::Continue)
+                },
+            )
+        }));
+        assert!(outcome.is_err());
     }
 }
