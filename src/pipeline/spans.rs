@@ -194,9 +194,7 @@ where
         for (line, (_, slot, result)) in (first..).zip(done) {
             let (bytes, item) = match (slot, result) {
                 (SpanLine::Document(range), Some(result)) => (&map[range], Item::Document(result)),
-                (SpanLine::TooLarge, _) => {
-                    (&[][..], Item::TooLarge(documents.too_large_error(line)))
-                }
+                (SpanLine::TooLarge, _) => (&[][..], Item::TooLarge(documents.too_large(line))),
                 _ => (&[][..], Item::Blank),
             };
             if sink(line, bytes, item)? == Flow::Stop {

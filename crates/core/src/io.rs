@@ -165,29 +165,27 @@ impl Documents {
     /// A regular file of 1 MiB or more is mapped: its JSON Lines are handed
     /// out as ranges of the map ([`Documents::mapped`]).
     pub fn open(input: &Input, layout: Layout, max: u64) -> Result<Documents> {
-        if let Input::Path(path) = input {
-            let file = open_file(path)?;
-            if let Some(map) = crate::mapped::Mapped::large(&file) {
-                let mut documents =
-                    Documents::from_reader(Box::new(io::empty()), input.error_path(), layout, max);
-                documents.size_hint = Some(map.len() as u64);
-                documents.reader = Source::Mapped {
-                    map: std::sync::Arc::new(map),
-                    at: 0,
-                };
-                return Ok(documents);
+        let (reader, size_hint) = match input {
+            Input::Path(path) => {
+                let file = open_file(path)?;
+                match crate::mapped::Mapped::large(&file) {
+                    Some(map) => {
+                        let size = map.len() as u64;
+                        let map = std::sync::Arc::new(map);
+                        (Source::Mapped { map, at: 0 }, Some(size))
+                    }
+                    None => {
+                        let buffered = BufReader::with_capacity(READ_BUFFER, file);
+                        (Source::Buffered(Box::new(buffered)), input.file_len())
+                    }
+                }
             }
-            let mut documents = Documents::from_reader(
-                Box::new(BufReader::with_capacity(READ_BUFFER, file)),
-                input.error_path(),
-                layout,
-                max,
-            );
-            documents.size_hint = input.file_len();
-            return Ok(documents);
-        }
-        let mut documents = Documents::from_reader(input.open()?, input.error_path(), layout, max);
-        documents.size_hint = input.file_len();
+            Input::Stdin => (Source::Buffered(input.open()?), None),
+        };
+        let mut documents =
+            Documents::from_reader(Box::new(io::empty()), input.error_path(), layout, max);
+        documents.reader = reader;
+        documents.size_hint = size_hint;
         Ok(documents)
     }
 
@@ -240,7 +238,7 @@ impl Documents {
 
     /// The error of a document starting on `line` that is longer than the
     /// limit.
-    fn too_large(&self, line: usize) -> Error {
+    pub fn too_large(&self, line: usize) -> Error {
         Error::TooLarge {
             path: self.source.clone(),
             line: Some(line),

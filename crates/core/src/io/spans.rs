@@ -14,7 +14,6 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::{Documents, Source, State};
-use crate::error::Error;
 use crate::mapped::Mapped;
 
 /// One line of a span.
@@ -75,11 +74,6 @@ impl Documents {
             self.terminated = map[..last.end].last() == Some(&b'\n');
         }
         first
-    }
-
-    /// The error of the line numbered `line`, longer than the limit.
-    pub fn too_large_error(&self, line: usize) -> Error {
-        self.too_large(line)
     }
 
     /// The document size limit.
