@@ -13,9 +13,12 @@ body becomes an Anthropic Messages request body. Inputs:
           benches/run.sh uses; 304 messages and 199 base64 images).
 
 Rows:
-  partkit.convert        per document, on the str of each document and on
-                         the dict of each document (the result's .text is
-                         the converted JSON text; .value is never read)
+  partkit.convert        per document, on the str of each document (the
+                         result is the converted JSON text, .text) and on
+                         the dict of each document (converted as data: the
+                         result is .value, Python data holding the input's
+                         payload strings where they pass through; .text is
+                         made only when asked, outside the timing)
   partkit.convert_lines  one call on all the strings (all cores, and threads=1)
   partkit CLI            one subprocess per batch: `partkit convert --to
                          anthropic --jsonl` with the lines on stdin (on the
@@ -726,8 +729,8 @@ def main():
           "row's (above 1: faster than it). ÷ CLI: this row's median divided by the CLI's on the "
           "same input (the subprocess time, spawn and pipes included). A competitor's (dict) row "
           "neither parses nor writes JSON: it hands on references to the input's strings (the "
-          "base64 too), while every partkit row reads and writes JSON text; its (str) row adds "
-          "json.loads and json.dumps.")
+          "base64 too), as partkit's (dict) row does; the other partkit rows read and write JSON "
+          "text. A competitor's (str) row adds json.loads and json.dumps.")
     print()
     for verdict in verdicts:
         print(f"- {verdict}")

@@ -105,6 +105,8 @@ pub mod internals {
     pub use crate::check::check_bytes;
     pub use crate::echo::{bound, quoted, SHOWN};
     pub use crate::io::{Documents, Slot};
+    /// Payloads lent from Python data as the Python package walks it.
+    pub use crate::json::lent::{pieces, Gathered, Held, Lending, Piece};
     pub use crate::render::sanitize;
     pub use crate::subdoc::LocateError;
 

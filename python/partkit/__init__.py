@@ -156,28 +156,44 @@ def _warn(notes: Iterable[str], stacklevel: int = 3) -> None:
         warnings.warn(note, LossWarning, stacklevel=stacklevel)
 
 
+_UNSET: Any = object()
+
+
 class Converted:
     """One converted document.
 
     ``text`` is the output exactly as ``partkit convert --compact`` prints it
     (without the line break); ``value`` is that parsed; ``source`` the shape
     the input was read as; ``notes`` the warnings (also issued as
-    :class:`LossWarning`).
+    :class:`LossWarning`). A document given as a ``dict`` or ``list`` is
+    converted to ``value`` directly (its payload strings are the input's own
+    ``str`` objects where they pass through unchanged), and ``text`` is made
+    from it when first asked.
     """
 
-    __slots__ = ("text", "source", "notes", "_value")
+    __slots__ = ("_text", "source", "notes", "_value")
 
-    def __init__(self, text: str, source: Optional[str], notes: list[str]) -> None:
-        self.text = text
+    def __init__(self, text: Any, source: Optional[str], notes: list[str], value: Any = _UNSET) -> None:
+        self._text = text
         self.source = source
         self.notes = notes
-        self._value: Any = _UNSET
+        self._value = value
+
+    @property
+    def text(self) -> str:
+        """The converted document's JSON text."""
+        if self._text is _UNSET:
+            # Compact, UTF-8, numbers as Python spells them: what the command
+            # line prints for this value (the same text as a str input gives).
+            self._text = json.dumps(self._value, ensure_ascii=False, separators=(",", ":"))
+        text: str = self._text
+        return text
 
     @property
     def value(self) -> Any:
         """The converted document as Python data (parsed once, when asked)."""
         if self._value is _UNSET:
-            self._value = json.loads(self.text)
+            self._value = json.loads(self._text)
         return self._value
 
     def json(self) -> str:
@@ -186,9 +202,6 @@ class Converted:
 
     def __repr__(self) -> str:
         return f"<partkit.Converted from {self.source}: {len(self.text):,} characters, {len(self.notes)} notes>"
-
-
-_UNSET: Any = object()
 
 
 def convert(
@@ -215,6 +228,15 @@ def convert(
     command line exits 1 for) and :class:`UsageError` for an unknown option
     value.
     """
+    if isinstance(doc, (dict, list)):
+        # Converted as data where the extension can (exact dicts and lists of
+        # JSON's types: docs/python.md#data-without-json-text), else as text.
+        options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
+        done = _native.convert_data(doc, options)
+        if done is not None:
+            value, data_source, data_notes = done
+            _warn(data_notes)
+            return Converted(_UNSET, data_source, data_notes, value)
     text = _text(doc, "doc")
     options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
     output, source, notes = _native.convert(text, options)
@@ -277,15 +299,14 @@ def convert_lines(
         )
     threads = _count("threads", threads, 4096)
     items = list(lines)
-    data = [_is_data(item) for item in items]
-    texts = [
-        None if item is None else _text(item, f"lines[{index}]") for index, item in enumerate(items)
-    ]
     options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
-    outputs, errors, notes = _native.convert_lines(texts, options, threads)
-    for index, is_data in enumerate(data):
-        if is_data and outputs[index] is not None:
-            outputs[index] = json.loads(outputs[index])
+    # Data lines come back as data: converted as data (see convert), or else
+    # through their JSON text and parsed here.
+    outputs, errors, notes = _native.convert_lines(items, options, threads, _text)
+    for index, item in enumerate(items):
+        output = outputs[index]
+        if isinstance(output, str) and _is_data(item):
+            outputs[index] = json.loads(output)
     said: set[str] = set()
     for _, line_notes in notes:
         for note in line_notes:

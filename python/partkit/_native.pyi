@@ -1,15 +1,17 @@
-# The extension module (python/src/): the library's operations on JSON text.
+# The extension module (python/src/): the library's operations on JSON text
+# (and, for convert, on Python data).
 # The package's functions (partkit/__init__.py) are the API; these are what
 # they call.
 
 from os import PathLike
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 __version__: str
 __all__ = [
     "__version__",
     "bound",
     "convert",
+    "convert_data",
     "convert_lines",
     "encode",
     "inspect",
@@ -32,10 +34,14 @@ _ValidateOptions = dict[str, Any]
 def convert(
     doc: Union[str, bytes], options: _ConvertOptions
 ) -> tuple[Union[str, bytes], Optional[str], list[str]]: ...
+def convert_data(
+    doc: Union[dict[str, Any], list[Any]], options: _ConvertOptions
+) -> Optional[tuple[Any, str, list[str]]]: ...
 def convert_lines(
-    lines: list[Union[str, bytes, None]],
+    lines: list[Any],
     options: _ConvertOptions,
     threads: Optional[int],
+    text_of: Callable[[Any, str], Union[str, bytes]],
 ) -> tuple[list[Any], list[tuple[int, str]], list[tuple[int, list[str]]]]: ...
 def validate_path(path: Union[str, PathLike[str]], options: _ValidateOptions) -> list[_Row]: ...
 def validate_document(doc: Union[str, bytes], options: _ValidateOptions) -> list[_Row]: ...

@@ -1,6 +1,7 @@
 //! `partkit._native`: the library's operations for the Python package.
 //!
-//! The Python side (`python/partkit/`) turns Python data into JSON text,
+//! The Python side (`python/partkit/`) turns Python data into JSON text
+//! (except where `convert` walks a dict or list itself, `data.rs`),
 //! builds the result objects and issues warnings; this side adapts its
 //! arguments to the library's options, runs the operation (with the GIL
 //! released where it takes time) and maps failures to the package's
@@ -11,6 +12,7 @@ use pyo3::prelude::*;
 
 mod cli;
 mod convert;
+mod data;
 mod document;
 mod encode;
 mod errors;
@@ -25,6 +27,7 @@ mod validate;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::convert_data, m)?)?;
     m.add_function(wrap_pyfunction!(convert::convert_lines, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate_path, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate_document, m)?)?;

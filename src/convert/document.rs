@@ -189,6 +189,51 @@ fn convert_lent(
     })
 }
 
+/// A value converted without being written: what [`convert_data`] gives.
+#[derive(Debug)]
+pub struct ConvertedValue {
+    /// The output, with the input's placeholders where its payloads go.
+    pub value: Value,
+    pub notes: Vec<String>,
+    pub source: Shape,
+}
+
+/// Whether [`convert_data`] can take `value` for this request: a whole
+/// document read as a transcript (a rollout and `--at` values are spliced
+/// back into their document's text, which data has none of).
+pub fn converts_data(value: &Value, request: &ConvertRequest) -> bool {
+    match request.rollout {
+        _ if request.at.is_active() => false,
+        RolloutChoice::Always => false,
+        RolloutChoice::Recognize => !rollout().holds_value(value),
+        RolloutChoice::Never => true,
+    }
+}
+
+/// Converts a document that is data, not text (Python's dicts and lists):
+/// `value` with its payloads lent through `lending` ([`lent::Gathered`]).
+/// The caller makes sure [`converts_data`] holds; numbers are written as
+/// serde_json spells them (there is no text to take a spelling from).
+pub fn convert_data(
+    value: &Value,
+    lending: Lending,
+    request: &ConvertRequest,
+) -> Result<ConvertedValue, ConvertError> {
+    let reading = Reading::lent(lending);
+    let converted = convert::convert_read(
+        value,
+        request.from,
+        request.to,
+        request.options.clone(),
+        &reading,
+    )?;
+    Ok(ConvertedValue {
+        value: converted.value,
+        notes: converted.notes,
+        source: converted.source,
+    })
+}
+
 /// Converts a rollout's conversation (the request's input, then the response's
 /// output items, with the request's tools and settings) and puts it in place
 /// of `responses_create_params`, every other byte of the line as it was.

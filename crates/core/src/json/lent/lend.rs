@@ -14,12 +14,23 @@ use serde_json::Value;
 use super::{Payloads, CLOSE, OPEN};
 use crate::shared::SharedBytes;
 
-/// Where lent payloads are read from: the input in memory, or the file it
-/// is (see `file.rs`).
+/// Where lent payloads are read from: the input in memory, the file it is
+/// (see `file.rs`), or strings held by whoever handed the document over
+/// (see `gather.rs`).
 #[derive(Debug, Clone)]
 pub enum Source {
     Bytes(SharedBytes),
     File(Arc<File>),
+    Held(Arc<dyn Held>),
+}
+
+/// Payloads that stay in the strings of a document given as data (Python's
+/// `str` objects), each read where it is needed instead of copied.
+pub trait Held: Send + Sync + std::fmt::Debug {
+    /// Runs `f` on payload `index` (`None` when there is none, or it
+    /// cannot be read). Text already, so that it is not checked for UTF-8
+    /// again on every read.
+    fn with_payload(&self, index: usize, f: &mut dyn FnMut(Option<&str>));
 }
 
 /// The payloads a document lends, and the input they are read from: what
@@ -90,6 +101,7 @@ impl Lending {
             return f(None);
         };
         range.end = range.end.min(range.start.saturating_add(chars));
+        let within = range.len();
         match &lent.input {
             Source::Bytes(bytes) => f(bytes
                 .get(range)
@@ -115,6 +127,22 @@ impl Lending {
                     let read = file.read_exact_at(buffer, range.start as u64);
                     f(read.ok().and_then(|()| std::str::from_utf8(buffer).ok()))
                 })
+            }
+            Source::Held(held) => {
+                // The callback runs once; `f` and its result go through it.
+                let mut f = Some(f);
+                let mut result = None;
+                held.with_payload(index, &mut |text| {
+                    let text = text.and_then(|text| text.get(..within));
+                    if let Some(f) = f.take() {
+                        result = Some(f(text));
+                    }
+                });
+                match (result, f) {
+                    (Some(result), _) => result,
+                    (None, Some(f)) => f(None),
+                    (None, None) => unreachable!("f ran, so it gave a result"),
+                }
             }
         }
     }

@@ -18,7 +18,9 @@
 //! copied once, into the output. Code given no lending ([`Lending::NONE`])
 //! sees a placeholder as the text it is. A large file can lend its payloads without being
 //! held at all ([`scan_file`]): it is scanned a chunk at a time, and each
-//! payload is read again where it is needed.
+//! payload is read again where it is needed. A document that is not text
+//! at all (Python data) lends its payloads as its value is built
+//! ([`Gathered`]).
 //!
 //! A placeholder is `U+E000`, the payload's index in hex, `U+E001`: private-use
 //! characters, so that a forgotten lookup shows as an invalid base64
@@ -33,14 +35,16 @@ use serde_json::Value;
 use crate::json::Json;
 
 mod file;
+mod gather;
 mod holes;
 mod lend;
 mod scan;
 mod strict;
 
 pub use file::{scan_file, FileScan};
+pub use gather::{Gathered, Loan};
 pub use holes::Lent;
-pub use lend::{pieces, Lending, Piece, Source};
+pub use lend::{pieces, Held, Lending, Piece, Source};
 
 /// The shortest payload worth lending. Small enough that the test fixtures'
 /// real images are lent, so that every test runs through placeholders.

@@ -1,0 +1,280 @@
+//! A document given as Python data (a `dict` or `list`), converted without
+//! JSON text on either side (docs/python.md#data-without-json-text): its
+//! objects are walked into the library's value, the payload strings lent as
+//! a text's are ([`Gathered`]), and the output is built back as Python
+//! objects. A payload the output holds as it came (the same string, or the
+//! same data URL) is the input's own `str` object, not a copy.
+//!
+//! Only what JSON text would give the same value for is walked: exact
+//! `dict` (with `str` keys), `list`, `str`, `int` (within 64 bits), finite
+//! `float`, `bool` and `None`. Anything else (a tuple, a subclass, a big
+//! int, NaN, a lone surrogate, nesting deeper than the parser allows) is
+//! [`Refused`], and the caller takes the JSON text route, which keeps its
+//! behaviour for them exactly.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use partkit::convert::document::{convert_data, converts_data, ConvertRequest, ConvertedValue};
+use partkit::convert::ConvertError;
+use partkit::internals::{pieces, Gathered, Held, Lending, Piece};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PySlice, PyString};
+use serde_json::{Map, Number, Value};
+
+/// Deeper than serde_json parses text (128 levels), so such a document goes
+/// the text route and fails as it always has.
+const MAX_DEPTH: usize = 120;
+
+/// The character every placeholder starts with (`json::lent`): a string
+/// without one holds no payload.
+const PLACEHOLDER: char = '\u{E000}';
+
+/// This document is not walked: convert its JSON text instead.
+#[derive(Debug)]
+pub struct Refused;
+
+/// A document walked into a value, its payloads lent.
+pub struct Walked {
+    value: Value,
+    lending: Lending,
+    /// The input's payload strings by the text that stands for them in the
+    /// value: an output string equal to one is that very object.
+    originals: HashMap<String, Py<PyString>>,
+    strings: Arc<Strings>,
+}
+
+/// Walks `object` (a `dict` or `list`).
+pub fn walk(object: &Bound<'_, PyAny>) -> Result<Walked, Refused> {
+    let mut walker = Walker::new(true);
+    let mut value = walker.value(object, None, 0)?;
+    if walker.gathered.clash() {
+        // A string of the document holds a placeholder character: lend
+        // nothing, as the scan of a text does then.
+        walker = Walker::new(false);
+        value = walker.value(object, None, 0)?;
+    }
+    let strings = Arc::new(Strings(walker.held));
+    Ok(Walked {
+        value,
+        lending: walker.gathered.into_lending(strings.clone()),
+        originals: walker.originals,
+        strings,
+    })
+}
+
+/// The payloads, left in the input's strings: each string and where its
+/// payload starts.
+#[derive(Debug)]
+struct Strings(Vec<(Py<PyString>, usize)>);
+
+impl Strings {
+    /// Payload `index` as a str of its own: the string itself, or its part
+    /// after the offset.
+    fn cut<'py>(&self, py: Python<'py>, index: usize) -> Option<Bound<'py, PyString>> {
+        let (string, offset) = self.0.get(index)?;
+        let string = string.bind(py);
+        if *offset == 0 {
+            return Some(string.clone());
+        }
+        // The offset is in UTF-8 bytes and a slice in characters.
+        let start = string.to_str().ok()?.get(..*offset)?.chars().count();
+        let length = string.len().ok()?;
+        let slice = PySlice::new(py, start as isize, length as isize, 1);
+        string.get_item(slice).ok()?.cast_into::<PyString>().ok()
+    }
+}
+
+impl Held for Strings {
+    fn with_payload(&self, index: usize, f: &mut dyn FnMut(Option<&str>)) {
+        let Some((string, offset)) = self.0.get(index) else {
+            return f(None);
+        };
+        // A worker thread (the conversion runs with the GIL released) takes
+        // it for the read; the str's UTF-8 is its own buffer for ASCII text,
+        // and was made when the walk read it otherwise, so this copies
+        // nothing.
+        Python::attach(|py| match string.bind(py).to_str() {
+            Ok(text) => f(text.get(*offset..)),
+            Err(_) => f(None),
+        })
+    }
+}
+
+struct Walker {
+    gathered: Gathered,
+    held: Vec<(Py<PyString>, usize)>,
+    originals: HashMap<String, Py<PyString>>,
+    lend: bool,
+}
+
+impl Walker {
+    fn new(lend: bool) -> Walker {
+        Walker {
+            gathered: Gathered::default(),
+            held: Vec::new(),
+            originals: HashMap::new(),
+            lend,
+        }
+    }
+
+    fn value(
+        &mut self,
+        object: &Bound<'_, PyAny>,
+        key: Option<&str>,
+        depth: usize,
+    ) -> Result<Value, Refused> {
+        if let Ok(text) = object.cast_exact::<PyString>() {
+            let str = text.to_str().map_err(|_| Refused)?;
+            if !self.lend {
+                return Ok(Value::String(str.to_owned()));
+            }
+            return Ok(Value::String(match self.gathered.lend(str, key) {
+                Some(loan) => {
+                    self.held.push((text.clone().unbind(), loan.offset));
+                    self.originals
+                        .insert(loan.placeholder.clone(), text.clone().unbind());
+                    loan.placeholder
+                }
+                None => str.to_owned(),
+            }));
+        }
+        if object.is_none() {
+            return Ok(Value::Null);
+        }
+        if let Ok(flag) = object.cast_exact::<PyBool>() {
+            return Ok(Value::Bool(flag.is_true()));
+        }
+        if object.is_exact_instance_of::<PyInt>() {
+            if let Ok(number) = object.extract::<i64>() {
+                return Ok(Value::Number(number.into()));
+            }
+            return object
+                .extract::<u64>()
+                .map(|number| Value::Number(number.into()))
+                .map_err(|_| Refused);
+        }
+        if let Ok(number) = object.cast_exact::<PyFloat>() {
+            if !number.value().is_finite() {
+                return Err(Refused);
+            }
+            // Spelled as `json.dumps` spells it (`1e-05`, not `1e-5`): the
+            // library keeps a number's spelling wherever it writes one.
+            let spelled = number.repr().map_err(|_| Refused)?;
+            let spelled = spelled.to_str().map_err(|_| Refused)?;
+            return serde_json::from_str::<Number>(spelled)
+                .map(Value::Number)
+                .map_err(|_| Refused);
+        }
+        if depth >= MAX_DEPTH {
+            return Err(Refused);
+        }
+        if let Ok(members) = object.cast_exact::<PyDict>() {
+            let mut map = Map::with_capacity(members.len());
+            for (name, member) in members.iter() {
+                let name = name.cast_exact::<PyString>().map_err(|_| Refused)?;
+                let name = name.to_str().map_err(|_| Refused)?;
+                self.gathered.key(name);
+                let value = self.value(&member, Some(name), depth + 1)?;
+                map.insert(name.to_owned(), value);
+            }
+            return Ok(Value::Object(map));
+        }
+        if let Ok(items) = object.cast_exact::<PyList>() {
+            let mut values = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                values.push(self.value(&item, None, depth + 1)?);
+            }
+            return Ok(Value::Array(values));
+        }
+        Err(Refused)
+    }
+}
+
+impl Walked {
+    /// Whether the request can convert this value (else: the text route).
+    pub fn fits(&self, request: &ConvertRequest) -> bool {
+        converts_data(&self.value, request)
+    }
+
+    /// Converts it. No Python object is touched: call it with the GIL
+    /// released (the input's objects stay here, released with the GIL held).
+    pub fn convert(&self, request: &ConvertRequest) -> Result<ConvertedValue, ConvertError> {
+        convert_data(&self.value, self.lending.clone(), request)
+    }
+
+    /// The output `converted` (of this document) as Python objects.
+    pub fn to_python<'py>(
+        &self,
+        py: Python<'py>,
+        converted: &ConvertedValue,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Builder {
+            py,
+            lending: &self.lending,
+            originals: &self.originals,
+            strings: &self.strings,
+        }
+        .build(&converted.value)
+    }
+}
+
+struct Builder<'a, 'py> {
+    py: Python<'py>,
+    lending: &'a Lending,
+    originals: &'a HashMap<String, Py<PyString>>,
+    strings: &'a Strings,
+}
+
+impl<'py> Builder<'_, 'py> {
+    fn build(&self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match value {
+            Value::Null => py.None().into_bound(py),
+            Value::Bool(flag) => PyBool::new(py, *flag).to_owned().into_any(),
+            Value::Number(number) => match (number.as_i64(), number.as_u64()) {
+                (Some(whole), _) => whole.into_pyobject(py)?.into_any(),
+                (None, Some(whole)) => whole.into_pyobject(py)?.into_any(),
+                _ => PyFloat::new(py, number.as_f64().unwrap_or(f64::NAN)).into_any(),
+            },
+            Value::String(text) => self.string(text).into_any(),
+            Value::Array(items) => {
+                let list = PyList::empty(py);
+                for item in items {
+                    list.append(self.build(item)?)?;
+                }
+                list.into_any()
+            }
+            Value::Object(members) => {
+                let dict = PyDict::new(py);
+                for (name, member) in members {
+                    dict.set_item(self.string(name), self.build(member)?)?;
+                }
+                dict.into_any()
+            }
+        })
+    }
+
+    /// A string of the output: the input's own object where it is one of
+    /// the input's payload strings as it came, its placeholders resolved
+    /// where it holds any.
+    fn string(&self, text: &str) -> Bound<'py, PyString> {
+        if !self.lending.is_lending() || !text.contains(PLACEHOLDER) {
+            return PyString::new(self.py, text);
+        }
+        if let Some(original) = self.originals.get(text) {
+            return original.bind(self.py).clone();
+        }
+        let mut pieces = pieces(text);
+        if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
+            // A payload alone, cut from its string (after a data URL's
+            // comma): Python copies the characters it knows to be ASCII,
+            // with no UTF-8 to decode.
+            if let Some(cut) = self.strings.cut(self.py, index) {
+                return cut;
+            }
+        }
+        self.lending
+            .with_resolved(text, |text| PyString::new(self.py, text))
+    }
+}
