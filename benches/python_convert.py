@@ -717,6 +717,14 @@ def main():
                     verdicts.append(f"{input_name}: {entry['label']} is "
                                     f"{fastest_text['seconds'] / value:.1f}× the fastest competitor from "
                                     f"text to text ({fastest_text['label']})")
+            if entry["kind"] == "partkit" and "(dict)" in entry["label"] and timed_peers:
+                # Issue 33's aims for data: on the transcript faster than every
+                # competitor; on the small documents 5× the fastest one.
+                aim = 1.0 if input_name == "corpus" else 5.0
+                speedup = fastest["seconds"] / value
+                verdicts.append(f"{input_name}: {entry['label']} is {speedup:.2f}× the fastest competitor "
+                                f"({fastest['label']}): aim ≥ {aim:g}×: "
+                                f"{'met' if speedup >= aim else 'NOT met'}")
             if entry["kind"] == "lines" and cli:
                 ratio = value / cli["seconds"]
                 verdicts.append(f"{input_name}: {entry['label']} takes {ratio:.2f}× the CLI's time on the "

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use rayon::prelude::*;
 
-use crate::data::{self, Walked};
+use crate::data::{self, Payloads, Walked};
 use crate::document::{self, Kind};
 use crate::errors::{rejected, usage};
 use crate::options::ConvertArgs;
@@ -54,10 +54,13 @@ pub fn convert_data(
     options: ConvertArgs,
 ) -> PyResult<Option<ConvertedData>> {
     let request = options.request()?;
-    let Some(walked) = walked(doc, &request) else {
+    let Some(walked) = walked(doc, &request, Payloads::InPlace) else {
         return Ok(None);
     };
-    let converted = py.detach(|| walked.convert(&request)).map_err(rejected)?;
+    // With the GIL held: the payloads are read where they are, under it
+    // (taking it for each read on another thread would queue behind every
+    // other Python thread). One document converts in milliseconds.
+    let converted = walked.convert(&request).map_err(rejected)?;
     let value = walked.to_python(py, &converted)?;
     Ok(Some((
         value.unbind(),
@@ -67,9 +70,9 @@ pub fn convert_data(
 }
 
 /// `doc` walked, when it is data the request can convert as data.
-fn walked(doc: &Bound<'_, PyAny>, request: &ConvertRequest) -> Option<Walked> {
+fn walked(doc: &Bound<'_, PyAny>, request: &ConvertRequest, payloads: Payloads) -> Option<Walked> {
     let data = doc.is_exact_instance_of::<PyDict>() || doc.is_exact_instance_of::<PyList>();
-    data.then(|| data::walk(doc).ok())
+    data.then(|| data::walk(doc, payloads).ok())
         .flatten()
         .filter(|walked| walked.fits(request))
 }
@@ -117,7 +120,7 @@ pub fn convert_lines(
     let mut made: Vec<Option<Bound<'_, PyAny>>> = Vec::with_capacity(items.len());
     let mut walks: Vec<Option<Walked>> = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
-        let walk = walked(item, &request);
+        let walk = walked(item, &request, Payloads::Copied);
         // `str` and `bytes` are text already; whatever else is not walked
         // (other data, other buffers, the wrong type) is the Python side's
         // to turn into text or refuse.

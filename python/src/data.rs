@@ -44,23 +44,49 @@ pub struct Walked {
     strings: Arc<Strings>,
 }
 
+/// How the conversion reads the payloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payloads {
+    /// In the input's strings, taking the GIL for each read: for a
+    /// conversion that keeps the GIL (one document), where that is free.
+    InPlace,
+    /// From copies made as the walk finds them: for conversions on worker
+    /// threads (`convert_lines`), which would otherwise queue for the GIL
+    /// behind each other and behind every other Python thread.
+    Copied,
+}
+
 /// Walks `object` (a `dict` or `list`).
-pub fn walk(object: &Bound<'_, PyAny>) -> Result<Walked, Refused> {
-    let mut walker = Walker::new(true);
+pub fn walk(object: &Bound<'_, PyAny>, payloads: Payloads) -> Result<Walked, Refused> {
+    let mut walker = Walker::new(true, payloads);
     let mut value = walker.value(object, None, 0)?;
     if walker.gathered.clash() {
         // A string of the document holds a placeholder character: lend
         // nothing, as the scan of a text does then.
-        walker = Walker::new(false);
+        walker = Walker::new(false, payloads);
         value = walker.value(object, None, 0)?;
     }
     let strings = Arc::new(Strings(walker.held));
+    let held: Arc<dyn Held> = match payloads {
+        Payloads::InPlace => strings.clone(),
+        Payloads::Copied => Arc::new(Copies(walker.copies)),
+    };
     Ok(Walked {
         value,
-        lending: walker.gathered.into_lending(strings.clone()),
+        lending: walker.gathered.into_lending(held),
         originals: walker.originals,
         strings,
     })
+}
+
+/// The payloads copied out of the input's strings.
+#[derive(Debug)]
+struct Copies(Vec<Box<str>>);
+
+impl Held for Copies {
+    fn with_payload(&self, index: usize, f: &mut dyn FnMut(Option<&str>)) {
+        f(self.0.get(index).map(|copy| &**copy))
+    }
 }
 
 /// The payloads, left in the input's strings: each string and where its
@@ -104,15 +130,20 @@ impl Held for Strings {
 struct Walker {
     gathered: Gathered,
     held: Vec<(Py<PyString>, usize)>,
+    /// The payloads' copies, when they are [`Payloads::Copied`].
+    copies: Vec<Box<str>>,
+    payloads: Payloads,
     originals: HashMap<String, Py<PyString>>,
     lend: bool,
 }
 
 impl Walker {
-    fn new(lend: bool) -> Walker {
+    fn new(lend: bool, payloads: Payloads) -> Walker {
         Walker {
             gathered: Gathered::default(),
             held: Vec::new(),
+            copies: Vec::new(),
+            payloads,
             originals: HashMap::new(),
             lend,
         }
@@ -131,6 +162,9 @@ impl Walker {
             }
             return Ok(Value::String(match self.gathered.lend(str, key) {
                 Some(loan) => {
+                    if self.payloads == Payloads::Copied {
+                        self.copies.push(str[loan.offset..].into());
+                    }
                     self.held.push((text.clone().unbind(), loan.offset));
                     self.originals
                         .insert(loan.placeholder.clone(), text.clone().unbind());
@@ -197,8 +231,10 @@ impl Walked {
         converts_data(&self.value, request)
     }
 
-    /// Converts it. No Python object is touched: call it with the GIL
-    /// released (the input's objects stay here, released with the GIL held).
+    /// Converts it. With [`Payloads::Copied`] no Python object is touched:
+    /// call it with the GIL released (the input's objects stay here, and
+    /// are released with the GIL held). With [`Payloads::InPlace`] each
+    /// read of a payload takes the GIL: call it holding the GIL.
     pub fn convert(&self, request: &ConvertRequest) -> Result<ConvertedValue, ConvertError> {
         convert_data(&self.value, self.lending.clone(), request)
     }
