@@ -299,6 +299,11 @@ def convert_lines(
         )
     threads = _count("threads", threads, 4096)
     items = list(lines)
+    for index, item in enumerate(items):
+        # A line of the wrong type is refused before the options are looked
+        # at, as it always was.
+        if item is not None and not isinstance(item, (str, bytes, bytearray, memoryview, dict, list)):
+            _text(item, f"lines[{index}]")
     options = _convert_options(to, from_, tool_media, on_unsupported, strict, at, at_missing, kind)
     # Data lines come back as data: converted as data (see convert), or else
     # through their JSON text and parsed here.

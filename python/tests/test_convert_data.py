@@ -180,3 +180,8 @@ def test_lines_of_data_and_text_mixed():
 def test_a_bad_line_is_a_type_error_as_before():
     with pytest.raises(TypeError, match=r"lines\[1\]"):
         partkit.convert_lines([chat(image_url()), 7], "anthropic")
+    # Before the options are looked at.
+    with pytest.raises(TypeError, match=r"lines\[1\]"):
+        partkit.convert_lines([chat(image_url()), 7], "anthropic", tool_media="nope")
+    with pytest.raises(partkit.UsageError):
+        partkit.convert_lines([chat(image_url())], "anthropic", tool_media="nope")
