@@ -116,10 +116,9 @@ impl Held for Strings {
         let Some((string, offset)) = self.0.get(index) else {
             return f(None);
         };
-        // A worker thread (the conversion runs with the GIL released) takes
-        // it for the read; the str's UTF-8 is its own buffer for ASCII text,
-        // and was made when the walk read it otherwise, so this copies
-        // nothing.
+        // Called holding the GIL ([`Payloads::InPlace`]), so taking it again
+        // costs a counter. The str's UTF-8 is its own buffer for ASCII text,
+        // and was made when the walk read it otherwise: this copies nothing.
         Python::attach(|py| match string.bind(py).to_str() {
             Ok(text) => f(text.get(*offset..)),
             Err(_) => f(None),
