@@ -10,7 +10,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::strict::Strict;
-use super::{is_base64, payload_offset, Payloads, CLOSE, MIN_PAYLOAD, OPEN, PAYLOAD_KEYS};
+use super::{holds_base64, is_base64, payload_offset, placeholder, Payloads, MIN_PAYLOAD};
 use super::{Held, Lending, Source};
 
 /// The payloads lent so far, and whether some string held a placeholder
@@ -44,9 +44,8 @@ impl Gathered {
     /// [`Gathered::key`].
     pub fn lend(&mut self, text: &str, key: Option<&str>) -> Option<Loan> {
         if text.len() >= MIN_PAYLOAD {
-            let keyed = key.is_some_and(|k| PAYLOAD_KEYS.contains(&k.as_bytes()));
-            let offset =
-                payload_offset(text.as_bytes(), keyed).filter(|&o| text.len() - o >= MIN_PAYLOAD);
+            let offset = payload_offset(text.as_bytes(), holds_base64(key))
+                .filter(|&o| text.len() - o >= MIN_PAYLOAD);
             // Strict base64 (checked with SIMD) is base64; a payload that is
             // not strict is still lent when its characters are all base64's.
             let strict = offset.and_then(|o| {
@@ -61,7 +60,7 @@ impl Gathered {
                 self.ranges.push(start..start + text.len() - offset);
                 self.strict.push(strict);
                 return Some(Loan {
-                    placeholder: format!("{}{OPEN}{index:x}{CLOSE}", &text[..offset]),
+                    placeholder: placeholder(&text[..offset], index),
                     offset,
                 });
             }

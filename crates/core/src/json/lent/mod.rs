@@ -198,17 +198,16 @@ fn lend_in(
 ) -> Value {
     match doc {
         Json::String(Cow::Borrowed(text)) if text.len() >= MIN_PAYLOAD => {
-            let keyed = key.is_some_and(|k| PAYLOAD_KEYS.contains(&k.as_bytes()));
             let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
             let within = start <= input.len() && text.len() <= input.len() - start;
-            let offset = payload_offset(text.as_bytes(), keyed).filter(|&o| {
+            let offset = payload_offset(text.as_bytes(), holds_base64(key)).filter(|&o| {
                 within && text.len() - o >= MIN_PAYLOAD && is_base64(&text.as_bytes()[o..])
             });
             match offset {
                 Some(offset) => {
                     let index = payloads.len();
                     payloads.push(start + offset..start + text.len());
-                    Value::String(format!("{}{OPEN}{index:x}{CLOSE}", &text[..offset]))
+                    Value::String(placeholder(&text[..offset], index))
                 }
                 None => Value::String(text.to_string()),
             }
@@ -241,6 +240,17 @@ fn has_escaped_placeholder(doc: &Json<'_>) -> bool {
             .any(|(k, v)| matches!(k, Cow::Owned(k) if holds(k)) || has_escaped_placeholder(v)),
         _ => false,
     }
+}
+
+/// Whether a member of this name holds base64 in some shape.
+fn holds_base64(key: Option<&str>) -> bool {
+    key.is_some_and(|k| PAYLOAD_KEYS.contains(&k.as_bytes()))
+}
+
+/// The string that stands for payload `index` after `prefix` (a data URL's
+/// header, or nothing).
+fn placeholder(prefix: &str, index: usize) -> String {
+    format!("{prefix}{OPEN}{index:x}{CLOSE}")
 }
 
 /// Where the base64 starts in a string: after a base64 data URL's comma, or
