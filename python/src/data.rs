@@ -12,7 +12,6 @@
 //! [`Refused`], and the caller takes the JSON text route, which keeps its
 //! behaviour for them exactly.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use partkit::convert::document::{convert_data, converts_data, ConvertRequest, ConvertedValue};
@@ -38,9 +37,8 @@ pub struct Refused;
 pub struct Walked {
     value: Value,
     lending: Lending,
-    /// The input's payload strings by the text that stands for them in the
-    /// value: an output string equal to one is that very object.
-    originals: HashMap<String, Py<PyString>>,
+    /// The input's payload strings: an output string that is one of them
+    /// as it came is that very object.
     strings: Arc<Strings>,
 }
 
@@ -74,7 +72,6 @@ pub fn walk(object: &Bound<'_, PyAny>, payloads: Payloads) -> Result<Walked, Ref
     Ok(Walked {
         value,
         lending: walker.gathered.into_lending(held),
-        originals: walker.originals,
         strings,
     })
 }
@@ -95,6 +92,20 @@ impl Held for Copies {
 struct Strings(Vec<(Py<PyString>, usize)>);
 
 impl Strings {
+    /// The string of payload `index`, when what comes before its payload
+    /// is `header`.
+    fn whole<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        header: &str,
+    ) -> Option<Bound<'py, PyString>> {
+        let (string, offset) = self.0.get(index)?;
+        let string = string.bind(py);
+        let text = string.to_str().ok()?;
+        (text.get(..*offset) == Some(header)).then(|| string.clone())
+    }
+
     /// Payload `index` as a str of its own: the string itself, or its part
     /// after the offset.
     fn cut<'py>(&self, py: Python<'py>, index: usize) -> Option<Bound<'py, PyString>> {
@@ -132,7 +143,6 @@ struct Walker {
     /// The payloads' copies, when they are [`Payloads::Copied`].
     copies: Vec<Box<str>>,
     payloads: Payloads,
-    originals: HashMap<String, Py<PyString>>,
     lend: bool,
 }
 
@@ -143,7 +153,6 @@ impl Walker {
             held: Vec::new(),
             copies: Vec::new(),
             payloads,
-            originals: HashMap::new(),
             lend,
         }
     }
@@ -165,8 +174,6 @@ impl Walker {
                         self.copies.push(str[loan.offset..].into());
                     }
                     self.held.push((text.clone().unbind(), loan.offset));
-                    self.originals
-                        .insert(loan.placeholder.clone(), text.clone().unbind());
                     loan.placeholder
                 }
                 None => str.to_owned(),
@@ -247,7 +254,6 @@ impl Walked {
         Builder {
             py,
             lending: &self.lending,
-            originals: &self.originals,
             strings: &self.strings,
         }
         .build(&converted.value)
@@ -257,7 +263,6 @@ impl Walked {
 struct Builder<'a, 'py> {
     py: Python<'py>,
     lending: &'a Lending,
-    originals: &'a HashMap<String, Py<PyString>>,
     strings: &'a Strings,
 }
 
@@ -297,17 +302,23 @@ impl<'py> Builder<'_, 'py> {
         if !self.lending.is_lending() || !text.contains(PLACEHOLDER) {
             return PyString::new(self.py, text);
         }
-        if let Some(original) = self.originals.get(text) {
-            return original.bind(self.py).clone();
-        }
         let mut pieces = pieces(text);
-        if let (Some(Piece::Lent(index)), None) = (pieces.next(), pieces.next()) {
-            // A payload alone, cut from its string (after a data URL's
-            // comma): Python copies the characters it knows to be ASCII,
-            // with no UTF-8 to decode.
-            if let Some(cut) = self.strings.cut(self.py, index) {
-                return cut;
+        match (pieces.next(), pieces.next(), pieces.next()) {
+            // A payload alone: its string as it came (a keyed payload), or
+            // cut from it after a data URL's comma, which Python copies as
+            // characters it knows to be ASCII, with no UTF-8 to decode.
+            (Some(Piece::Lent(index)), None, _) => {
+                if let Some(cut) = self.strings.cut(self.py, index) {
+                    return cut;
+                }
             }
+            // A data URL with the payload's own header: its string as it came.
+            (Some(Piece::Text(header)), Some(Piece::Lent(index)), None) => {
+                if let Some(original) = self.strings.whole(self.py, index, header) {
+                    return original;
+                }
+            }
+            _ => {}
         }
         self.lending
             .with_resolved(text, |text| PyString::new(self.py, text))
