@@ -119,7 +119,9 @@ pub struct Scan {
 
 /// Finds `input`'s payloads and writes the text to parse in their place.
 pub fn scan(input: &[u8]) -> Scan {
-    let mut scanner = scan::Scanner::default();
+    // Room for a small document's whole text; a large one grows its shadow
+    // as it goes (its payloads, most of it, are not copied).
+    let mut scanner = scan::Scanner::with_room(input.len().min(1 << 16));
     let mut again = input;
     let found = scanner
         .chunk(0, input, &mut again)

@@ -92,9 +92,22 @@ pub(super) struct Scanner {
     value_end: Option<usize>,
     started: bool,
     refused: bool,
+    /// The head buffer of the last string decided about, kept for the next
+    /// one: a document holds hundreds of short strings, and an allocation
+    /// each cost small documents a tenth of their conversion.
+    spare_head: Vec<u8>,
 }
 
 impl Scanner {
+    /// A scanner whose shadow has room for `len` bytes: a document in memory
+    /// writes about as much shadow as it has text around its payloads, and
+    /// a shadow grown by doubling copies it again each time.
+    pub fn with_room(len: usize) -> Scanner {
+        let mut scanner = Scanner::default();
+        scanner.found.shadow.reserve(len);
+        scanner
+    }
+
     /// Scans the chunk that starts at `base` in the input.
     pub fn chunk(&mut self, base: usize, chunk: &[u8], input: &mut dyn Reread) -> io::Result<()> {
         if self.refused {
@@ -188,7 +201,7 @@ impl Scanner {
                     start: at + 1,
                     escaped: false,
                     keyed: std::mem::take(&mut self.keyed_next),
-                    head: Vec::new(),
+                    head: std::mem::take(&mut self.spare_head),
                     len: 0,
                     payload_at: None,
                     candidate: true,
@@ -319,6 +332,9 @@ impl Scanner {
             }
             None => {}
         }
+        let mut head = ended.head;
+        head.clear();
+        self.spare_head = head;
         Ok(())
     }
 }
