@@ -67,7 +67,13 @@ const OUTPUT_POINTER: &str = "/response/output";
 /// its root is an object whose `responses_create_params` is an object. (Task
 /// files, without `response`, are rollouts not yet run.)
 pub fn is_rollout_text(bytes: &[u8]) -> bool {
-    json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
+    // The key is in the text as written, or spelled with `\u00XX` escapes:
+    // a text with neither (nearly every one that is not a rollout) is not
+    // walked.
+    let may_hold = memchr::memmem::find(bytes, REQUEST_KEY.as_bytes()).is_some()
+        || memchr::memmem::find(bytes, br"\u00").is_some();
+    may_hold
+        && json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
 }
 
 /// [`is_rollout_text`] of a document already parsed (the same test: the last
@@ -241,6 +247,39 @@ mod tests {
     use serde_json::{json, Value};
 
     const LINE: &str = r#"{"responses_create_params": {"input": [{"role":"user","content":"hi"} ], "tools": []}, "response": {"id": "r", "output": [ {"type":"function_call","call_id":"c","name":"f","arguments":"{}"}, {"type":"function_call_output","call_id":"c","output":"ok"}]}, "reward": 1.0}"#;
+
+    #[test]
+    fn a_rollout_is_told_from_its_text_however_its_key_is_spelled() {
+        let escaped = LINE.replacen(
+            "responses_create_params",
+            r"responses_create_param\u0073",
+            1,
+        );
+        let cases = [
+            (LINE.to_string(), true),
+            (escaped, true),
+            // A near miss, the key holding a list (with an escape elsewhere),
+            // no key, the key deeper down: not rollouts.
+            (
+                LINE.replacen("responses_create_params", "responses_create_paramz", 1),
+                false,
+            ),
+            (
+                r#"{"responses_create_params": [], "x": "\u0041"}"#.to_string(),
+                false,
+            ),
+            (r#"{"model": "m", "messages": []}"#.to_string(), false),
+            (
+                r#"{"a": {"responses_create_params": {}}}"#.to_string(),
+                false,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(is_rollout_text(text.as_bytes()), expected, "{text}");
+            let parsed = crate::json::parse(text.as_bytes()).unwrap();
+            assert_eq!(is_rollout(&parsed), expected, "{text}");
+        }
+    }
 
     #[test]
     fn the_conversation_is_the_input_then_the_output() {
