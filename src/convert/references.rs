@@ -38,25 +38,23 @@ pub fn for_target(transcript: &mut Transcript, context: &mut Context) -> Result<
             match block {
                 Block::ToolResult(result) => {
                     for inner in &mut result.content {
-                        replace(inner, false, &format!("/messages/{m}/content/{b}"), context)?;
+                        replace(inner, false, (m, b), context)?;
                     }
                 }
-                other => replace(
-                    other,
-                    attached,
-                    &format!("/messages/{m}/content/{b}"),
-                    context,
-                )?,
+                other => replace(other, attached, (m, b), context)?,
             }
         }
     }
     Ok(())
 }
 
+/// Replaces one block, if it is a reference; `(message, block)` are its
+/// indexes, spelled as a pointer only for an error (most blocks are not
+/// references, and a pointer made for each cost small documents time).
 fn replace(
     block: &mut Block,
     attached: bool,
-    pointer: &str,
+    (message, index): (usize, usize),
     context: &mut Context,
 ) -> Result<(), ConvertError> {
     let Block::Opaque(opaque) = block else {
@@ -75,7 +73,7 @@ fn replace(
     });
     if policy == OnUnsupported::Error {
         return Err(ConvertError::Unsupported {
-            pointer: pointer.to_string(),
+            pointer: format!("/messages/{message}/content/{index}"),
             unsupported: Unsupported {
                 part_type: found.kind,
                 mime_type: None,

@@ -31,6 +31,7 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ext::Mine;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{drop_foreign, first_tool_result, put, Forms};
 use crate::shapes::Shape;
@@ -138,7 +139,7 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
                 mine.hint_str("content"),
                 true,
                 spot,
-                &format!("/messages/{i}/content"),
+                &pointer::member(&pointer::item("/messages", i), "content"),
                 context,
             )? {
                 put(&mut map, "content", content);
@@ -198,17 +199,11 @@ fn write_each(
     index: usize,
     context: &mut Context,
 ) -> Result<Vec<Option<Value>>, ConvertError> {
+    let content_at = pointer::member(&pointer::item("/messages", index), "content");
     blocks
         .iter()
         .enumerate()
-        .map(|(j, block)| {
-            write_block(
-                block,
-                spot,
-                &format!("/messages/{index}/content/{j}"),
-                context,
-            )
-        })
+        .map(|(j, block)| write_block(block, spot, &pointer::item(&content_at, j), context))
         .collect()
 }
 

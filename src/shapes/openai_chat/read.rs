@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ext::Own;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form, OnInvalidArguments};
 use crate::dataurl;
 use crate::json::lent::Lending;
@@ -108,10 +109,11 @@ fn read_content(
                 // One text part would be written back as a string.
                 own.hint("content", "parts");
             }
+            let content_at = pointer::member(at, "content");
             parts
                 .iter()
                 .enumerate()
-                .map(|(i, part)| read_part(part, &format!("{at}/content/{i}"), place, context))
+                .map(|(i, part)| read_part(part, &pointer::item(&content_at, i), place, context))
                 .collect::<Result<_, _>>()?
         }
         Some(_) => {
@@ -169,7 +171,7 @@ fn read_part(
                 url,
                 MediaKind::Image,
                 None,
-                &format!("{at}/image_url/url"),
+                &pointer::member(at, "image_url/url"),
                 &mut own,
             )?
         }
@@ -269,7 +271,12 @@ pub(crate) fn media_from_url(
         let parsed = dataurl::parse(url).map_err(|e| invalid(at, e.to_string()))?;
         if let (true, Some(mime_type)) = (parsed.base64, parsed.media_type.clone()) {
             let header = &url[..url.len() - parsed.payload.len() - 1];
-            if header != format!("data:{mime_type};base64") {
+            // Not `format!`ed to compare: this runs for every image.
+            let plain = header
+                .strip_prefix("data:")
+                .and_then(|rest| rest.strip_suffix(";base64"))
+                == Some(mime_type.as_str());
+            if !plain {
                 own.hint("data_url", header);
             }
             return Ok(Part::Media(MediaPart {

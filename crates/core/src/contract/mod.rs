@@ -13,6 +13,7 @@ pub mod detect;
 pub mod dialect;
 pub mod envelope;
 pub mod ext;
+pub mod pointer;
 pub mod reference;
 pub mod reply;
 pub mod rules;

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{is_blank, Spot, BLANK_NOTE, SHAPE};
 use crate::contract::ext::Mine;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
 use crate::part::Part;
 use crate::shapes::kit::{drop_foreign, put};
@@ -61,7 +62,7 @@ pub(super) fn write_content(
     }
     let mut list = Vec::with_capacity(kept.len());
     for (i, block) in kept {
-        if let Some(value) = write_block(block, spot, &format!("{at}/{i}"), context)? {
+        if let Some(value) = write_block(block, spot, &pointer::item(at, i), context)? {
             list.push(value);
         }
     }
@@ -259,7 +260,7 @@ pub(super) fn write_result(
         mine.hint_str("content"),
         false,
         Spot::Result,
-        &format!("{at}/content"),
+        &pointer::member(at, "content"),
         context,
     )? {
         put(&mut map, "content", content);

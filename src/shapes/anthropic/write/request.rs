@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{messages, write_content, Spot, SHAPE};
 use crate::contract::ext::Mine;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
 use crate::shapes::kit::{drop_foreign, put};
 use crate::transcript::{Extensions, Role, Tool, ToolChoice, Transcript};
@@ -137,7 +138,7 @@ pub(super) fn response(
         message_mine.hint_str("content"),
         false,
         Spot::Message,
-        &format!("/messages/{index}/content"),
+        &pointer::member(&pointer::item("/messages", index), "content"),
         context,
     )?
     .unwrap_or_else(|| Value::Array(Vec::new()));

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{keep_inner, parse_arguments, read_content, Place, SHAPE};
 use crate::contract::ext::Own;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::transcript::{Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript};
@@ -21,7 +22,7 @@ pub(super) fn read_messages(
 ) -> Result<(), ConvertError> {
     let mut call_names: Vec<(String, String)> = Vec::new();
     for (index, message) in messages.iter().enumerate() {
-        let at = format!("{base}/{index}");
+        let at = pointer::item(base, index);
         let (map, role) = message_and_role(message, &at)?;
         match role {
             "system" | "developer" => {
@@ -99,7 +100,7 @@ pub(super) fn read_assistant(
             own.hint("tool_calls", "empty");
         }
         for (index, call) in calls.iter().enumerate() {
-            let here = format!("{at}/tool_calls/{index}");
+            let here = pointer::item(&pointer::member(at, "tool_calls"), index);
             let block = read_call(call, &here, context)?;
             if let Block::ToolCall(call) = &block {
                 if let Some(id) = &call.id {
@@ -128,13 +129,13 @@ pub(super) fn read_call(
     let name = crate::shapes::kit::required_str(
         function,
         "name",
-        &format!("{at}/function"),
+        &pointer::member(at, "function"),
         "a tool call needs a name",
     )?;
     let raw = crate::shapes::kit::required_str(
         function,
         "arguments",
-        &format!("{at}/function"),
+        &pointer::member(at, "function"),
         "arguments must be a JSON string",
     )?;
     let mut own = Own::new();
@@ -143,7 +144,12 @@ pub(super) fn read_call(
         own.hint("type", "absent");
     }
     keep_inner(&mut own, function, &["name", "arguments"]);
-    let arguments = parse_arguments(raw, &format!("{at}/function/arguments"), &mut own, context)?;
+    let arguments = parse_arguments(
+        raw,
+        &pointer::member(at, "function/arguments"),
+        &mut own,
+        context,
+    )?;
     let mut extensions = Extensions::new();
     own.store(&mut extensions, SHAPE);
     Ok(Block::ToolCall(ToolCall {

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::contract::ext::Own;
+use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form};
 use crate::shapes::kit::{
     self, bool_or_keep, invalid, string_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
@@ -138,7 +139,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             return Ok(tool_kept_whole(SHAPE, &name, tool, Own::new()));
         }
     };
-    let function_at = format!("{at}/function");
+    let function_at = pointer::member(at, "function");
     let name = kit::required_str(
         function,
         "name",
