@@ -12,6 +12,7 @@
 //! [`Refused`], and the caller takes the JSON text route, which keeps its
 //! behaviour for them exactly.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use partkit::convert::document::{convert_data, converts_data, ConvertRequest, ConvertedValue};
@@ -255,19 +256,44 @@ impl Walked {
             py,
             lending: &self.lending,
             strings: &self.strings,
+            keys: RefCell::new(Vec::new()),
         }
         .build(&converted.value)
     }
 }
 
-struct Builder<'a, 'py> {
+/// The most distinct keys [`Builder`] keeps to reuse: a shape's documents use
+/// a few dozen names, over and over.
+const KEYS_KEPT: usize = 48;
+
+struct Builder<'a, 'v, 'py> {
     py: Python<'py>,
     lending: &'a Lending,
     strings: &'a Strings,
+    /// Each key made so far, to be used again (as `json.loads` does): one
+    /// `str` for every `"type"` of a document, made once and hashed once.
+    keys: RefCell<Vec<(&'v str, Bound<'py, PyString>)>>,
 }
 
-impl<'py> Builder<'_, 'py> {
-    fn build(&self, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+impl<'v, 'py> Builder<'_, 'v, 'py> {
+    /// A key of the output, as a `str` made before when it can be.
+    fn key(&self, name: &'v str) -> Bound<'py, PyString> {
+        if self.lending.is_lending() && name.contains(PLACEHOLDER) {
+            // Never lent (only values are), but read as any string would be.
+            return self.string(name);
+        }
+        let mut keys = self.keys.borrow_mut();
+        if let Some((_, made)) = keys.iter().find(|(kept, _)| *kept == name) {
+            return made.clone();
+        }
+        let made = PyString::new(self.py, name);
+        if keys.len() < KEYS_KEPT {
+            keys.push((name, made.clone()));
+        }
+        made
+    }
+
+    fn build(&self, value: &'v Value) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         Ok(match value {
             Value::Null => py.None().into_bound(py),
@@ -288,7 +314,7 @@ impl<'py> Builder<'_, 'py> {
             Value::Object(members) => {
                 let dict = PyDict::new(py);
                 for (name, member) in members {
-                    dict.set_item(self.string(name), self.build(member)?)?;
+                    dict.set_item(self.key(name), self.build(member)?)?;
                 }
                 dict.into_any()
             }

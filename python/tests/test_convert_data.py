@@ -70,6 +70,19 @@ def test_a_payload_cut_from_a_data_url_is_a_new_equal_string():
     assert out.text == by_text(chat(image_url()), "anthropic").text
 
 
+def test_a_key_the_output_repeats_is_one_str():
+    # As json.loads does: each name made once a document, then used again.
+    doc = chat(*[{"type": "text", "text": f"part {i}"} for i in range(60)], image_url())
+    out = partkit.convert(doc, "anthropic").value
+    blocks = out["messages"][0]["content"]
+    keys = [next(key for key in block if key == "type") for block in blocks]
+    assert len(keys) == 61 and all(key is keys[0] for key in keys)
+    # Past the names kept, keys are still right, only made each time.
+    many = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "metadata": {f"k{i}": i for i in range(200)}}
+    assert partkit.convert(many, "openai-chat").value == by_text(many, "openai-chat").value
+    assert json.dumps(partkit.convert(many, "openai-chat").value) == json.dumps(by_text(many, "openai-chat").value)
+
+
 def test_the_value_is_made_first_and_the_text_when_asked():
     doc = chat({"type": "text", "text": "café 東京 \u2028 \x00 \"q\" \\"}, image_url(), temperature=1e-05, top_p=0.5, seed=2**63)
     got = partkit.convert(doc, "openai-responses")
