@@ -39,6 +39,7 @@ mod gather;
 mod holes;
 mod lend;
 mod scan;
+mod spare;
 mod strict;
 
 pub use file::{scan_file, FileScan};
@@ -60,7 +61,8 @@ const CLOSE: char = '\u{E001}';
 const PAYLOAD_KEYS: [&[u8]; 4] = [b"data", b"blob", b"bytes", b"file_data"];
 
 /// A document parsed with its payloads lent: the value (placeholders where
-/// the payloads were) and where each payload is in the input.
+/// the payloads were) and where each payload is in the input. Dropped, it
+/// gives its shadow back for the next document (`spare.rs`).
 #[derive(Debug)]
 pub struct Parsed {
     pub value: Value,
@@ -68,6 +70,14 @@ pub struct Parsed {
     /// numbers are spelled as the input's are.
     pub shadow: Option<Vec<u8>>,
     pub payloads: Payloads,
+}
+
+impl Drop for Parsed {
+    fn drop(&mut self) {
+        if let Some(shadow) = self.shadow.take() {
+            spare::give_back(shadow);
+        }
+    }
 }
 
 /// Where each lent payload is in the input, by placeholder index.
@@ -119,9 +129,10 @@ pub struct Scan {
 
 /// Finds `input`'s payloads and writes the text to parse in their place.
 pub fn scan(input: &[u8]) -> Scan {
-    // Room for a small document's whole text; a large one grows its shadow
-    // as it goes (its payloads, most of it, are not copied).
-    let mut scanner = scan::Scanner::with_room(input.len().min(1 << 16));
+    // Room for a small document's whole text, in the buffer the last one
+    // gave back; a large one grows its shadow as it goes (its payloads, most
+    // of it, are not copied).
+    let mut scanner = scan::Scanner::with_shadow(spare::take(input.len().min(spare::KEPT)));
     let mut again = input;
     let found = scanner
         .chunk(0, input, &mut again)

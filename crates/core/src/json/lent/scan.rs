@@ -99,12 +99,14 @@ pub(super) struct Scanner {
 }
 
 impl Scanner {
-    /// A scanner whose shadow has room for `len` bytes: a document in memory
-    /// writes about as much shadow as it has text around its payloads, and
-    /// a shadow grown by doubling copies it again each time.
-    pub fn with_room(len: usize) -> Scanner {
+    /// A scanner that writes its shadow into `shadow` (empty, with room for
+    /// a document in memory: it writes about as much shadow as it has text
+    /// around its payloads, and a shadow grown by doubling copies it again
+    /// each time).
+    pub fn with_shadow(shadow: Vec<u8>) -> Scanner {
+        debug_assert!(shadow.is_empty());
         let mut scanner = Scanner::default();
-        scanner.found.shadow.reserve(len);
+        scanner.found.shadow = shadow;
         scanner
     }
 
@@ -180,7 +182,10 @@ impl Scanner {
         if self.refused || !complete || self.found.payloads.is_empty() {
             return None;
         }
-        self.found.shadow.shrink_to_fit();
+        if self.found.shadow.capacity() > super::spare::KEPT {
+            // A large document's: not held longer than it must be.
+            self.found.shadow.shrink_to_fit();
+        }
         Some(self.found)
     }
 
