@@ -67,11 +67,16 @@ const OUTPUT_POINTER: &str = "/response/output";
 /// its root is an object whose `responses_create_params` is an object. (Task
 /// files, without `response`, are rollouts not yet run.)
 pub fn is_rollout_text(bytes: &[u8]) -> bool {
-    // The key is in the text as written, or spelled with `\u00XX` escapes:
-    // a text with neither (nearly every one that is not a rollout) is not
-    // walked.
-    let may_hold = memchr::memmem::find(bytes, REQUEST_KEY.as_bytes()).is_some()
-        || memchr::memmem::find(bytes, br"\u00").is_some();
+    // The key is in the text as written, or spelled with escapes of its
+    // characters (`_` and small letters: `\u005f` to `\u007a`): a text with
+    // neither (nearly every one that is not a rollout, `\u00e9` in a tool
+    // call's arguments included) is not walked.
+    let escapes_a_letter = || {
+        memchr::memmem::find_iter(bytes, br"\u00")
+            .any(|at| matches!(bytes.get(at + 4), Some(b'5'..=b'7')))
+    };
+    let may_hold =
+        memchr::memmem::find(bytes, REQUEST_KEY.as_bytes()).is_some() || escapes_a_letter();
     may_hold
         && json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
 }
@@ -269,6 +274,37 @@ mod tests {
                 false,
             ),
             (r#"{"model": "m", "messages": []}"#.to_string(), false),
+            // Escapes that spell no letter of it, then ones that do (in any
+            // case of hex digit).
+            (LINE.replace("\"hi\"", r#""caf\u00e9 \u00C9""#), true),
+            (
+                r#"{"model": "m", "messages": [], "x": "caf\u00e9"}"#.to_string(),
+                false,
+            ),
+            (
+                LINE.replacen(
+                    "responses_create_params",
+                    r"\u0052esponses_create_params",
+                    1,
+                ),
+                false,
+            ),
+            (
+                LINE.replacen(
+                    "responses_create_params",
+                    r"responses_create_p\u0061rams",
+                    1,
+                ),
+                true,
+            ),
+            (
+                LINE.replacen(
+                    "responses_create_params",
+                    r"responses\u005Fcreate_params",
+                    1,
+                ),
+                true,
+            ),
             (
                 r#"{"a": {"responses_create_params": {}}}"#.to_string(),
                 false,
