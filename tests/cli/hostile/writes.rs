@@ -544,6 +544,18 @@ fn wait_for_temporary(dir: &Path, child: &mut std::process::Child, patience: u32
     false
 }
 
+/// Whether this process (and so each partkit it starts) ignores signal
+/// `number`, as its `SigIgn` mask in /proc says.
+fn started_ignoring(number: i32) -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .unwrap_or(0);
+    mask & (1 << (number - 1)) != 0
+}
+
 fn send(child: &std::process::Child, signal: rustix::process::Signal) {
     let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process(pid, signal).unwrap();
@@ -578,6 +590,14 @@ fn a_signal_leaves_no_temporary_file() {
     use rustix::process::Signal;
     let line = format!("{}\n", reply());
     for (signal, number) in [(Signal::INT, 2), (Signal::TERM, 15)] {
+        if started_ignoring(number) {
+            // partkit leaves a signal it was started with ignored alone
+            // (crates/core/src/io/replace/temps.rs), and a child inherits
+            // it: run as a background job, which ignores SIGINT, this case
+            // would wait for ever.
+            eprintln!("signal {number} is ignored where the tests run: its case is skipped");
+            continue;
+        }
         for command in [
             vec!["view", "--jsonl"],
             vec!["resize", "--max-dim", "1000", "--jsonl"],
