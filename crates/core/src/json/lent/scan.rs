@@ -94,7 +94,7 @@ pub(super) struct Scanner {
     refused: bool,
     /// The head buffer of the last string decided about, kept for the next
     /// one: a document holds hundreds of short strings, and an allocation
-    /// each cost small documents a tenth of their conversion.
+    /// each cost small documents a few per cent of their conversion.
     spare_head: Vec<u8>,
 }
 
@@ -180,6 +180,8 @@ impl Scanner {
             && self.value_end.is_some()
             && self.copied == len;
         if self.refused || !complete || self.found.payloads.is_empty() {
+            // Nothing lent: the shadow is not needed, its buffer is.
+            super::spare::give_back(std::mem::take(&mut self.found.shadow));
             return None;
         }
         if self.found.shadow.capacity() > super::spare::KEPT {
