@@ -24,7 +24,8 @@ pub fn item(base: &str, index: usize) -> String {
 
 /// `base` followed by `path`: member names the code spells (`content`,
 /// `function/arguments`), never ones read from the input, so nothing in them
-/// needs escaping.
+/// needs escaping (a name read from the input goes through
+/// [`crate::json::pointer_token`] first).
 pub fn member(base: &str, path: &str) -> String {
     debug_assert!(!path.contains('~'), "{path} needs escaping");
     [base, "/", path].concat()
