@@ -147,40 +147,30 @@ fn convert_value(
         .parse(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let text = parsed.shadow.as_deref().unwrap_or(bytes);
-    let source = lent::Source::Bytes(bytes.clone());
-    convert_lent(
-        &parsed.value,
-        text,
-        &source,
-        &parsed.payloads,
-        request.from,
-        request,
-        pretty,
-    )
+    let reading = Reading::new(
+        Lending::new(lent::Source::Bytes(bytes.clone()), parsed.payloads.clone()),
+        parsed.spellings(bytes),
+    );
+    convert_lent(&parsed.value, text, &reading, request.from, request, pretty)
 }
 
-/// Converts a value whose payloads are lent from `source` and writes it, with
-/// holes where they go; `text` is what the value was parsed from (the output
-/// spells numbers as it does).
+/// Converts a value read with `reading` (its payloads lent, its numbers'
+/// spellings) and writes it, with holes where the payloads go; `text` is
+/// what the value was parsed from.
 fn convert_lent(
     value: &Value,
     text: &[u8],
-    source: &lent::Source,
-    payloads: &lent::Payloads,
+    reading: &Reading,
     from: Option<Shape>,
     request: &ConvertRequest,
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
-    let reading = Reading::new(
-        Lending::new(source.clone(), payloads.clone()),
-        Spellings::of(text),
-    );
     let converted =
-        convert::convert_read(value, from, request.to, request.options.clone(), &reading)?;
+        convert::convert_read(value, from, request.to, request.options.clone(), reading)?;
     // Sized for the text around the payloads: a buffer that doubles as it
     // grows copies (and faults in) what it holds again.
     let mut output = Vec::with_capacity(text.len() + text.len() / 8);
-    let lent = render::write_value_lent(&mut output, &converted.value, pretty, &reading);
+    let lent = render::write_value_lent(&mut output, &converted.value, pretty, reading);
     Ok(ConvertedDocument {
         output,
         lent,
@@ -255,12 +245,14 @@ fn convert_rollout(
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(envelope.conversation_shape());
     let text = parsed.shadow.as_deref().unwrap_or(&shared);
-    let source = lent::Source::Bytes(shared.clone());
+    let reading = Reading::new(
+        Lending::new(lent::Source::Bytes(shared.clone()), parsed.payloads.clone()),
+        parsed.spellings(&shared),
+    );
     let mut converted = convert_lent(
         &parsed.value,
         text,
-        &source,
-        &parsed.payloads,
+        &reading,
         Some(from),
         request,
         request.bare && pretty,
@@ -334,12 +326,14 @@ pub fn convert_lent_file(
         return Ok(None);
     };
     let (file, scan) = file.into_parts();
-    let source = lent::Source::File(Arc::clone(&file));
+    let reading = Reading::new(
+        Lending::new(lent::Source::File(Arc::clone(&file)), scan.payloads.clone()),
+        Spellings::of(&scan.shadow),
+    );
     let document = convert_lent(
         &value,
         &scan.shadow,
-        &source,
-        &scan.payloads,
+        &reading,
         request.from,
         request,
         request.pretty,

@@ -32,7 +32,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::json::Json;
+use crate::json::{Json, Spellings};
 
 mod file;
 mod gather;
@@ -70,6 +70,21 @@ pub struct Parsed {
     /// numbers are spelled as the input's are.
     pub shadow: Option<Vec<u8>>,
     pub payloads: Payloads,
+    /// Whether the input may hold a number serde_json spells otherwise
+    /// (the scan saw an exponent, or did not see it all).
+    respell: bool,
+}
+
+impl Parsed {
+    /// The input's spellings of its numbers ([`Spellings::of`] the text the
+    /// value was parsed from), or none when it has no number with an
+    /// exponent: nearly every document, whose text is then not walked again.
+    pub fn spellings(&self, input: &[u8]) -> Spellings {
+        if !self.respell {
+            return Spellings::default();
+        }
+        Spellings::of(self.shadow.as_deref().unwrap_or(input))
+    }
 }
 
 impl Drop for Parsed {
@@ -125,6 +140,8 @@ pub struct Scan {
     shadow: Vec<u8>,
     payloads: Vec<Range<usize>>,
     strict: Vec<Option<u64>>,
+    /// Whether the input may hold a number serde_json spells otherwise.
+    respell: bool,
 }
 
 /// Finds `input`'s payloads and writes the text to parse in their place.
@@ -134,8 +151,9 @@ pub fn scan(input: &[u8]) -> Scan {
     // of it, are not copied).
     let mut scanner = scan::Scanner::with_shadow(spare::take(input.len().min(spare::KEPT)));
     let mut again = input;
-    let found = scanner
-        .chunk(0, input, &mut again)
+    let scanned = scanner.chunk(0, input, &mut again);
+    let respell = scanned.is_err() || scanner.may_respell();
+    let found = scanned
         .ok()
         .and_then(|()| scanner.finish(input.len()))
         .unwrap_or_default();
@@ -143,6 +161,7 @@ pub fn scan(input: &[u8]) -> Scan {
         shadow: found.shadow,
         payloads: found.payloads,
         strict: found.strict,
+        respell,
     }
 }
 
@@ -163,12 +182,14 @@ impl Scan {
             shadow,
             payloads,
             strict,
+            respell,
         } = self;
         if payloads.is_empty() {
             return Ok(Parsed {
                 value: serde_json::from_slice(input)?,
                 shadow: None,
                 payloads: Payloads::default(),
+                respell,
             });
         }
         match serde_json::from_slice(&shadow) {
@@ -179,6 +200,7 @@ impl Scan {
                     ranges: payloads,
                     strict,
                 },
+                respell,
             }),
             // Replacing base64 inside a string by other string characters
             // keeps a text valid or invalid; the input says where it is not.
@@ -186,6 +208,7 @@ impl Scan {
                 value,
                 shadow: None,
                 payloads: Payloads::default(),
+                respell,
             }),
         }
     }
@@ -306,6 +329,39 @@ mod tests {
 
     fn b64(n: usize) -> String {
         "QUJD".repeat(n / 4)
+    }
+
+    #[test]
+    fn spellings_are_looked_for_only_where_an_exponent_may_be() {
+        let long = b64(80);
+        // (text, whether its text is walked for spellings)
+        let cases = [
+            (r#"{"a":1E5,"b":2}"#.to_string(), true),
+            (r#"{"a":[0.5e3]}"#.to_string(), true),
+            (format!(r#"{{"data":"{long}","a":-1E-2}}"#), true),
+            (
+                r#"{"a":"1E5","t":true,"f":false,"n":null,"E":3}"#.to_string(),
+                false,
+            ),
+            (format!(r#"{{"data":"{long}","e":"2e5","x":10}}"#), false),
+            // Not one value: the scan stops early and cannot tell.
+            (r#"{"a":1} {"b":2}"#.to_string(), true),
+        ];
+        let output = b"[1e+5,-1e-2,5e+2]".to_vec();
+        for (text, walked) in cases {
+            let scanned = scan(text.as_bytes());
+            assert_eq!(scanned.respell, walked, "{text}");
+            let Ok(parsed) = scanned.parse(text.as_bytes()) else {
+                continue;
+            };
+            // The same spellings as a walk of the whole text gives.
+            let all = Spellings::of(parsed.shadow.as_deref().unwrap_or(text.as_bytes()));
+            assert_eq!(
+                parsed.spellings(text.as_bytes()).respell(output.clone()),
+                all.respell(output.clone()),
+                "{text}"
+            );
+        }
     }
 
     #[test]

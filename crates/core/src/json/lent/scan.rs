@@ -92,6 +92,11 @@ pub(super) struct Scanner {
     value_end: Option<usize>,
     started: bool,
     refused: bool,
+    /// The last byte seen outside strings (white space aside).
+    last_outside: u8,
+    /// Whether an `e` or `E` followed a digit outside strings: a number with
+    /// an exponent, which serde_json may spell otherwise.
+    exponent: bool,
     /// The head buffer of the last string decided about, kept for the next
     /// one: a document holds hundreds of short strings, and an allocation
     /// each cost small documents a few per cent of their conversion.
@@ -162,6 +167,13 @@ impl Scanner {
         Ok(())
     }
 
+    /// Whether the text may hold a number serde_json spells otherwise (one
+    /// with an exponent), as far as it was scanned: `true` when it was not
+    /// scanned to its end.
+    pub fn may_respell(&self) -> bool {
+        self.exponent || self.refused
+    }
+
     /// The bytes of shadow written so far.
     pub fn held(&self) -> usize {
         self.found.shadow.len()
@@ -196,6 +208,10 @@ impl Scanner {
         if byte.is_ascii_whitespace() {
             return;
         }
+        if matches!(byte, b'e' | b'E') && self.last_outside.is_ascii_digit() {
+            self.exponent = true;
+        }
+        self.last_outside = byte;
         if self.value_end.is_some() || (!self.started && byte != b'{' && byte != b'[') {
             // More than one value, or not an object or array.
             self.refused = true;
