@@ -147,11 +147,14 @@ fn convert_value(
         .parse(bytes)
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let text = parsed.shadow.as_deref().unwrap_or(bytes);
-    let reading = Reading::new(
-        Lending::new(lent::Source::Bytes(bytes.clone()), parsed.payloads.clone()),
-        parsed.spellings(bytes),
-    );
-    convert_lent(&parsed.value, text, &reading, request.from, request, pretty)
+    convert_lent(
+        &parsed.value,
+        text,
+        &parsed.reading(bytes),
+        request.from,
+        request,
+        pretty,
+    )
 }
 
 /// Converts a value read with `reading` (its payloads lent, its numbers'
@@ -245,14 +248,10 @@ fn convert_rollout(
         .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(envelope.conversation_shape());
     let text = parsed.shadow.as_deref().unwrap_or(&shared);
-    let reading = Reading::new(
-        Lending::new(lent::Source::Bytes(shared.clone()), parsed.payloads.clone()),
-        parsed.spellings(&shared),
-    );
     let mut converted = convert_lent(
         &parsed.value,
         text,
-        &reading,
+        &parsed.reading(&shared),
         Some(from),
         request,
         request.bare && pretty,

@@ -32,7 +32,8 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::json::{Json, Spellings};
+use crate::json::{Json, Reading, Spellings};
+use crate::shared::SharedBytes;
 
 mod file;
 mod gather;
@@ -76,10 +77,17 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// How to read the value parsed from `input`: its payloads lent from
+    /// `input`, its numbers spelled as `input` spells them.
+    pub fn reading(&self, input: &SharedBytes) -> Reading {
+        let lending = Lending::new(Source::Bytes(input.clone()), self.payloads.clone());
+        Reading::new(lending, self.spellings(input))
+    }
+
     /// The input's spellings of its numbers ([`Spellings::of`] the text the
     /// value was parsed from), or none when it has no number with an
     /// exponent: nearly every document, whose text is then not walked again.
-    pub fn spellings(&self, input: &[u8]) -> Spellings {
+    fn spellings(&self, input: &[u8]) -> Spellings {
         if !self.respell {
             return Spellings::default();
         }
