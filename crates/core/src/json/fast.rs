@@ -24,25 +24,112 @@ const MAX_DEPTH: usize = 100;
 /// Parses `bytes` as one JSON document, or `None` where serde_json must say;
 /// with the tree, how many keys its objects wrote twice.
 pub(super) fn parse(bytes: &[u8]) -> Option<(Json<'_>, usize)> {
+    let mut tree = Tree { duplicates: 0 };
+    let value = parse_with(bytes, &mut tree)?;
+    Some((value, tree.duplicates))
+}
+
+/// Parses `bytes` as one JSON document into what `build` makes of it, or
+/// `None` where serde_json must say (the grammar is the same whatever is
+/// built: `json::lent::direct` builds a `serde_json::Value` with it).
+pub(super) fn parse_with<'a, B: Build<'a>>(bytes: &'a [u8], build: &mut B) -> Option<B::Value> {
     let mut parser = Parser {
         bytes,
         at: 0,
-        duplicates: 0,
+        build,
     };
     parser.skip_whitespace();
     let value = parser.value(0)?;
     parser.skip_whitespace();
-    (parser.at == bytes.len()).then_some((value, parser.duplicates))
+    (parser.at == bytes.len()).then_some(value)
 }
 
-struct Parser<'a> {
-    bytes: &'a [u8],
-    at: usize,
+/// What a parse makes of the values it reads, in document order. A string is
+/// borrowed from the text when it has no escapes.
+pub(super) trait Build<'a> {
+    type Value;
+    /// An object or array being read.
+    type Object;
+    type Array;
+
+    fn null(&mut self) -> Self::Value;
+    fn bool(&mut self, value: bool) -> Self::Value;
+    /// A number as written (never with an exponent); `None` refuses it.
+    fn number(&mut self, text: &'a str) -> Option<Self::Value>;
+    /// A string value (not a key).
+    fn string(&mut self, text: Cow<'a, str>) -> Self::Value;
+    /// A key was read (`escaped`: with escapes, so not borrowed); its value
+    /// comes next.
+    fn key(&mut self, _key: &str, _escaped: bool) {}
+    fn object(&mut self) -> Self::Object;
+    fn member(&mut self, object: &mut Self::Object, key: Cow<'a, str>, value: Self::Value);
+    fn end_object(&mut self, object: Self::Object) -> Self::Value;
+    fn array(&mut self) -> Self::Array;
+    fn item(&mut self, array: &mut Self::Array, value: Self::Value);
+    fn end_array(&mut self, array: Self::Array) -> Self::Value;
+}
+
+/// Builds the borrowed tree, counting keys written twice.
+struct Tree {
     /// Members whose key their object had already.
     duplicates: usize,
 }
 
-impl<'a> Parser<'a> {
+impl<'a> Build<'a> for Tree {
+    type Value = Json<'a>;
+    type Object = Members<'a>;
+    type Array = Vec<Json<'a>>;
+
+    fn null(&mut self) -> Json<'a> {
+        Json::Null
+    }
+
+    fn bool(&mut self, value: bool) -> Json<'a> {
+        Json::Bool(value)
+    }
+
+    fn number(&mut self, text: &'a str) -> Option<Json<'a>> {
+        Some(Json::Number(Cow::Owned(text.to_string())))
+    }
+
+    fn string(&mut self, text: Cow<'a, str>) -> Json<'a> {
+        Json::String(text)
+    }
+
+    fn object(&mut self) -> Members<'a> {
+        Members::new()
+    }
+
+    fn member(&mut self, object: &mut Members<'a>, key: Cow<'a, str>, value: Json<'a>) {
+        if object.push(key, value) {
+            self.duplicates += 1;
+        }
+    }
+
+    fn end_object(&mut self, object: Members<'a>) -> Json<'a> {
+        object.into_json()
+    }
+
+    fn array(&mut self) -> Vec<Json<'a>> {
+        Vec::new()
+    }
+
+    fn item(&mut self, array: &mut Vec<Json<'a>>, value: Json<'a>) {
+        array.push(value);
+    }
+
+    fn end_array(&mut self, array: Vec<Json<'a>>) -> Json<'a> {
+        Json::Array(array)
+    }
+}
+
+struct Parser<'a, 'b, B> {
+    bytes: &'a [u8],
+    at: usize,
+    build: &'b mut B,
+}
+
+impl<'a, B: Build<'a>> Parser<'a, '_, B> {
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.bytes.get(self.at) {
             self.at += 1;
@@ -53,29 +140,31 @@ impl<'a> Parser<'a> {
         (self.bytes.get(self.at) == Some(&byte)).then(|| self.at += 1)
     }
 
-    fn value(&mut self, depth: usize) -> Option<Json<'a>> {
+    fn value(&mut self, depth: usize) -> Option<B::Value> {
         match *self.bytes.get(self.at)? {
-            b'"' => self.string().map(Json::String),
+            b'"' => {
+                let text = self.string()?;
+                Some(self.build.string(text))
+            }
             b'{' => self.object(depth + 1),
             b'[' => self.array(depth + 1),
-            b't' => self.literal(b"true", Json::Bool(true)),
-            b'f' => self.literal(b"false", Json::Bool(false)),
-            b'n' => self.literal(b"null", Json::Null),
+            b't' => self.literal(b"true").map(|()| self.build.bool(true)),
+            b'f' => self.literal(b"false").map(|()| self.build.bool(false)),
+            b'n' => self.literal(b"null").map(|()| self.build.null()),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
     }
 
-    fn literal(&mut self, word: &[u8], value: Json<'a>) -> Option<Json<'a>> {
-        self.bytes[self.at..].starts_with(word).then(|| {
-            self.at += word.len();
-            value
-        })
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        self.bytes[self.at..]
+            .starts_with(word)
+            .then(|| self.at += word.len())
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`: serde_json keeps such a number's text
     /// as written (an exponent it respells, so those go to it).
-    fn number(&mut self) -> Option<Json<'a>> {
+    fn number(&mut self) -> Option<B::Value> {
         let start = self.at;
         let digits = |parser: &mut Self| {
             let from = parser.at;
@@ -97,44 +186,46 @@ impl<'a> Parser<'a> {
             return None;
         }
         let text = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
-        Some(Json::Number(Cow::Owned(text.to_string())))
+        self.build.number(text)
     }
 
-    fn array(&mut self, depth: usize) -> Option<Json<'a>> {
+    fn array(&mut self, depth: usize) -> Option<B::Value> {
         if depth > MAX_DEPTH {
             return None;
         }
         self.at += 1;
-        let mut items = Vec::new();
+        let mut items = self.build.array();
         self.skip_whitespace();
         if self.eat(b']').is_some() {
-            return Some(Json::Array(items));
+            return Some(self.build.end_array(items));
         }
         loop {
             self.skip_whitespace();
-            items.push(self.value(depth)?);
+            let item = self.value(depth)?;
+            self.build.item(&mut items, item);
             self.skip_whitespace();
             match *self.bytes.get(self.at)? {
                 b',' => self.at += 1,
                 b']' => {
                     self.at += 1;
-                    return Some(Json::Array(items));
+                    return Some(self.build.end_array(items));
                 }
                 _ => return None,
             }
         }
     }
 
-    fn object(&mut self, depth: usize) -> Option<Json<'a>> {
+    fn object(&mut self, depth: usize) -> Option<B::Value> {
         if depth > MAX_DEPTH {
             return None;
         }
         self.at += 1;
-        let mut members = Members::new();
+        let mut members = self.build.object();
         self.skip_whitespace();
         if self.eat(b'}').is_some() {
-            return Some(members.into_json());
+            return Some(self.build.end_object(members));
         }
+        let mut first = true;
         loop {
             self.skip_whitespace();
             if self.bytes.get(self.at) != Some(&b'"') {
@@ -142,22 +233,22 @@ impl<'a> Parser<'a> {
             }
             let key = self.string()?;
             // serde_json reads an object led by this key as a number.
-            if members.is_empty() && key == NUMBER_TOKEN {
+            if first && key == NUMBER_TOKEN {
                 return None;
             }
+            first = false;
+            self.build.key(&key, matches!(key, Cow::Owned(_)));
             self.skip_whitespace();
             self.eat(b':')?;
             self.skip_whitespace();
             let value = self.value(depth)?;
-            if members.push(key, value) {
-                self.duplicates += 1;
-            }
+            self.build.member(&mut members, key, value);
             self.skip_whitespace();
             match *self.bytes.get(self.at)? {
                 b',' => self.at += 1,
                 b'}' => {
                     self.at += 1;
-                    return Some(members.into_json());
+                    return Some(self.build.end_object(members));
                 }
                 _ => return None,
             }
@@ -197,13 +288,13 @@ impl<'a> Parser<'a> {
                 b't' => '\t',
                 b'u' => {
                     let hex = self.bytes.get(self.at..self.at + 4)?;
-                    let hex = std::str::from_utf8(hex).ok()?;
-                    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-                        return None;
+                    let mut code = 0;
+                    for &digit in hex {
+                        code = code * 16 + char::from(digit).to_digit(16)?;
                     }
                     self.at += 4;
                     // A surrogate (paired or lone) is serde_json's to judge.
-                    char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+                    char::from_u32(code)?
                 }
                 _ => return None,
             });
