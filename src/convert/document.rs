@@ -137,15 +137,23 @@ fn convert_value(
     if request.rollout == RolloutChoice::Always {
         return convert_rollout(bytes, request, pretty);
     }
-    let scan = lent::scan(bytes);
-    // Told from the text (the shorter one, without the payloads): a rollout is
-    // then parsed once, as its conversation.
-    if request.rollout == RolloutChoice::Recognize && rollout().holds_text(scan.text(bytes)) {
-        return convert_rollout(bytes, request, pretty);
+    // A rollout is told from the text, so that it is parsed once, as its
+    // conversation: a small document's own, a larger one's without its
+    // payloads (the scan's shadow).
+    let recognize = request.rollout == RolloutChoice::Recognize;
+    let parsed = if lent::parses_directly(bytes) {
+        if recognize && rollout().holds_text(bytes) {
+            return convert_rollout(bytes, request, pretty);
+        }
+        lent::parse(bytes)
+    } else {
+        let scan = lent::scan(bytes);
+        if recognize && rollout().holds_text(scan.text(bytes)) {
+            return convert_rollout(bytes, request, pretty);
+        }
+        scan.parse(bytes)
     }
-    let parsed = scan
-        .parse(bytes)
-        .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
+    .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let text = parsed.shadow.as_deref().unwrap_or(bytes);
     convert_lent(
         &parsed.value,

@@ -35,6 +35,7 @@ use serde_json::Value;
 use crate::json::{Json, Reading, Spellings};
 use crate::shared::SharedBytes;
 
+mod direct;
 mod file;
 mod gather;
 mod holes;
@@ -139,7 +140,17 @@ impl Payloads {
 /// Parses `input`, lending its payloads (see the module's documentation).
 /// Errors are serde_json's on the input itself, in its own coordinates.
 pub fn parse(input: &[u8]) -> Result<Parsed, serde_json::Error> {
-    scan(input).parse(input)
+    match direct::parse(input) {
+        Some(parsed) => Ok(parsed),
+        None => scan(input).parse(input),
+    }
+}
+
+/// Whether [`parse`] reads `input` in one pass (`direct.rs`): a small
+/// document. A larger one is scanned first, and its payloads are then read
+/// once more only by the scan's own checks, not by a parser's.
+pub fn parses_directly(input: &[u8]) -> bool {
+    input.len() <= direct::MAX_INPUT
 }
 
 /// An input's payloads found, not yet parsed.
