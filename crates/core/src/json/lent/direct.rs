@@ -20,10 +20,7 @@ use serde_json::{Map, Number, Value};
 
 use super::scan::holds_placeholder_bytes;
 use super::strict::Strict;
-use super::{
-    is_base64, payload_offset, placeholder, Parsed, Payloads, CLOSE, MIN_PAYLOAD, OPEN,
-    PAYLOAD_KEYS,
-};
+use super::{payload_in, placeholder, Parsed, Payloads, CLOSE, OPEN, PAYLOAD_KEYS};
 use crate::json::fast::{parse_with, Build};
 
 /// The largest input parsed here. The parser reads each string's bytes a few
@@ -113,29 +110,17 @@ impl Lend<'_> {
         text.into_owned()
     }
 
-    /// The placeholder for `text` when it is a payload: unescaped, at least
-    /// [`MIN_PAYLOAD`] characters of base64 after a base64 data URL's comma
-    /// or after a key that holds base64.
+    /// The placeholder for `text` when it is a payload ([`payload_in`]), its
+    /// base64 checked as strict as the scan checks it.
     fn lend(&mut self, text: &str, keyed: bool) -> Option<String> {
-        if text.len() < MIN_PAYLOAD {
-            return None;
-        }
-        let offset = payload_offset(text.as_bytes(), keyed)?;
-        let base64 = &text.as_bytes()[offset..];
-        if base64.len() < MIN_PAYLOAD || !is_base64(base64) {
-            return None;
-        }
-        let start = (text.as_ptr() as usize).wrapping_sub(self.input.as_ptr() as usize);
-        debug_assert!(
-            start + text.len() <= self.input.len(),
-            "borrowed from the input"
-        );
+        let payload = payload_in(text, self.input, keyed)?;
         let mut strict = Strict::default();
-        strict.feed(base64);
+        strict.feed(&self.input[payload.clone()]);
+        let prefix = &text[..text.len() - payload.len()];
         let index = self.payloads.len();
-        self.payloads.push(start + offset..start + text.len());
+        self.payloads.push(payload);
         self.strict.push(strict.finish());
-        Some(placeholder(&text[..offset], index))
+        Some(placeholder(prefix, index))
     }
 }
 

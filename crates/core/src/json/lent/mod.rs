@@ -252,21 +252,15 @@ fn lend_in(
     payloads: &mut Vec<Range<usize>>,
 ) -> Value {
     match doc {
-        Json::String(Cow::Borrowed(text)) if text.len() >= MIN_PAYLOAD => {
-            let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-            let within = start <= input.len() && text.len() <= input.len() - start;
-            let offset = payload_offset(text.as_bytes(), holds_base64(key)).filter(|&o| {
-                within && text.len() - o >= MIN_PAYLOAD && is_base64(&text.as_bytes()[o..])
-            });
-            match offset {
-                Some(offset) => {
-                    let index = payloads.len();
-                    payloads.push(start + offset..start + text.len());
-                    Value::String(placeholder(&text[..offset], index))
-                }
-                None => Value::String(text.to_string()),
+        Json::String(Cow::Borrowed(text)) => match payload_in(text, input, holds_base64(key)) {
+            Some(payload) => {
+                let index = payloads.len();
+                let prefix = &text[..text.len() - payload.len()];
+                payloads.push(payload);
+                Value::String(placeholder(prefix, index))
             }
-        }
+            None => Value::String(text.to_string()),
+        },
         Json::Array(items) => Value::Array(
             items
                 .iter()
@@ -281,6 +275,21 @@ fn lend_in(
         ),
         other => other.to_value(),
     }
+}
+
+/// Where the payload of `text` (a string without escapes, borrowed from
+/// `input`) is in `input`, when it has one: at least [`MIN_PAYLOAD`]
+/// characters of base64 after a base64 data URL's comma, or the whole string
+/// when `keyed` (its key holds base64).
+fn payload_in(text: &str, input: &[u8], keyed: bool) -> Option<Range<usize>> {
+    if text.len() < MIN_PAYLOAD {
+        return None;
+    }
+    let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+    let within = start <= input.len() && text.len() <= input.len() - start;
+    let offset = payload_offset(text.as_bytes(), keyed)
+        .filter(|&o| within && text.len() - o >= MIN_PAYLOAD && is_base64(&text.as_bytes()[o..]))?;
+    Some(start + offset..start + text.len())
 }
 
 /// Whether a string of the tree (an unescaped one) holds a placeholder
