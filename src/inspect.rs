@@ -262,7 +262,9 @@ fn examine_base64(
     lending: &Lending,
 ) {
     item.bytes = check::decoded_len(payload, lending);
-    match check::decode_strict_prefix(payload, scratch, Depth::Header, lending) {
+    // The head, as validate reads it: check_decoded decodes more when the
+    // header needs it.
+    match check::decode_strict_head(payload, scratch, Depth::Header, lending) {
         Err(problem @ PayloadProblem::Base64 { lenient: true, .. }) => {
             // Line-wrapped, unpadded or URL-safe: still say what it holds.
             item.problems.push(problem.message());

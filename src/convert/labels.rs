@@ -16,11 +16,12 @@ use crate::transcript::{Block, Transcript};
 
 /// The type an image's bytes have, where it is an image type other than the
 /// declared one (and not one the declared type merely refines). Only the
-/// payload's head is decoded (read again from the input where it is lent).
+/// payload's head is decoded (read again from the input where it is lent):
+/// its first 4 KiB when they tell a PNG, JPEG or GIF, which the usual 64 KiB
+/// prefix would tell the same, else that prefix.
 fn sniffed_type(data: &str, declared: &str, lending: &Lending) -> Option<String> {
     let mut head = Vec::new();
-    crate::check::decode_strict_prefix(data, &mut head, crate::check::Depth::Header, lending)
-        .ok()?;
+    crate::check::decode_strict_head(data, &mut head, crate::check::Depth::Header, lending).ok()?;
     let sniffed = crate::media::sniff(&head)?;
     let other = sniffed.starts_with("image/")
         && sniffed != declared
