@@ -122,7 +122,9 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
         let message = &messages[i];
         drop_foreign(&message.extensions, context)?;
         let mine = Mine::of(&message.extensions, SHAPE);
-        let mut map = Map::new();
+        // Sized for what a message holds: a map grown from empty allocates
+        // again and rehashes on the way.
+        let mut map = Map::with_capacity(4);
         if message.role != Role::Tool {
             put(
                 &mut map,

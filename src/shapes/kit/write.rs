@@ -77,7 +77,9 @@ where
 /// A request object begun with the transcript's model at `key` (where it
 /// has one).
 pub(crate) fn with_model(transcript: &Transcript, key: &str) -> Map<String, Value> {
-    let mut map = Map::new();
+    // Room for a request's usual members (a map grown from empty allocates
+    // again and rehashes on the way).
+    let mut map = Map::with_capacity(8);
     if let Some(model) = &transcript.model {
         super::put(&mut map, key, Value::String(model.clone()));
     }

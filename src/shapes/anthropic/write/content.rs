@@ -226,7 +226,7 @@ pub(super) fn write_call(
             ))
         }
     };
-    let mut map = Map::new();
+    let mut map = Map::with_capacity(4);
     put(&mut map, "type", Value::String("tool_use".into()));
     put(&mut map, "id", Value::String(id.to_string()));
     put(&mut map, "name", Value::String(call.name.clone()));
@@ -252,7 +252,7 @@ pub(super) fn write_result(
             "a tool result without a call id cannot be an Anthropic tool_result (for a single tool result, pass --call-id)",
         )
     })?;
-    let mut map = Map::new();
+    let mut map = Map::with_capacity(4);
     put(&mut map, "type", Value::String("tool_result".into()));
     put(&mut map, "tool_use_id", Value::String(id.to_string()));
     if let Some(content) = write_content(

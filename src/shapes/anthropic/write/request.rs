@@ -190,7 +190,7 @@ pub(super) fn write_tool(
         }
     }
     drop_foreign(&tool.extensions, context)?;
-    let mut map = Map::new();
+    let mut map = Map::with_capacity(4);
     if let Some(kind) = mine.hint_str("type") {
         put(&mut map, "type", Value::String(kind.into()));
     }
