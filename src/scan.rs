@@ -12,6 +12,7 @@
 //! this module walks the document, asks the shapes about each object in a
 //! fixed order, and finds the data URLs in strings.
 
+use crate::contract::pointer;
 use crate::contract::scan::push_data_url;
 pub use crate::contract::scan::{blocks_text, Found, Payload, Verdict};
 use crate::dataurl;
@@ -69,7 +70,7 @@ pub(crate) fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Fou
                 return;
             }
             for (key, item) in members {
-                let child = format!("{pointer}/{}", pointer_token(key));
+                let child = [pointer.as_str(), "/", &pointer_token(key)].concat();
                 let walked = crate::shapes::scan_order()
                     .iter()
                     .any(|shape| shape.dialect().scan_member(key, item, &child, found, walk));
@@ -80,7 +81,7 @@ pub(crate) fn walk<'j>(value: &'j Json<'j>, pointer: String, found: &mut Vec<Fou
         }
         Json::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                walk(item, format!("{pointer}/{index}"), found);
+                walk(item, pointer::item(&pointer, index), found);
             }
         }
         Json::String(text) => {

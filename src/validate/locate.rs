@@ -3,6 +3,7 @@
 //! model point back into it.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
@@ -53,7 +54,7 @@ impl<'v> Locator<'v> {
                 Value::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
                         let len = pointer.len();
-                        pointer.push_str(&format!("/{index}"));
+                        let _ = write!(pointer, "/{index}");
                         walk(item, shape, key, pointer, calls, results);
                         pointer.truncate(len);
                     }
