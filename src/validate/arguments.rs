@@ -54,7 +54,12 @@ pub fn accepts_no_arguments(schema: Option<&Value>) -> bool {
 }
 
 /// Checks a declared schema: `Some(problem)` when it is not valid JSON Schema.
+/// The verdict is kept for the thread's next document (`compiled.rs`).
 pub fn check_schema(schema: &Value) -> Option<ArgumentProblem> {
+    super::compiled::meta(schema, || check_meta(schema))
+}
+
+fn check_meta(schema: &Value) -> Option<ArgumentProblem> {
     match jsonschema::meta::validate(schema) {
         Ok(()) => None,
         Err(error) => {
@@ -115,7 +120,10 @@ pub fn check_arguments(
         // Reported once on the tool; a broken schema validates nothing.
         return Vec::new();
     }
-    let validator = match jsonschema::validator_for(schema) {
+    let compiled = super::compiled::validator(schema, || {
+        jsonschema::validator_for(schema).map_err(|error| error.to_string())
+    });
+    let validator = match compiled.as_ref() {
         Ok(validator) => validator,
         Err(error) => {
             return vec![problem(

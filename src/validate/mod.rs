@@ -9,6 +9,7 @@
 
 pub mod acceptance;
 mod arguments;
+mod compiled;
 mod document;
 mod exchanges;
 mod formats;
