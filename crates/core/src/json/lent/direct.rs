@@ -19,7 +19,6 @@ use std::ops::Range;
 use serde_json::{Map, Number, Value};
 
 use super::scan::holds_placeholder_bytes;
-use super::strict::Strict;
 use super::{payload_in, placeholder, Parsed, Payloads, CLOSE, OPEN, PAYLOAD_KEYS};
 use crate::json::fast::{parse_with, Build};
 
@@ -110,16 +109,14 @@ impl Lend<'_> {
         text.into_owned()
     }
 
-    /// The placeholder for `text` when it is a payload ([`payload_in`]), its
-    /// base64 checked as strict as the scan checks it.
+    /// The placeholder for `text` when it is a payload ([`super::payload_start`]),
+    /// with its strict verdict as the scan finds it.
     fn lend(&mut self, text: &str, keyed: bool) -> Option<String> {
-        let payload = payload_in(text, self.input, keyed)?;
-        let mut strict = Strict::default();
-        strict.feed(&self.input[payload.clone()]);
+        let (payload, strict) = payload_in(text, self.input, keyed)?;
         let prefix = &text[..text.len() - payload.len()];
         let index = self.payloads.len();
         self.payloads.push(payload);
-        self.strict.push(strict.finish());
+        self.strict.push(strict);
         Some(placeholder(prefix, index))
     }
 }

@@ -9,8 +9,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::strict::Strict;
-use super::{holds_base64, is_base64, payload_offset, placeholder, Payloads, MIN_PAYLOAD};
+use super::{holds_base64, payload_start, placeholder, Payloads};
 use super::{Held, Lending, Source};
 
 /// The payloads lent so far, and whether some string held a placeholder
@@ -43,27 +42,15 @@ impl Gathered {
     /// `None` where `text` stays as it is. Names go through
     /// [`Gathered::key`].
     pub fn lend(&mut self, text: &str, key: Option<&str>) -> Option<Loan> {
-        if text.len() >= MIN_PAYLOAD {
-            let offset = payload_offset(text.as_bytes(), holds_base64(key))
-                .filter(|&o| text.len() - o >= MIN_PAYLOAD);
-            // Strict base64 (checked with SIMD) is base64; a payload that is
-            // not strict is still lent when its characters are all base64's.
-            let strict = offset.and_then(|o| {
-                let mut strict = Strict::default();
-                strict.feed(&text.as_bytes()[o..]);
-                strict.finish()
+        if let Some((offset, strict)) = payload_start(text.as_bytes(), holds_base64(key)) {
+            let index = self.ranges.len();
+            let start = self.ranges.last().map_or(0, |range| range.end);
+            self.ranges.push(start..start + text.len() - offset);
+            self.strict.push(strict);
+            return Some(Loan {
+                placeholder: placeholder(&text[..offset], index),
+                offset,
             });
-            let offset = offset.filter(|&o| strict.is_some() || is_base64(&text.as_bytes()[o..]));
-            if let Some(offset) = offset {
-                let index = self.ranges.len();
-                let start = self.ranges.last().map_or(0, |range| range.end);
-                self.ranges.push(start..start + text.len() - offset);
-                self.strict.push(strict);
-                return Some(Loan {
-                    placeholder: placeholder(&text[..offset], index),
-                    offset,
-                });
-            }
         }
         self.note(text);
         None

@@ -253,7 +253,7 @@ fn lend_in(
 ) -> Value {
     match doc {
         Json::String(Cow::Borrowed(text)) => match payload_in(text, input, holds_base64(key)) {
-            Some(payload) => {
+            Some((payload, _)) => {
                 let index = payloads.len();
                 let prefix = &text[..text.len() - payload.len()];
                 payloads.push(payload);
@@ -278,18 +278,31 @@ fn lend_in(
 }
 
 /// Where the payload of `text` (a string without escapes, borrowed from
-/// `input`) is in `input`, when it has one: at least [`MIN_PAYLOAD`]
-/// characters of base64 after a base64 data URL's comma, or the whole string
-/// when `keyed` (its key holds base64).
-fn payload_in(text: &str, input: &[u8], keyed: bool) -> Option<Range<usize>> {
+/// `input`) is in `input`, when it has one ([`payload_start`]), with its
+/// decoded size when it is strict base64.
+fn payload_in(text: &str, input: &[u8], keyed: bool) -> Option<(Range<usize>, Option<u64>)> {
+    let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+    if start > input.len() || text.len() > input.len() - start {
+        return None;
+    }
+    let (offset, strict) = payload_start(text.as_bytes(), keyed)?;
+    Some((start + offset..start + text.len(), strict))
+}
+
+/// Where a string's base64 payload starts, when it has one: at least
+/// [`MIN_PAYLOAD`] characters of base64 after a base64 data URL's comma, or
+/// the whole string when `keyed` (its key holds base64); with its decoded
+/// size when it is strict base64. The payload is read once by the strict
+/// check (SIMD), and looked at again only when it is not strict.
+fn payload_start(text: &[u8], keyed: bool) -> Option<(usize, Option<u64>)> {
     if text.len() < MIN_PAYLOAD {
         return None;
     }
-    let start = (text.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
-    let within = start <= input.len() && text.len() <= input.len() - start;
-    let offset = payload_offset(text.as_bytes(), keyed)
-        .filter(|&o| within && text.len() - o >= MIN_PAYLOAD && is_base64(&text.as_bytes()[o..]))?;
-    Some(start + offset..start + text.len())
+    let offset = payload_offset(text, keyed).filter(|&o| text.len() - o >= MIN_PAYLOAD)?;
+    let mut strict = strict::Strict::default();
+    strict.feed(&text[offset..]);
+    let strict = strict.finish();
+    (strict.is_some() || is_base64(&text[offset..])).then_some((offset, strict))
 }
 
 /// Whether a string of the tree (an unescaped one) holds a placeholder
