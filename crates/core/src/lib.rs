@@ -8,6 +8,8 @@
 //! reached through the `partkit` crate, which re-exports what its API names;
 //! this crate's items are public for that crate's sake, not as an API.
 
+#[cfg(feature = "alloc")]
+pub mod alloc;
 pub mod b64;
 pub mod check;
 pub mod contract;

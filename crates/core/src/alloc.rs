@@ -1,0 +1,160 @@
+//! The binary's memory allocator (docs/speed.md#the-allocator): small blocks
+//! from mimalloc, large ones from the system's allocator.
+//!
+//! A small document is a few hundred small blocks, made and freed within
+//! microseconds; glibc's malloc spends about a third of such a document's
+//! time on them, mimalloc a fraction of that. But mimalloc keeps freed
+//! large blocks (a 4 MB JSON Lines line buffer, an image) for reuse, which
+//! took `split` past its memory bound. So each block goes by its size: up
+//! to [`SMALL`] to mimalloc, above it to the system, which gives large
+//! blocks back as today. The size travels with every call (`Layout`), so a
+//! block is always freed by the allocator that made it.
+//!
+//! This module may use `unsafe`: an allocator is `unsafe` to implement. It
+//! only forwards each call, unchanged, to one of two allocators.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+
+use mimalloc::MiMalloc;
+
+/// The largest block mimalloc is asked for. Parsed documents, the model and
+/// the output of a small document are made of blocks far below it; line
+/// buffers, payload copies and pixel buffers are above it.
+pub const SMALL: usize = 64 << 10;
+
+/// Small blocks from mimalloc, the rest from the system (see the module).
+pub struct Hybrid;
+
+fn small(size: usize) -> bool {
+    size <= SMALL
+}
+
+// SAFETY: every call is passed on unchanged to the allocator chosen by the
+// block's size, which is part of the layout the caller gives back on
+// `dealloc` and `realloc` (the `GlobalAlloc` contract), so a block is freed
+// and resized by the allocator that made it. A `realloc` across `SMALL`
+// moves the block: it allocates in the other allocator, copies the smaller
+// of the two sizes and frees the old block, as `GlobalAlloc::realloc`'s
+// default does.
+unsafe impl GlobalAlloc for Hybrid {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if small(layout.size()) {
+            unsafe { MiMalloc.alloc(layout) }
+        } else {
+            unsafe { System.alloc(layout) }
+        }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if small(layout.size()) {
+            unsafe { MiMalloc.alloc_zeroed(layout) }
+        } else {
+            unsafe { System.alloc_zeroed(layout) }
+        }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if small(layout.size()) {
+            unsafe { MiMalloc.dealloc(ptr, layout) }
+        } else {
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        match (small(layout.size()), small(new_size)) {
+            (true, true) => unsafe { MiMalloc.realloc(ptr, layout, new_size) },
+            (false, false) => unsafe { System.realloc(ptr, layout, new_size) },
+            _ => {
+                // SAFETY: the caller promises `new_size`, rounded up to the
+                // alignment, does not overflow `isize` (`GlobalAlloc::realloc`).
+                let new_layout =
+                    unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+                let new = unsafe { self.alloc(new_layout) };
+                if !new.is_null() {
+                    // SAFETY: both blocks are at least the smaller size long,
+                    // and they are distinct blocks.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                        self.dealloc(ptr, layout);
+                    }
+                }
+                new
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fills a block with a pattern that tells each byte's place.
+    fn fill(ptr: *mut u8, len: usize) {
+        for i in 0..len {
+            // SAFETY: `ptr` is a live block of at least `len` bytes.
+            unsafe { ptr.add(i).write((i % 251) as u8) };
+        }
+    }
+
+    fn holds_pattern(ptr: *const u8, len: usize) -> bool {
+        // SAFETY: `ptr` is a live block of at least `len` bytes.
+        (0..len).all(|i| unsafe { ptr.add(i).read() } == (i % 251) as u8)
+    }
+
+    /// A block that grows and shrinks across `SMALL` keeps its bytes, and
+    /// each step is freed by the allocator that made it (a wrong one would
+    /// abort the test run).
+    #[test]
+    fn resizing_across_the_line_keeps_the_bytes() {
+        for align in [1, 8, 64, 4096] {
+            for (from, to) in [
+                (1000, SMALL + 1),
+                (SMALL, SMALL + 1),
+                (SMALL + 1, SMALL),
+                (4 << 20, 100),
+                (100, 200),
+                (SMALL + 10, 8 << 20),
+            ] {
+                let layout = Layout::from_size_align(from, align).unwrap();
+                // SAFETY: the layout is not empty; each block is freed once
+                // with the layout it has at that point.
+                unsafe {
+                    let ptr = Hybrid.alloc(layout);
+                    assert!(!ptr.is_null());
+                    fill(ptr, from);
+                    let grown = Hybrid.realloc(ptr, layout, to);
+                    assert!(!grown.is_null());
+                    assert_eq!(grown as usize % align, 0, "{from} → {to}, align {align}");
+                    assert!(holds_pattern(grown, from.min(to)), "{from} → {to}");
+                    Hybrid.dealloc(grown, Layout::from_size_align(to, align).unwrap());
+                }
+            }
+        }
+    }
+
+    /// Zeroed blocks are zero on both sides of the line, and aligned.
+    #[test]
+    fn zeroed_blocks_are_zero() {
+        for size in [16, SMALL, SMALL + 1, 2 << 20] {
+            let layout = Layout::from_size_align(size, 4096).unwrap();
+            // SAFETY: the layout is not empty; the block is freed once.
+            unsafe {
+                let ptr = Hybrid.alloc_zeroed(layout);
+                assert!(!ptr.is_null());
+                assert_eq!(ptr as usize % 4096, 0);
+                assert!((0..size).all(|i| ptr.add(i).read() == 0), "{size}");
+                Hybrid.dealloc(ptr, layout);
+            }
+        }
+    }
+
+    /// The line is where the module says: a small document's blocks go to
+    /// mimalloc, a line buffer to the system.
+    #[test]
+    fn blocks_go_by_size() {
+        assert!(small(0) && small(2_400) && small(SMALL));
+        assert!(!small(SMALL + 1) && !small(4 << 20));
+    }
+}
