@@ -10,6 +10,11 @@
 
 use pyo3::prelude::*;
 
+/// The extension's blocks: small ones from mimalloc, large ones from the
+/// system (docs/speed.md#the-allocator).
+#[global_allocator]
+static ALLOCATOR: partkit_core::alloc::Hybrid = partkit_core::alloc::Hybrid;
+
 mod cli;
 mod convert;
 mod data;

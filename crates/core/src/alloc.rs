@@ -1,5 +1,6 @@
-//! The binary's memory allocator (docs/speed.md#the-allocator): small blocks
-//! from mimalloc, large ones from the system's allocator.
+//! The memory allocator of the binary and of the Python extension
+//! (docs/speed.md#the-allocator): small blocks from mimalloc, large ones from
+//! the system's allocator.
 //!
 //! A small document is a few hundred small blocks, made and freed within
 //! microseconds; glibc's malloc spends about a third of such a document's
@@ -11,10 +12,12 @@
 //! block is always freed by the allocator that made it.
 //!
 //! This module may use `unsafe`: an allocator is `unsafe` to implement. It
-//! only forwards each call, unchanged, to one of two allocators.
+//! only forwards each call, unchanged, to one of two allocators, and sets
+//! two of mimalloc's defaults before its first block ([`set_defaults`]).
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use mimalloc::MiMalloc;
 
@@ -25,6 +28,40 @@ pub const SMALL: usize = 64 << 10;
 
 /// Small blocks from mimalloc, the rest from the system (see the module).
 pub struct Hybrid;
+
+/// Whether mimalloc's defaults are set ([`set_defaults`]).
+static DEFAULTS_SET: AtomicBool = AtomicBool::new(false);
+
+/// mimalloc 3's `mi_option_arena_eager_commit` and `mi_option_arena_reserve`
+/// (their places in `mi_option_t`; a test checks them against their
+/// documented defaults, so that an upgrade that moves them fails it).
+const ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+const ARENA_RESERVE: libmimalloc_sys::mi_option_t = 23;
+
+/// How much address space mimalloc reserves at a time, in KiB.
+const RESERVE_KIB: std::ffi::c_long = 64 << 10;
+
+/// Sets mimalloc's defaults before it hands out its first block (an
+/// environment variable, `MIMALLOC_ARENA_RESERVE` and the like, still wins).
+///
+/// By default mimalloc reserves 1 GiB of address space up front and, where
+/// the kernel overcommits, maps it readable and writable at once. Untouched,
+/// it costs no memory, but it counts against `ulimit -d` and `ulimit -v`: a
+/// run capped at 1.3 GB could no longer hold a 512 MiB line. Reserved 64 MiB
+/// at a time and made writable as it is used, it counts what it uses.
+///
+/// It runs on the first block anyone asks for, which is before `main`: the
+/// standard library's start-up allocates.
+#[cold]
+fn set_defaults() {
+    // SAFETY: these calls only store numbers in mimalloc's option table;
+    // they allocate nothing. Two threads racing here store the same ones.
+    unsafe {
+        libmimalloc_sys::mi_option_set_default(ARENA_EAGER_COMMIT, 0);
+        libmimalloc_sys::mi_option_set_default(ARENA_RESERVE, RESERVE_KIB);
+    }
+    DEFAULTS_SET.store(true, Ordering::Release);
+}
 
 fn small(size: usize) -> bool {
     size <= SMALL
@@ -39,6 +76,9 @@ fn small(size: usize) -> bool {
 // default does.
 unsafe impl GlobalAlloc for Hybrid {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !DEFAULTS_SET.load(Ordering::Acquire) {
+            set_defaults();
+        }
         if small(layout.size()) {
             unsafe { MiMalloc.alloc(layout) }
         } else {
@@ -47,6 +87,9 @@ unsafe impl GlobalAlloc for Hybrid {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !DEFAULTS_SET.load(Ordering::Acquire) {
+            set_defaults();
+        }
         if small(layout.size()) {
             unsafe { MiMalloc.alloc_zeroed(layout) }
         } else {
@@ -148,6 +191,31 @@ mod tests {
                 Hybrid.dealloc(ptr, layout);
             }
         }
+    }
+
+    /// The option numbers are mimalloc 3's: the options next to each hold
+    /// the defaults of their neighbours in its `mi_option_t`, and each holds
+    /// its own default or the value `set_defaults` gives (an upgrade of
+    /// mimalloc that renumbers its options fails here). Unless the
+    /// environment sets `MIMALLOC_…` options, which the tests' does not.
+    #[test]
+    fn the_options_are_the_ones_meant() {
+        // SAFETY: reading mimalloc's option table.
+        let get = |option| unsafe { libmimalloc_sys::mi_option_get(option) };
+        // verbose 0, deprecated_eager_commit 1, …, purge_decommits 1.
+        let around = |option| (get(option - 2), get(option - 1), get(option + 1));
+        assert_eq!(around(ARENA_EAGER_COMMIT), (0, 1, 1));
+        // max_warnings 32, …, destroy_on_exit 0, …, arena_purge_mult 1.
+        assert_eq!((get(ARENA_RESERVE - 3), get(ARENA_RESERVE - 1)), (32, 0));
+        assert_eq!(get(ARENA_RESERVE + 1), 1);
+        // Other tests' blocks may have set the defaults already.
+        assert!([2, 0].contains(&get(ARENA_EAGER_COMMIT)));
+        assert!([1 << 20, RESERVE_KIB].contains(&get(ARENA_RESERVE)));
+        set_defaults();
+        assert_eq!(
+            (get(ARENA_EAGER_COMMIT), get(ARENA_RESERVE)),
+            (0, RESERVE_KIB)
+        );
     }
 
     /// The line is where the module says: a small document's blocks go to

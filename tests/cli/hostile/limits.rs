@@ -182,6 +182,16 @@ fn blank_lines_in_a_file_are_never_buffered() {
     }
 }
 
+/// The allocator takes address space as it uses it: with mimalloc's own
+/// defaults (1 GiB reserved writable at start) too little of this cap was
+/// left for a 96 MiB line, and the run aborted (docs/speed.md#the-allocator).
+#[test]
+fn the_allocator_leaves_the_cap_to_the_input() {
+    let args = ["validate", "/dev/zero", "--max-document-size", "96MiB"];
+    let (run, _) = run_bounded(&args, 1100, Feed::Nothing);
+    assert_too_large(&run, "/dev/zero:1", "96 MiB", 2);
+}
+
 /// The default limit (512 MiB) on an endless input: long, so not in the
 /// default run.
 #[test]
