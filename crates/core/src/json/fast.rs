@@ -21,6 +21,14 @@ use super::{Json, Members, NUMBER_TOKEN};
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;
 
+/// A document this long or shorter has its UTF-8 checked whole, before the
+/// parse, so that each string is a slice of checked text: most of its
+/// strings are keys and short values, for which a check of their own
+/// cost more than the rest of their parse. A longer document (long
+/// payloads) has each string checked as it is read, while it is in the
+/// cache.
+const CHECKED_WHOLE: usize = 64 << 10;
+
 /// Parses `bytes` as one JSON document, or `None` where serde_json must say;
 /// with the tree, how many keys its objects wrote twice.
 pub(super) fn parse(bytes: &[u8]) -> Option<(Json<'_>, usize)> {
@@ -33,8 +41,14 @@ pub(super) fn parse(bytes: &[u8]) -> Option<(Json<'_>, usize)> {
 /// `None` where serde_json must say (the grammar is the same whatever is
 /// built: `json::lent::direct` builds a `serde_json::Value` with it).
 pub(super) fn parse_with<'a, B: Build<'a>>(bytes: &'a [u8], build: &mut B) -> Option<B::Value> {
+    let text = if bytes.len() <= CHECKED_WHOLE {
+        Some(simdutf8::basic::from_utf8(bytes).ok()?)
+    } else {
+        None
+    };
     let mut parser = Parser {
         bytes,
+        text,
         at: 0,
         build,
     };
@@ -125,6 +139,8 @@ impl<'a> Build<'a> for Tree {
 
 struct Parser<'a, 'b, B> {
     bytes: &'a [u8],
+    /// `bytes` as text, when it was checked whole ([`CHECKED_WHOLE`]).
+    text: Option<&'a str>,
     at: usize,
     build: &'b mut B,
 }
@@ -185,7 +201,7 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
         if matches!(self.bytes.get(self.at), Some(b'e' | b'E')) {
             return None;
         }
-        let text = std::str::from_utf8(&self.bytes[start..self.at]).ok()?;
+        let text = self.text_between(start, self.at)?;
         self.build.number(text)
     }
 
@@ -260,9 +276,8 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
         self.at += 1;
         let mut owned: Option<String> = None;
         loop {
-            let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
-            let span = &self.bytes[self.at..self.at + found];
-            let text = checked_text(span)?;
+            let found = string_stop(&self.bytes[self.at..])?;
+            let text = self.checked_text(self.at, self.at + found)?;
             self.at += found + 1;
             if self.bytes[self.at - 1] == b'"' {
                 return Some(match owned {
@@ -302,19 +317,37 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
     }
 }
 
-/// A piece of a string between escapes as text: `None` when it holds a control
-/// character (not allowed unescaped in JSON) or is not UTF-8.
-fn checked_text(span: &[u8]) -> Option<&str> {
-    // The smallest byte, in a fold the compiler vectorizes (a branch a byte
-    // would not): below 0x20 is a control character.
-    for chunk in span.chunks(4096) {
-        if chunk.iter().fold(u8::MAX, |acc, &b| acc.min(b)) < 0x20 {
-            return None;
+impl<'a, B> Parser<'a, '_, B> {
+    /// The bytes from `start` to `end` as text: a slice of the text checked
+    /// whole, or checked now. Both ends are next to an ASCII byte (a quote, a
+    /// backslash, a digit), so they are always between characters.
+    fn text_between(&self, start: usize, end: usize) -> Option<&'a str> {
+        match self.text {
+            Some(text) => text.get(start..end),
+            // simdutf8 checks 32 bytes a step; the standard library's check
+            // (a word a step) was a tenth of validating a JSON Lines file of
+            // payloads.
+            None => simdutf8::basic::from_utf8(&self.bytes[start..end]).ok(),
         }
     }
-    // simdutf8 checks 32 bytes a step; the standard library's check (a word
-    // a step) was a tenth of validating a JSON Lines file of payloads.
-    simdutf8::basic::from_utf8(span).ok()
+
+    /// A piece of a string between escapes as text: `None` when it holds a
+    /// control character (not allowed unescaped in JSON) or is not UTF-8.
+    fn checked_text(&self, start: usize, end: usize) -> Option<&'a str> {
+        // The smallest byte, in a fold the compiler vectorizes (a branch a
+        // byte would not): below 0x20 is a control character.
+        for chunk in self.bytes[start..end].chunks(4096) {
+            if chunk.iter().fold(u8::MAX, |acc, &b| acc.min(b)) < 0x20 {
+                return None;
+            }
+        }
+        self.text_between(start, end)
+    }
+}
+
+/// How many bytes of `rest` come before the first quote or backslash.
+fn string_stop(rest: &[u8]) -> Option<usize> {
+    memchr::memchr2(b'"', b'\\', rest)
 }
 
 #[cfg(test)]
@@ -372,7 +405,7 @@ mod tests {
     fn a_string_ends_and_fails_wherever_the_byte_lies() {
         // Each special byte at every place around 32-byte blocks, alone and
         // before another string; the fast parse must see what serde_json sees.
-        for len in [0, 1, 31, 32, 33, 63, 64, 65, 100] {
+        for len in [0, 1, 23, 24, 25, 31, 32, 33, 63, 64, 65, 100] {
             for at in 0..len {
                 for special in ["\"", "\\n", "\u{1}", "\u{1f}", "é", "\u{7f}"] {
                     let mut text = "a".repeat(len);
@@ -381,6 +414,47 @@ mod tests {
                     same(&document);
                     let fails = matches!(special, "\"" | "\u{1}" | "\u{1f}");
                     assert_eq!(parse(document.as_bytes()).is_none(), fails, "{document:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn checks_utf8_whole_or_string_by_string() {
+        // Small documents are checked whole before the parse, longer ones a
+        // string at a time: broken UTF-8 anywhere is left to serde_json
+        // either way, and text borrows the same.
+        for pad in [10, CHECKED_WHOLE] {
+            let padding = "p".repeat(pad);
+            let good = format!(r#"{{"k\u00e9y":"café","pad":"{padding}","n":-1.5}}"#);
+            same(&good);
+            let (json, _) = parse(good.as_bytes()).unwrap();
+            assert!(matches!(
+                json.get("kéy"),
+                Some(Json::String(Cow::Borrowed("café")))
+            ));
+            assert!(matches!(json.get("n"), Some(Json::Number(n)) if n == "-1.5"));
+            for broken in [&b"\xff"[..], b"\xc3", b"\xed\xa0\x80"] {
+                for place in ["value", "key", "outside"] {
+                    let mut document = format!(r#"{{"pad":"{padding}","#).into_bytes();
+                    match place {
+                        "value" => {
+                            document.extend_from_slice(b"\"v\":\"a");
+                            document.extend_from_slice(broken);
+                            document.extend_from_slice(b"b\"}");
+                        }
+                        "key" => {
+                            document.push(b'"');
+                            document.extend_from_slice(broken);
+                            document.extend_from_slice(b"\":1}");
+                        }
+                        _ => {
+                            document.extend_from_slice(b"\"v\":1}");
+                            document.extend_from_slice(broken);
+                        }
+                    }
+                    assert!(parse(&document).is_none(), "{pad} {place} {broken:?}");
+                    assert!(super::super::parse(&document).is_err());
                 }
             }
         }
