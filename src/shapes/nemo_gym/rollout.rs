@@ -10,6 +10,9 @@
 //! or a repair inside it maps back to the exact place in the line.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use crate::contract::{Conversation, Envelope, LineMap};
 use crate::json::{self, Json};
@@ -71,12 +74,16 @@ pub fn is_rollout_text(bytes: &[u8]) -> bool {
     // characters (`_` and small letters: `\u005f` to `\u007a`): a text with
     // neither (nearly every one that is not a rollout, `\u00e9` in a tool
     // call's arguments included) is not walked.
+    // Both searchers are built once: building one costs as much as
+    // searching a small document.
+    static KEY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(REQUEST_KEY));
+    static ESCAPE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(br"\u00"));
     let escapes_a_letter = || {
-        memchr::memmem::find_iter(bytes, br"\u00")
+        ESCAPE
+            .find_iter(bytes)
             .any(|at| matches!(bytes.get(at + 4), Some(b'5'..=b'7')))
     };
-    let may_hold =
-        memchr::memmem::find(bytes, REQUEST_KEY.as_bytes()).is_some() || escapes_a_letter();
+    let may_hold = KEY.find(bytes).is_some() || escapes_a_letter();
     may_hold
         && json::raw_span(bytes, REQUEST_POINTER).is_some_and(|(start, _)| bytes[start] == b'{')
 }
