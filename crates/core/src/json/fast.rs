@@ -276,7 +276,7 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
         self.at += 1;
         let mut owned: Option<String> = None;
         loop {
-            let found = string_stop(&self.bytes[self.at..])?;
+            let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
             let text = self.checked_text(self.at, self.at + found)?;
             self.at += found + 1;
             if self.bytes[self.at - 1] == b'"' {
@@ -343,11 +343,6 @@ impl<'a, B> Parser<'a, '_, B> {
         }
         self.text_between(start, end)
     }
-}
-
-/// How many bytes of `rest` come before the first quote or backslash.
-fn string_stop(rest: &[u8]) -> Option<usize> {
-    memchr::memchr2(b'"', b'\\', rest)
 }
 
 #[cfg(test)]
