@@ -16,10 +16,12 @@ mod compact;
 mod duplicates;
 mod fast;
 pub mod lent;
+mod node;
 mod reading;
 mod spelling;
 pub use compact::write_compact;
 pub use duplicates::duplicate_keys;
+pub use node::{Node, Object, View};
 pub use reading::Reading;
 pub use spelling::Spellings;
 

@@ -183,6 +183,25 @@ pub trait Dialect: Sync {
         context: &mut Context,
     ) -> Result<(Form, Transcript), ConvertError>;
 
+    /// Reads a small document of the shape from the borrowed tree
+    /// (`json::node`), when the shape's reader reads one
+    /// ([`Dialect::reads_trees`]); any other gives the tree to
+    /// [`Dialect::read`] as a `Value`.
+    fn read_tree(
+        &self,
+        tree: &Json<'_>,
+        context: &mut Context,
+    ) -> Result<(Form, Transcript), ConvertError> {
+        self.read(&tree.to_value(), context)
+    }
+
+    /// Whether [`Dialect::read_tree`] reads the tree itself (docs/speed.md,
+    /// "One tree for small documents"): the engines then parse a small
+    /// document into the tree rather than a `Value`.
+    fn reads_trees(&self) -> bool {
+        false
+    }
+
     /// Writes the canonical model as a document of the shape, in `form`.
     fn write(
         &self,

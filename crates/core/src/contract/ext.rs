@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::{Shape, HUB};
+use crate::json::{Node, Object};
 use crate::transcript::{Extensions, Message};
 
 /// A shape's own entries: fields it has and the model does not, and `$` hints.
@@ -20,8 +21,8 @@ impl Own {
     }
 
     /// Keeps a field of the source object verbatim.
-    pub fn keep(&mut self, key: &str, value: &Value) {
-        self.map.insert(key.to_string(), value.clone());
+    pub fn keep<N: Node>(&mut self, key: &str, value: &N) {
+        self.map.insert(key.to_string(), value.to_value());
     }
 
     /// Records a form hint (`$key`).
@@ -37,9 +38,9 @@ impl Own {
     }
 
     /// Keeps every field of `object` whose key is not in `known`.
-    pub fn keep_unknown(&mut self, object: &Map<String, Value>, known: &[&str]) {
-        for (key, value) in object {
-            if !known.contains(&key.as_str()) {
+    pub fn keep_unknown<O: Object>(&mut self, object: &O, known: &[&str]) {
+        for (key, value) in object.members() {
+            if !known.contains(&key) {
                 self.keep(key, value);
             }
         }

@@ -21,6 +21,7 @@ use serde_json::{Map, Number, Value};
 use super::scan::holds_placeholder_bytes;
 use super::{payload_in, placeholder, Parsed, Payloads, CLOSE, OPEN, PAYLOAD_KEYS};
 use crate::json::fast::{parse_with, Build};
+use crate::json::{Json, Members};
 
 /// The largest input parsed here. The parser reads each string's bytes a few
 /// times (its end, control characters, UTF-8, then base64 for a payload),
@@ -32,22 +33,12 @@ pub(super) const MAX_INPUT: usize = 64 << 10;
 /// together would give it; `None` where they must (or `input` is over
 /// [`MAX_INPUT`]).
 pub(super) fn parse(input: &[u8]) -> Option<Parsed> {
-    if input.len() > MAX_INPUT {
-        return None;
-    }
-    // The scan lends only from one object or array, and nothing from a text
-    // holding a placeholder character.
-    let first = input.iter().find(|b| !b.is_ascii_whitespace())?;
-    if !matches!(first, b'{' | b'[') || holds_placeholder_bytes(input) {
+    if !lendable(input) {
         return None;
     }
     let (members, items) = STACKS.take();
     let mut lend = Lend {
-        input,
-        keyed_next: false,
-        escaped_placeholder: false,
-        payloads: Vec::new(),
-        strict: Vec::new(),
+        lender: Lender::new(input),
         members,
         items,
     };
@@ -57,15 +48,7 @@ pub(super) fn parse(input: &[u8]) -> Option<Parsed> {
     members.clear();
     items.clear();
     STACKS.set((members, items));
-    let value = value.filter(|_| !lend.escaped_placeholder)?;
-    let payloads = if lend.payloads.is_empty() {
-        Payloads::default()
-    } else {
-        Payloads {
-            ranges: lend.payloads,
-            strict: lend.strict,
-        }
-    };
+    let (value, payloads) = lend.lender.finish(value)?;
     Some(Parsed {
         value,
         shadow: None,
@@ -73,6 +56,30 @@ pub(super) fn parse(input: &[u8]) -> Option<Parsed> {
         // The fast parser took no number with an exponent.
         respell: false,
     })
+}
+
+/// [`parse`] into the borrowed tree (keys and strings borrowed from `input`,
+/// a placeholder for each payload), for the readers that read it
+/// (`json::node`); `None` where [`parse`] gives `None`.
+pub(super) fn parse_tree(input: &[u8]) -> Option<(Json<'_>, Payloads)> {
+    if !lendable(input) {
+        return None;
+    }
+    let mut lend = LendTree {
+        lender: Lender::new(input),
+    };
+    let json = parse_with(input, &mut lend);
+    lend.lender.finish(json)
+}
+
+/// Whether the scan could lend from `input` at all: a small object or array
+/// without a placeholder character anywhere.
+fn lendable(input: &[u8]) -> bool {
+    if input.len() > MAX_INPUT {
+        return false;
+    }
+    let first = input.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(first, Some(b'{' | b'[')) && !holds_placeholder_bytes(input)
 }
 
 thread_local! {
@@ -84,8 +91,10 @@ thread_local! {
 /// Objects' members and arrays' items, innermost last.
 type Stacks = (Vec<(String, Value)>, Vec<Value>);
 
-/// Builds a value, lending payloads from `input`.
-struct Lend<'a> {
+/// What both builders decide alike: which strings are payloads (each one's
+/// placeholder, range and strict verdict), and whether the text spelled a
+/// placeholder character with an escape.
+struct Lender<'a> {
     input: &'a [u8],
     /// The next string follows a key that holds base64 (as the scan tells
     /// it: whatever string comes next, even inside a list, takes it).
@@ -94,31 +103,71 @@ struct Lend<'a> {
     escaped_placeholder: bool,
     payloads: Vec<Range<usize>>,
     strict: Vec<Option<u64>>,
+}
+
+impl<'a> Lender<'a> {
+    fn new(input: &'a [u8]) -> Lender<'a> {
+        Lender {
+            input,
+            keyed_next: false,
+            escaped_placeholder: false,
+            payloads: Vec::new(),
+            strict: Vec::new(),
+        }
+    }
+
+    /// A key's text, or a string that is not a payload.
+    fn text(&mut self, text: Cow<'a, str>) -> Cow<'a, str> {
+        if matches!(text, Cow::Owned(_)) && text.contains([OPEN, CLOSE]) {
+            self.escaped_placeholder = true;
+        }
+        text
+    }
+
+    /// A string value: its placeholder when it is a payload
+    /// ([`super::payload_start`]), else its text.
+    fn string(&mut self, text: Cow<'a, str>) -> Cow<'a, str> {
+        let keyed = std::mem::take(&mut self.keyed_next);
+        if let Cow::Borrowed(borrowed) = text {
+            if let Some((payload, strict)) = payload_in(borrowed, self.input, keyed) {
+                let prefix = &borrowed[..borrowed.len() - payload.len()];
+                let index = self.payloads.len();
+                self.payloads.push(payload);
+                self.strict.push(strict);
+                return Cow::Owned(placeholder(prefix, index));
+            }
+        }
+        self.text(text)
+    }
+
+    fn key(&mut self, key: &str, escaped: bool) {
+        self.keyed_next = !escaped && PAYLOAD_KEYS.contains(&key.as_bytes());
+    }
+
+    /// The parse's result with the payloads it lent; `None` where the usual
+    /// way must read the text.
+    fn finish<T>(self, parsed: Option<T>) -> Option<(T, Payloads)> {
+        let parsed = parsed.filter(|_| !self.escaped_placeholder)?;
+        let payloads = if self.payloads.is_empty() {
+            Payloads::default()
+        } else {
+            Payloads {
+                ranges: self.payloads,
+                strict: self.strict,
+            }
+        };
+        Some((parsed, payloads))
+    }
+}
+
+/// Builds a `serde_json::Value`, lending payloads from the input.
+struct Lend<'a> {
+    lender: Lender<'a>,
     /// The members of the objects being read, innermost last: each object's
     /// map is made at its end, at its size.
     members: Vec<(String, Value)>,
     /// The items of the arrays being read, likewise.
     items: Vec<Value>,
-}
-
-impl Lend<'_> {
-    fn owned(&mut self, text: Cow<'_, str>) -> String {
-        if matches!(text, Cow::Owned(_)) && text.contains([OPEN, CLOSE]) {
-            self.escaped_placeholder = true;
-        }
-        text.into_owned()
-    }
-
-    /// The placeholder for `text` when it is a payload ([`super::payload_start`]),
-    /// with its strict verdict as the scan finds it.
-    fn lend(&mut self, text: &str, keyed: bool) -> Option<String> {
-        let (payload, strict) = payload_in(text, self.input, keyed)?;
-        let prefix = &text[..text.len() - payload.len()];
-        let index = self.payloads.len();
-        self.payloads.push(payload);
-        self.strict.push(strict);
-        Some(placeholder(prefix, index))
-    }
 }
 
 impl<'a> Build<'a> for Lend<'a> {
@@ -141,17 +190,11 @@ impl<'a> Build<'a> for Lend<'a> {
     }
 
     fn string(&mut self, text: Cow<'a, str>) -> Value {
-        let keyed = std::mem::take(&mut self.keyed_next);
-        if let Cow::Borrowed(borrowed) = text {
-            if let Some(placeholder) = self.lend(borrowed, keyed) {
-                return Value::String(placeholder);
-            }
-        }
-        Value::String(self.owned(text))
+        Value::String(self.lender.string(text).into_owned())
     }
 
     fn key(&mut self, key: &str, escaped: bool) {
-        self.keyed_next = !escaped && PAYLOAD_KEYS.contains(&key.as_bytes());
+        self.lender.key(key, escaped);
     }
 
     fn object(&mut self) -> usize {
@@ -159,7 +202,7 @@ impl<'a> Build<'a> for Lend<'a> {
     }
 
     fn member(&mut self, _object: &mut usize, key: Cow<'a, str>, value: Value) {
-        let key = self.owned(key);
+        let key = self.lender.text(key).into_owned();
         self.members.push((key, value));
     }
 
@@ -186,6 +229,63 @@ impl<'a> Build<'a> for Lend<'a> {
     }
 }
 
+/// Builds the borrowed tree, lending payloads from the input. A key written
+/// twice is one member ([`Members`]), as in the `Value`.
+struct LendTree<'a> {
+    lender: Lender<'a>,
+}
+
+impl<'a> Build<'a> for LendTree<'a> {
+    type Value = Json<'a>;
+    type Object = Members<'a>;
+    type Array = Vec<Json<'a>>;
+
+    fn null(&mut self) -> Json<'a> {
+        Json::Null
+    }
+
+    fn bool(&mut self, value: bool) -> Json<'a> {
+        Json::Bool(value)
+    }
+
+    fn number(&mut self, text: &'a str) -> Option<Json<'a>> {
+        Some(Json::Number(Cow::Borrowed(text)))
+    }
+
+    fn string(&mut self, text: Cow<'a, str>) -> Json<'a> {
+        Json::String(self.lender.string(text))
+    }
+
+    fn key(&mut self, key: &str, escaped: bool) {
+        self.lender.key(key, escaped);
+    }
+
+    fn object(&mut self) -> Members<'a> {
+        Members::new()
+    }
+
+    fn member(&mut self, object: &mut Members<'a>, key: Cow<'a, str>, value: Json<'a>) {
+        let key = self.lender.text(key);
+        let _ = object.push(key, value);
+    }
+
+    fn end_object(&mut self, object: Members<'a>) -> Json<'a> {
+        object.into_json()
+    }
+
+    fn array(&mut self) -> Vec<Json<'a>> {
+        Vec::new()
+    }
+
+    fn item(&mut self, array: &mut Vec<Json<'a>>, value: Json<'a>) {
+        array.push(value);
+    }
+
+    fn end_array(&mut self, array: Vec<Json<'a>>) -> Json<'a> {
+        Json::Array(array)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,11 +297,18 @@ mod tests {
         Some((parsed.value.clone(), parsed.payloads.clone()))
     }
 
-    /// Parsed here, `text` gives what the usual way gives; `taken` says
+    /// The borrowed tree's reading of `text`, as a `Value`.
+    fn tree(text: &[u8]) -> Option<(Value, Payloads)> {
+        parse_tree(text).map(|(json, payloads)| (json.to_value(), payloads))
+    }
+
+    /// Parsed here, `text` gives what the usual way gives (into the
+    /// borrowed tree as well); `taken` says
     /// whether it must be parsed here at all (or left to the usual way).
     fn same(text: &str, taken: bool) {
         let direct = parse(text.as_bytes()).map(|p| (p.value.clone(), p.payloads.clone()));
         assert_eq!(direct.is_some(), taken, "taken: {text}");
+        assert_eq!(tree(text.as_bytes()), direct, "tree: {text}");
         if let Some(direct) = direct {
             assert_eq!(Some(direct), usual(text.as_bytes()), "{text}");
         }
@@ -292,6 +399,7 @@ mod tests {
                 };
                 if let Some(direct) = parse(&bytes) {
                     let usual = usual(&bytes);
+                    assert_eq!(tree(&bytes), usual, "tree: {}", path.display());
                     assert_eq!(
                         Some((direct.value.clone(), direct.payloads.clone())),
                         usual,

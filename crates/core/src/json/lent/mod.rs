@@ -146,6 +146,33 @@ pub fn parse(input: &[u8]) -> Result<Parsed, serde_json::Error> {
     }
 }
 
+/// A small document parsed into the borrowed tree, its payloads lent: what
+/// a reader that reads the tree (`json::node`) is given.
+#[derive(Debug)]
+pub struct ParsedTree<'a> {
+    pub json: Json<'a>,
+    pub payloads: Payloads,
+}
+
+impl ParsedTree<'_> {
+    /// How to read the tree parsed from `input`: its payloads lent from
+    /// `input` (no number in it needs respelling: the tree takes none with
+    /// an exponent).
+    pub fn reading(&self, input: &SharedBytes) -> Reading {
+        let lending = Lending::new(Source::Bytes(input.clone()), self.payloads.clone());
+        Reading::new(lending, Spellings::default())
+    }
+}
+
+/// [`parse`] into the borrowed tree: the same strings, the same
+/// placeholders, the same payloads. `None` where [`parse`] would not read
+/// `input` in one pass ([`parses_directly`], and what the fast parser
+/// leaves to serde_json): then use [`parse`].
+pub fn parse_tree(input: &[u8]) -> Option<ParsedTree<'_>> {
+    let (json, payloads) = direct::parse_tree(input)?;
+    Some(ParsedTree { json, payloads })
+}
+
 /// Whether [`parse`] reads `input` in one pass (`direct.rs`): a small
 /// document. A larger one is scanned first, and its payloads are then read
 /// once more only by the scan's own checks, not by a parser's.
