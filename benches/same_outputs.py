@@ -4,7 +4,8 @@
     benches/same_outputs.py BEFORE AFTER [CORPUS_DIR]
 
 Runs a set of commands with each binary on every file of ../shared/realworld/,
-../shared/realworld2/ and ../shared/cassettes/ (when present) and, when
+../shared/realworld2/ and ../shared/cassettes/ (when present), on 2,000 of the
+benchmark's small Chat bodies (benches/python_convert.py) and, when
 CORPUS_DIR is given, on the benchmark corpus (benches/run.sh), and compares
 exit codes, stdout and stderr. Wall times in summary lines ("in 0.3 s") are
 the one thing allowed to differ. Written files (split's parts) are compared
@@ -32,7 +33,13 @@ PER_FILE = [
     ["validate", "--format", "json", "{}"],
     ["inspect", "{}"],
     ["split", "--rest", "{}"],
-] + [["convert", "--to", shape, "{}"] for shape in SHAPES]
+] + [["convert", "--to", shape, "{}"] for shape in SHAPES] + [
+    # Told the shape, a small document is read from the borrowed tree by a
+    # reader that reads one (docs/speed.md); told the wrong one, it fails,
+    # and the errors must agree too.
+    ["convert", "--from", shape, "--to", "openai-chat" if shape == "anthropic" else "anthropic", "{}"]
+    for shape in SHAPES
+]
 
 # Commands run on the benchmark corpus; {} is the corpus folder.
 CORPUS = [
@@ -92,6 +99,16 @@ def main():
     for path in files:
         for command in PER_FILE:
             compare(before, after, [str(path) if a == "{}" else a for a in command], differences)
+            runs += 1
+    with tempfile.TemporaryDirectory() as folder:
+        # The benchmark's small Chat bodies (benches/python_convert.py).
+        sys.path.insert(0, str(ROOT / "benches"))
+        from python_convert import small_lines
+        small = Path(folder) / "small.jsonl"
+        small.write_text("\n".join(small_lines(2_000, 14)) + "\n")
+        for target in ("anthropic", "gemini", "openai-responses", "bedrock"):
+            command = ["convert", "--from", "openai-chat", "--to", target, "--jsonl", str(small)]
+            compare(before, after, command, differences)
             runs += 1
     if len(sys.argv) == 4:
         corpus = str(Path(sys.argv[3]).resolve())

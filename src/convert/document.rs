@@ -16,7 +16,7 @@ use crate::json::lent::{self, Lending, Lent};
 use crate::json::{Reading, Spellings};
 use crate::render;
 use crate::shapes::rollout;
-use crate::shapes::Shape;
+use crate::shapes::{Registered, Shape};
 use crate::shared::SharedBytes;
 use crate::subdoc::{join, splice, At, LocateError, MISSING};
 
@@ -145,6 +145,9 @@ fn convert_value(
         if recognize && rollout().holds_text(bytes) {
             return convert_rollout(bytes, request, pretty);
         }
+        if let Some(converted) = convert_small(bytes, request, pretty) {
+            return converted;
+        }
         lent::parse(bytes)
     } else {
         let scan = lent::scan(bytes);
@@ -165,6 +168,29 @@ fn convert_value(
     )
 }
 
+/// Converts a small document of a shape whose reader reads the borrowed
+/// tree (docs/speed.md, "One tree for small documents"); `None` when the
+/// shape is to be detected, its reader reads only a `Value`, or the tree's
+/// parser leaves the text to serde_json (then the usual way says the same
+/// as before).
+fn convert_small(
+    bytes: &SharedBytes,
+    request: &ConvertRequest,
+    pretty: bool,
+) -> Option<Result<ConvertedDocument, ConvertError>> {
+    let from = request.from.filter(|shape| shape.dialect().reads_trees())?;
+    let parsed = lent::parse_tree(bytes)?;
+    let reading = parsed.reading(bytes);
+    let converted = convert::convert_tree(
+        &parsed.json,
+        from,
+        request.to,
+        request.options.clone(),
+        &reading,
+    );
+    Some(converted.map(|converted| written(converted, bytes, &reading, pretty)))
+}
+
 /// Converts a value read with `reading` (its payloads lent, its numbers'
 /// spellings) and writes it, with holes where the payloads go; `text` is
 /// what the value was parsed from.
@@ -178,16 +204,27 @@ fn convert_lent(
 ) -> Result<ConvertedDocument, ConvertError> {
     let converted =
         convert::convert_read(value, from, request.to, request.options.clone(), reading)?;
+    Ok(written(converted, text, reading, pretty))
+}
+
+/// A converted value written, with holes where the payloads `reading` lends
+/// go; `text` is what the value was parsed from.
+fn written(
+    converted: convert::Converted,
+    text: &[u8],
+    reading: &Reading,
+    pretty: bool,
+) -> ConvertedDocument {
     // Sized for the text around the payloads: a buffer that doubles as it
     // grows copies (and faults in) what it holds again.
     let mut output = Vec::with_capacity(text.len() + text.len() / 8);
     let lent = render::write_value_lent(&mut output, &converted.value, pretty, reading);
-    Ok(ConvertedDocument {
+    ConvertedDocument {
         output,
         lent,
         notes: converted.notes,
         source: Some(converted.source),
-    })
+    }
 }
 
 /// A value converted without being written: what [`convert_data`] gives.

@@ -16,10 +16,12 @@ pub mod recorded;
 pub mod references;
 pub mod tool_result;
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 pub use crate::contract::convert::*;
-use crate::json::Reading;
+use crate::json::{Json, Reading};
 use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::Transcript;
@@ -69,7 +71,39 @@ pub fn convert_read(
     if let Some(note) = guess {
         context.note(note);
     }
-    let (mut form, mut transcript) = read_shape(source, value, &mut context)?;
+    let (form, transcript) = read_shape(source, value, &mut context)?;
+    convert_model(form, transcript, context, to, || Cow::Borrowed(value))
+}
+
+/// [`convert_read`] of a small document parsed into the borrowed tree, for
+/// a `from` shape whose reader reads the tree ([`Dialect::reads_trees`]).
+///
+/// [`Dialect::reads_trees`]: crate::contract::Dialect::reads_trees
+pub fn convert_tree(
+    tree: &Json<'_>,
+    from: Shape,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<Converted, ConvertError> {
+    let mut context = Context::new(options, from, to.dialect()).with_reading(reading.clone());
+    let (form, transcript) = from.dialect().read_tree(tree, &mut context)?;
+    convert_model(form, transcript, context, to, || {
+        Cow::Owned(tree.to_value())
+    })
+}
+
+/// The rest of a conversion, once the document is read: the model prepared
+/// for `to` and written. `input` gives the document as a `Value`, for
+/// pointing into it when a part cannot be written.
+fn convert_model<'v>(
+    mut form: Form,
+    mut transcript: Transcript,
+    mut context: Context,
+    to: Shape,
+    input: impl FnOnce() -> Cow<'v, Value>,
+) -> Result<Converted, ConvertError> {
+    let source = context.source;
     // A response is one assistant turn in every shape but its own; one whose
     // output also holds tool results (NeMo Gym's agents write them there) is
     // written as the message list it is, so that nothing is lost.
@@ -96,7 +130,7 @@ pub fn convert_read(
             pointer,
             unsupported,
         } if !source_is_model => ConvertError::Unsupported {
-            pointer: locate::part(value, transcript, &pointer).unwrap_or(pointer),
+            pointer: locate::part(&input(), transcript, &pointer).unwrap_or(pointer),
             unsupported,
         },
         other => other,

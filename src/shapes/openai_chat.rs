@@ -35,6 +35,19 @@ impl super::Dialect for OpenaiChat {
     fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
         Some(&stream::STREAM)
     }
+
+    fn read_tree(
+        &self,
+        tree: &crate::json::Json<'_>,
+        context: &mut crate::contract::Context,
+    ) -> Result<(crate::contract::Form, crate::transcript::Transcript), crate::contract::ConvertError>
+    {
+        read(tree, context)
+    }
+
+    fn reads_trees(&self) -> bool {
+        true
+    }
 }
 
 mod acceptance;

@@ -1,22 +1,24 @@
 //! Pieces every shape's reader builds alike: lists read entry by entry,
 //! opaque blocks, tools and the fields of a tool that are kept when they
-//! are not what the canonical model has.
+//! are not what the canonical model has. Each reads a `serde_json::Value`
+//! or the borrowed tree alike (`json::node`).
 
 use serde_json::{Map, Value};
 
 use super::invalid;
 use crate::contract::ext::Own;
 use crate::contract::ConvertError;
+use crate::json::{Node, Object, View};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Extensions, Opaque, Tool, ToolChoice, Transcript};
 
 /// The entries of the list `value` at `at`, each read by `read` with its own
 /// pointer; anything but a list is invalid with `message`.
-pub(crate) fn read_list<T>(
-    value: &Value,
+pub(crate) fn read_list<T, N: Node>(
+    value: &N,
     at: &str,
     message: &str,
-    mut read: impl FnMut(&Value, &str) -> Result<T, ConvertError>,
+    mut read: impl FnMut(&N, &str) -> Result<T, ConvertError>,
 ) -> Result<Vec<T>, ConvertError> {
     let items = value.as_array().ok_or_else(|| invalid(at, message))?;
     items
@@ -27,10 +29,10 @@ pub(crate) fn read_list<T>(
 }
 
 /// A block of `shape` the canonical model has no kind for, kept whole.
-pub(crate) fn opaque(shape: Shape, value: &Value) -> Block {
+pub(crate) fn opaque<N: Node>(shape: Shape, value: &N) -> Block {
     Block::Opaque(Opaque {
         shape,
-        value: value.clone(),
+        value: value.to_value(),
     })
 }
 
@@ -55,55 +57,55 @@ pub(crate) fn tool(
 }
 
 /// `value` as a JSON object, or the error `message` at `at`.
-pub(crate) fn object_at<'v>(
-    value: &'v Value,
+pub(crate) fn object_at<'v, N: Node>(
+    value: &'v N,
     at: &str,
     message: &str,
-) -> Result<&'v Map<String, Value>, ConvertError> {
+) -> Result<&'v N::Object, ConvertError> {
     value.as_object().ok_or_else(|| invalid(at, message))
 }
 
 /// The string at `key` of the object at `at`, or the error `message` at the
 /// key's pointer.
-pub(crate) fn required_str<'v>(
-    map: &'v Map<String, Value>,
+pub(crate) fn required_str<'v, O: Object>(
+    map: &'v O,
     key: &str,
     at: &str,
     message: &str,
 ) -> Result<&'v str, ConvertError> {
     map.get(key)
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .ok_or_else(|| invalid(&format!("{at}/{key}"), message))
 }
 
 /// A tool of a kind the canonical model does not describe (a server tool, a
 /// custom tool), kept whole for `shape` under the `$tool` hint.
-pub(crate) fn tool_kept_whole(shape: Shape, name: &str, value: &Value, mut own: Own) -> Tool {
-    own.hint("tool", value.clone());
+pub(crate) fn tool_kept_whole<N: Node>(shape: Shape, name: &str, value: &N, mut own: Own) -> Tool {
+    own.hint("tool", value.to_value());
     tool(shape, name, None, None, None, own)
 }
 
 /// A string field: its text, or (any other value) kept as it was.
-pub(crate) fn string_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<String> {
-    match map.get(key) {
-        Some(Value::String(text)) => Some(text.clone()),
-        Some(other) => {
-            own.keep(key, other);
+pub(crate) fn string_or_keep<O: Object>(map: &O, key: &str, own: &mut Own) -> Option<String> {
+    let value = map.get(key)?;
+    match value.as_str() {
+        Some(text) => Some(text.to_string()),
+        None => {
+            own.keep(key, value);
             None
         }
-        None => None,
     }
 }
 
 /// A number field into `slot`; any other value is kept as it was.
-pub(crate) fn number_or_keep(
-    map: &Map<String, Value>,
+pub(crate) fn number_or_keep<O: Object>(
+    map: &O,
     key: &str,
     slot: &mut Option<Value>,
     own: &mut Own,
 ) {
     match map.get(key) {
-        Some(value) if value.is_number() => *slot = Some(value.clone()),
+        Some(value) if value.is_number() => *slot = Some(value.to_value()),
         Some(other) => own.keep(key, other),
         None => {}
     }
@@ -111,7 +113,7 @@ pub(crate) fn number_or_keep(
 
 /// The strings of a list of strings (stop sequences); `None` for anything
 /// else, which the caller keeps.
-pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
+pub(crate) fn string_list<N: Node>(value: &N) -> Option<Vec<String>> {
     let items = value.as_array()?;
     items
         .iter()
@@ -121,10 +123,10 @@ pub(crate) fn string_list(value: &Value) -> Option<Vec<String>> {
 
 /// The `tool_choice` of a request as `read` understands it; one it does not
 /// is kept as it was.
-pub(crate) fn tool_choice_or_keep(
-    map: &Map<String, Value>,
+pub(crate) fn tool_choice_or_keep<O: Object>(
+    map: &O,
     own: &mut Own,
-    read: impl Fn(&Value) -> Option<ToolChoice>,
+    read: impl Fn(&O::Node) -> Option<ToolChoice>,
 ) -> Option<ToolChoice> {
     let choice = map.get("tool_choice")?;
     let read = read(choice);
@@ -137,15 +139,15 @@ pub(crate) fn tool_choice_or_keep(
 /// A response's envelope (id, status, usage, …) kept as the `response` hint
 /// so a response can be written again; its model (when a string) moves into
 /// the transcript, and `strip` takes out what was read as the turn itself.
-pub(crate) fn keep_response_envelope(
-    map: &Map<String, Value>,
+pub(crate) fn keep_response_envelope<O: Object>(
+    map: &O,
     transcript: &mut Transcript,
     own: &mut Own,
     strip: impl FnOnce(&mut Map<String, Value>),
 ) {
-    let mut envelope = map.clone();
-    if let Some(Value::String(model)) = map.get("model") {
-        transcript.model = Some(model.clone());
+    let mut envelope = map.to_map();
+    if let Some(model) = map.get("model").and_then(Node::as_str) {
+        transcript.model = Some(model.to_string());
         envelope.remove("model");
     }
     strip(&mut envelope);
@@ -153,10 +155,10 @@ pub(crate) fn keep_response_envelope(
 }
 
 /// A message object and its `role`, or why it is not a message, at `at`.
-pub(crate) fn message_and_role<'m>(
-    message: &'m Value,
+pub(crate) fn message_and_role<'m, N: Node>(
+    message: &'m N,
     at: &str,
-) -> Result<(&'m Map<String, Value>, &'m str), ConvertError> {
+) -> Result<(&'m N::Object, &'m str), ConvertError> {
     let map = message
         .as_object()
         .ok_or_else(|| invalid(at, "a message must be an object"))?;
@@ -167,7 +169,7 @@ pub(crate) fn message_and_role<'m>(
 /// A tool choice mode spelled as the canonical model spells it (`auto`,
 /// `none`, `required`: both OpenAI shapes use these words); `None` for any
 /// other value.
-pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
+pub(crate) fn choice_mode<N: Node>(value: &N) -> Option<ToolChoice> {
     match value.as_str()? {
         "auto" => Some(ToolChoice::Auto),
         "none" => Some(ToolChoice::None),
@@ -178,9 +180,9 @@ pub(crate) fn choice_mode(value: &Value) -> Option<ToolChoice> {
 
 /// A request's `tools` list, each tool read by `read_tool`; `None` where
 /// there is none.
-pub(crate) fn read_tools(
-    map: &Map<String, Value>,
-    read_tool: impl FnMut(&Value, &str) -> Result<Tool, ConvertError>,
+pub(crate) fn read_tools<O: Object>(
+    map: &O,
+    read_tool: impl FnMut(&O::Node, &str) -> Result<Tool, ConvertError>,
 ) -> Result<Option<Vec<Tool>>, ConvertError> {
     map.get("tools")
         .map(|tools| read_list(tools, "/tools", "tools must be a list", read_tool))
@@ -190,12 +192,12 @@ pub(crate) fn read_tools(
 /// A request's `tools` list as [`read_tools`] reads it; `"tools": null`
 /// (what a client that dumps the SDK's request object sends, and the API
 /// reads as no tools) is kept as it was, for its shape only.
-pub(crate) fn read_tools_or_keep(
-    map: &Map<String, Value>,
+pub(crate) fn read_tools_or_keep<O: Object>(
+    map: &O,
     own: &mut Own,
-    read_tool: impl FnMut(&Value, &str) -> Result<Tool, ConvertError>,
+    read_tool: impl FnMut(&O::Node, &str) -> Result<Tool, ConvertError>,
 ) -> Result<Option<Vec<Tool>>, ConvertError> {
-    if let Some(Value::Null) = map.get("tools") {
+    if map.get("tools").is_some_and(Node::is_null) {
         own.keep("tools", &Value::Null);
         return Ok(None);
     }
@@ -205,29 +207,29 @@ pub(crate) fn read_tools_or_keep(
 /// A tool choice as both OpenAI shapes spell it: a mode, or
 /// `{"type": "function", …}` with one more key, whose tool `named` finds
 /// (`None` for anything more).
-pub(crate) fn function_choice(
-    choice: &Value,
-    named: impl FnOnce(&Map<String, Value>) -> Option<&str>,
+pub(crate) fn function_choice<N: Node>(
+    choice: &N,
+    named: impl FnOnce(&N::Object) -> Option<&str>,
 ) -> Option<ToolChoice> {
     if choice.is_string() {
         return choice_mode(choice);
     }
     let map = choice.as_object()?;
-    if map.len() != 2 || map.get("type").and_then(Value::as_str) != Some("function") {
+    if map.len() != 2 || map.get("type").and_then(Node::as_str) != Some("function") {
         return None;
     }
     Some(ToolChoice::Tool(named(map)?.to_string()))
 }
 
 /// A boolean field: its value, or (any other value) kept as it was.
-pub(crate) fn bool_or_keep(map: &Map<String, Value>, key: &str, own: &mut Own) -> Option<bool> {
-    match map.get(key) {
-        Some(Value::Bool(flag)) => Some(*flag),
-        Some(other) => {
-            own.keep(key, other);
+pub(crate) fn bool_or_keep<O: Object>(map: &O, key: &str, own: &mut Own) -> Option<bool> {
+    let value = map.get(key)?;
+    match value.view() {
+        View::Bool(flag) => Some(flag),
+        _ => {
+            own.keep(key, value);
             None
         }
-        None => None,
     }
 }
 

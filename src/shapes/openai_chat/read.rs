@@ -7,6 +7,7 @@ use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form, OnInvalidArguments};
 use crate::dataurl;
 use crate::json::lent::Lending;
+use crate::json::{Node, Object, View};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::{invalid, opaque};
@@ -35,17 +36,18 @@ const REQUEST_KEYS: &[&str] = &[
 ];
 
 /// Reads a request body, a bare message list, a chat completion (as one
-/// assistant turn) or a single `tool` message.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    match value {
-        Value::Array(messages) => {
+/// assistant turn) or a single `tool` message, from a `Value` or the
+/// borrowed tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    match value.view() {
+        View::Array(messages) => {
             let mut transcript = Transcript::default();
             let mut own = Own::new();
             read_messages(messages, "", &mut transcript, &mut own, context)?;
             own.store(&mut transcript.extensions, SHAPE);
             Ok((Form::Messages, transcript))
         }
-        Value::Object(map) if map.get("role").and_then(Value::as_str) == Some("tool") => {
+        View::Object(map) if map.get("role").and_then(Node::as_str) == Some("tool") => {
             let mut transcript = Transcript::default();
             let mut own = Own::new();
             read_messages(
@@ -59,8 +61,8 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
             // Only the position of the message is meaningful here.
             Ok((Form::ToolResult, transcript))
         }
-        Value::Object(map) if map.contains_key("choices") => read_response(map, context),
-        Value::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
+        View::Object(map) if map.contains_key("choices") => read_response(map, context),
+        View::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
         _ => Err(invalid(
             "",
             "an OpenAI Chat document is an object or a list of messages",
@@ -79,33 +81,33 @@ enum Place {
 
 /// Reads a message's `content` (string, list of parts, null or absent), with
 /// the form it had as a hint.
-fn read_content(
-    map: &Map<String, Value>,
+fn read_content<O: Object>(
+    map: &O,
     at: &str,
     place: Place,
     context: &mut Context,
 ) -> Result<(Vec<Block>, Own), ConvertError> {
     let mut own = Own::new();
-    let blocks = match map.get("content") {
+    let blocks = match map.get("content").map(Node::view) {
         None => {
             own.hint("content", "absent");
             Vec::new()
         }
-        Some(Value::Null) => {
+        Some(View::Null) => {
             own.hint("content", "null");
             Vec::new()
         }
-        Some(Value::String(text)) => {
+        Some(View::String(text)) => {
             own.hint("content", "string");
             if text.is_empty() && place == Place::Assistant {
                 own.hint("content", "empty");
                 Vec::new()
             } else {
-                vec![Block::text(text.clone())]
+                vec![Block::text(text.to_string())]
             }
         }
-        Some(Value::Array(parts)) => {
-            if parts.len() == 1 && parts[0].get("type").and_then(Value::as_str) == Some("text") {
+        Some(View::Array(parts)) => {
+            if parts.len() == 1 && parts[0].get("type").and_then(Node::as_str) == Some("text") {
                 // One text part would be written back as a string.
                 own.hint("content", "parts");
             }
@@ -129,15 +131,15 @@ fn read_content(
 /// Reads one content part.
 /// (Long: one arm per part type this shape has, each a few lines; the
 /// list of types reads best in one place.)
-fn read_part(
-    part: &Value,
+fn read_part<N: Node>(
+    part: &N,
     at: &str,
     place: Place,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
     let _ = (place, &context);
     let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
-    let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
+    let kind = map.get("type").and_then(Node::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {
         "text" => {
@@ -146,14 +148,12 @@ fn read_part(
             Part::Text(text.to_string())
         }
         "image_url" => {
-            let image = map.get("image_url");
+            let image = map.get("image_url").map(Node::view);
             let (url, inner) = match image {
-                Some(Value::Object(inner)) => {
-                    (inner.get("url").and_then(Value::as_str), Some(inner))
-                }
-                Some(Value::String(url)) => {
+                Some(View::Object(inner)) => (inner.get("url").and_then(Node::as_str), Some(inner)),
+                Some(View::String(url)) => {
                     own.hint("image_url", "string");
-                    (Some(url.as_str()), None)
+                    (Some(url), None)
                 }
                 _ => (None, None),
             };
@@ -178,7 +178,7 @@ fn read_part(
         "input_audio" => {
             let audio = map
                 .get("input_audio")
-                .and_then(Value::as_object)
+                .and_then(Node::as_object)
                 .ok_or_else(|| {
                     invalid(
                         &format!("{at}/input_audio"),
@@ -191,7 +191,7 @@ fn read_part(
                 &format!("{at}/input_audio"),
                 "input_audio needs data",
             )?;
-            let format = audio.get("format").and_then(Value::as_str).unwrap_or("");
+            let format = audio.get("format").and_then(Node::as_str).unwrap_or("");
             let mime_type = match format {
                 "wav" => "audio/wav".to_string(),
                 "mp3" => "audio/mpeg".to_string(),
@@ -215,16 +215,13 @@ fn read_part(
             })
         }
         "file" => {
-            let file = map.get("file").and_then(Value::as_object);
-            match file
-                .and_then(|f| f.get("file_data"))
-                .and_then(Value::as_str)
-            {
+            let file = map.get("file").and_then(Node::as_object);
+            match file.and_then(|f| f.get("file_data")).and_then(Node::as_str) {
                 Some(data) => {
                     let file = file.expect("checked above");
                     own.keep_unknown(map, &["type", "file"]);
                     keep_inner(&mut own, file, &["file_data", "filename"]);
-                    let name = file.get("filename").and_then(Value::as_str);
+                    let name = file.get("filename").and_then(Node::as_str);
                     media_from_file_data(
                         data,
                         name,
@@ -246,11 +243,11 @@ fn read_part(
 
 /// Keeps the unknown fields of a part's inner object (`image_url`, `file`, a
 /// call's `function`) as the `$inner` hint, apart from the outer object's.
-fn keep_inner(own: &mut Own, inner: &Map<String, Value>, known: &[&str]) {
+fn keep_inner<O: Object>(own: &mut Own, inner: &O, known: &[&str]) {
     let extra: Map<String, Value> = inner
-        .iter()
-        .filter(|(key, _)| !known.contains(&key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
+        .members()
+        .filter(|(key, _)| !known.contains(key))
+        .map(|(key, value)| (key.to_string(), value.to_value()))
         .collect();
     if !extra.is_empty() {
         own.hint("inner", Value::Object(extra));
@@ -394,3 +391,6 @@ pub fn parse_arguments(
         },
     }
 }
+
+#[cfg(test)]
+mod tree_tests;

@@ -1,20 +1,21 @@
 //! Reading OpenAI Chat messages: assistant turns with their tool calls, and
 //! tool messages as canonical tool results.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{keep_inner, parse_arguments, read_content, Place, SHAPE};
 use crate::contract::ext::Own;
 use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::transcript::{Block, Extensions, Message, Role, ToolCall, ToolResult, Transcript};
 
 /// Reads the messages of a conversation into `transcript`. A leading system or
 /// developer message becomes the system prompt; consecutive tool messages become
 /// one canonical tool message.
-pub(super) fn read_messages(
-    messages: &[Value],
+pub(super) fn read_messages<N: Node>(
+    messages: &[N],
     base: &str,
     transcript: &mut Transcript,
     own: &mut Own,
@@ -80,15 +81,15 @@ pub(super) fn read_messages(
     Ok(())
 }
 
-pub(super) fn read_assistant(
-    map: &Map<String, Value>,
+pub(super) fn read_assistant<O: Object>(
+    map: &O,
     at: &str,
     call_names: &mut Vec<(String, String)>,
     context: &mut Context,
 ) -> Result<Message, ConvertError> {
     let (mut content, mut own) = read_content(map, at, Place::Assistant, context)?;
     own.keep_unknown(map, &["role", "content", "tool_calls"]);
-    if let Some(Value::Null) = map.get("tool_calls") {
+    if map.get("tool_calls").is_some_and(Node::is_null) {
         // What a client that dumps the SDK's message object sends for a turn
         // without calls; the API reads it as absent.
         own.keep("tool_calls", &Value::Null);
@@ -115,14 +116,17 @@ pub(super) fn read_assistant(
     Ok(message)
 }
 
-pub(super) fn read_call(
-    call: &Value,
+pub(super) fn read_call<N: Node>(
+    call: &N,
     at: &str,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
     let map = crate::shapes::kit::object_at(call, at, "a tool call must be an object")?;
-    let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
-        (Some("function") | None, Some(Value::Object(function))) => function,
+    let function = match (
+        map.get("type").and_then(Node::as_str),
+        map.get("function").map(Node::view),
+    ) {
+        (Some("function") | None, Some(View::Object(function))) => function,
         // A custom tool call: only this shape has it.
         _ => return Ok(opaque(SHAPE, call)),
     };
@@ -153,15 +157,15 @@ pub(super) fn read_call(
     let mut extensions = Extensions::new();
     own.store(&mut extensions, SHAPE);
     Ok(Block::ToolCall(ToolCall {
-        id: map.get("id").and_then(Value::as_str).map(str::to_string),
+        id: map.get("id").and_then(Node::as_str).map(str::to_string),
         name: name.to_string(),
         arguments,
         extensions,
     }))
 }
 
-pub(super) fn read_tool_message(
-    map: &Map<String, Value>,
+pub(super) fn read_tool_message<O: Object>(
+    map: &O,
     at: &str,
     call_names: &[(String, String)],
     context: &mut Context,

@@ -1,19 +1,20 @@
 //! Reading an OpenAI Chat request body and chat completion: settings, tools
 //! and the tool choice.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{read_messages, REQUEST_KEYS, SHAPE};
 use crate::contract::ext::Own;
 use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::{
     self, bool_or_keep, invalid, string_list, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };
 use crate::transcript::{Tool, ToolChoice, Transcript};
 
-pub(super) fn read_request(
-    map: &Map<String, Value>,
+pub(super) fn read_request<O: Object>(
+    map: &O,
     context: &mut Context,
 ) -> Result<Transcript, ConvertError> {
     let mut transcript = Transcript::default();
@@ -26,12 +27,12 @@ pub(super) fn read_request(
     // for this shape only.
     let number = |key: &str| map.get(key).filter(|value| value.is_number());
     if let Some(tokens) = number("max_completion_tokens") {
-        transcript.max_tokens = Some(tokens.clone());
+        transcript.max_tokens = Some(tokens.to_value());
         if let Some(old) = map.get("max_tokens") {
             own.keep("max_tokens", old);
         }
     } else if let Some(tokens) = number("max_tokens") {
-        transcript.max_tokens = Some(tokens.clone());
+        transcript.max_tokens = Some(tokens.to_value());
         own.hint("max_tokens", "max_tokens");
         if let Some(unset) = map.get("max_completion_tokens") {
             own.keep("max_completion_tokens", unset);
@@ -46,8 +47,8 @@ pub(super) fn read_request(
     kit::number_or_keep(map, "temperature", &mut transcript.temperature, &mut own);
     kit::number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
     match map.get("stop") {
-        Some(Value::String(stop)) => {
-            transcript.stop = Some(vec![stop.clone()]);
+        Some(stop) if stop.is_string() => {
+            transcript.stop = stop.as_str().map(|stop| vec![stop.to_string()]);
             own.hint("stop", "string");
         }
         Some(other) => {
@@ -78,13 +79,13 @@ pub(super) fn read_request(
 
 /// A chat completion: its first choice's message is the assistant turn; the
 /// rest of the envelope is kept for writing a completion again.
-pub(super) fn read_response(
-    map: &Map<String, Value>,
+pub(super) fn read_response<O: Object>(
+    map: &O,
     context: &mut Context,
 ) -> Result<(Form, Transcript), ConvertError> {
     let message = map
         .get("choices")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .and_then(|choices| choices.first())
         .and_then(|choice| choice.get("message"))
         .ok_or_else(|| {
@@ -113,27 +114,31 @@ pub(super) fn read_response(
     Ok((Form::Response, transcript))
 }
 
-pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+pub(super) fn read_tool_choice<N: Node>(choice: &N) -> Option<ToolChoice> {
     // `{"type": "function", "function": {"name": …}}`, nothing more.
-    kit::function_choice(choice, |map| {
+    fn named<O: Object>(map: &O) -> Option<&str> {
         let function = map.get("function")?.as_object()?;
         if function.len() != 1 {
             return None;
         }
         function.get("name")?.as_str()
-    })
+    }
+    kit::function_choice(choice, named::<N::Object>)
 }
 
-pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+pub(super) fn read_tool<N: Node>(tool: &N, at: &str) -> Result<Tool, ConvertError> {
     let map = kit::object_at(tool, at, "a tool must be an object")?;
-    let function = match (map.get("type").and_then(Value::as_str), map.get("function")) {
-        (Some("function"), Some(Value::Object(function))) if map.len() == 2 => function,
+    let function = match (
+        map.get("type").and_then(Node::as_str),
+        map.get("function").map(Node::view),
+    ) {
+        (Some("function"), Some(View::Object(function))) if map.len() == 2 => function,
         _ => {
             // Another kind of tool (custom, …): kept whole for this shape.
             let name = map
                 .get("custom")
                 .and_then(|c| c.get("name"))
-                .and_then(Value::as_str)
+                .and_then(Node::as_str)
                 .unwrap_or("")
                 .to_string();
             return Ok(tool_kept_whole(SHAPE, &name, tool, Own::new()));
@@ -151,9 +156,12 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
     let strict = bool_or_keep(function, "strict", &mut own);
     let description = function
         .get("description")
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .map(str::to_string);
-    let parameters = function.get("parameters").cloned().filter(|p| !p.is_null());
+    let parameters = function
+        .get("parameters")
+        .filter(|p| !p.is_null())
+        .map(Node::to_value);
     Ok(kit::tool(SHAPE, name, description, parameters, strict, own))
 }
 
