@@ -11,6 +11,8 @@ pub mod mcp;
 pub mod nemo_gym;
 pub mod openai_chat;
 pub mod openai_responses;
+#[cfg(test)]
+mod tree_tests;
 
 use std::sync::OnceLock;
 
@@ -21,7 +23,7 @@ pub use crate::contract::{
     StreamAssembler, Unsupported, HUB,
 };
 use crate::part::{MediaPart, Part};
-pub(crate) use partkit_core::{delegate, dialect_basics};
+pub(crate) use partkit_core::{delegate, dialect_basics, reads_trees};
 
 /// Every shape's dialect, in [`Shape::ALL`]'s order: the one list of the
 /// shapes' folders.

@@ -36,18 +36,7 @@ impl super::Dialect for OpenaiChat {
         Some(&stream::STREAM)
     }
 
-    fn read_tree(
-        &self,
-        tree: &crate::json::Json<'_>,
-        context: &mut crate::contract::Context,
-    ) -> Result<(crate::contract::Form, crate::transcript::Transcript), crate::contract::ConvertError>
-    {
-        read(tree, context)
-    }
-
-    fn reads_trees(&self) -> bool {
-        true
-    }
+    super::reads_trees!();
 }
 
 mod acceptance;

@@ -391,6 +391,3 @@ pub fn parse_arguments(
         },
     }
 }
-
-#[cfg(test)]
-mod tree_tests;

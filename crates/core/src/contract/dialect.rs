@@ -163,6 +163,29 @@ macro_rules! delegate {
     };
 }
 
+/// The two methods of a [`Dialect`] whose module's `read` is written
+/// against `json::Node`, so that it reads the borrowed tree as well as a
+/// `Value` (docs/speed.md, "One tree for small documents").
+#[macro_export]
+macro_rules! reads_trees {
+    () => {
+        fn read_tree(
+            &self,
+            tree: &$crate::json::Json<'_>,
+            context: &mut $crate::contract::Context,
+        ) -> Result<
+            ($crate::contract::Form, $crate::transcript::Transcript),
+            $crate::contract::ConvertError,
+        > {
+            read(tree, context)
+        }
+
+        fn reads_trees(&self) -> bool {
+            true
+        }
+    };
+}
+
 /// One wire shape's knowledge: its reader, its writers and its facts. Each
 /// shape's folder (`shapes/<shape>/`) implements it on a unit struct; code
 /// outside `shapes/` asks `shape.dialect()` instead of matching on the shape.
