@@ -19,8 +19,9 @@ fn tree_readers() -> Vec<Shape> {
 }
 
 /// Reads `bytes` as `shape` both ways; `false` when the tree does not take
-/// them.
-fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
+/// them. A shape's own cases (its malformed documents) call it from its
+/// reader's tests.
+pub(super) fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
     let shared = SharedBytes::new(bytes.to_vec());
     let Some(tree) = lent::parse_tree(&shared) else {
         return false;
