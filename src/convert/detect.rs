@@ -26,9 +26,9 @@
 //!    owns (`claude-…`) may tip it. A document with no list of messages is
 //!    canonical when it has `tools` or `system`, else no shape at all.
 
-use serde_json::{Map, Value};
-
+use crate::contract::Weighed;
 pub use crate::contract::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
+use crate::json::{Node, Object, View};
 use crate::shapes::Registered;
 use crate::shapes::{tie_order, Dialect, Shape};
 
@@ -78,16 +78,17 @@ fn guess(case: Unsure) -> Option<Detected> {
         .find_map(|shape| guessed(shape, shape.dialect().detect_guess(case)?))
 }
 
-/// Detects the shape of a document, or `None` when nothing fits.
-pub fn detect(value: &Value) -> Option<Detected> {
-    match value {
-        Value::Object(map) => {
-            if let Some((_, shape)) = lowest(|dialect| dialect.detect_document(map)) {
+/// Detects the shape of a document (a `Value`, or the borrowed tree of a
+/// small one), or `None` when nothing fits.
+pub fn detect<N: Weighed>(value: &N) -> Option<Detected> {
+    match value.view() {
+        View::Object(map) => {
+            if let Some((_, shape)) = lowest(|dialect| N::document_rank(dialect, map)) {
                 return sure(shape);
             }
             weigh(value, Scores::of_document(value, map))
         }
-        Value::Array(items) => {
+        View::Array(items) => {
             let mut scores = Scores::default();
             scores.messages(items);
             weigh(value, scores)
@@ -103,13 +104,13 @@ struct Scores {
 }
 
 impl Scores {
-    fn add(&mut self, at: At<'_>, value: &Value) {
+    fn add<N: Weighed>(&mut self, at: At<'_>, value: &N) {
         for (points, shape) in self.points.iter_mut().zip(tie_order()) {
-            *points += shape.dialect().detect_evidence(at, value);
+            *points += N::evidence(shape.dialect(), at, value);
         }
     }
 
-    fn of_document(value: &Value, map: &Map<String, Value>) -> Scores {
+    fn of_document<N: Weighed>(value: &N, map: &N::Object) -> Scores {
         let mut scores = Scores::default();
         scores.add(At::Document, value);
         if let Some(system) = map.get("system") {
@@ -123,26 +124,26 @@ impl Scores {
                 scores.blocks(None, "parts", parts);
             }
         }
-        let tools = map.get("tools").and_then(Value::as_array);
+        let tools = map.get("tools").and_then(Node::as_array);
         let bedrock_tools = map
             .get("toolConfig")
             .and_then(|c| c.get("tools"))
-            .and_then(Value::as_array);
+            .and_then(Node::as_array);
         for tool in tools.into_iter().chain(bedrock_tools).flatten() {
             scores.add(At::Tool, tool);
         }
         for key in ["messages", "contents", "input"] {
-            if let Some(items) = map.get(key).and_then(Value::as_array) {
+            if let Some(items) = map.get(key).and_then(Node::as_array) {
                 scores.messages(items);
             }
         }
         scores
     }
 
-    fn messages(&mut self, items: &[Value]) {
+    fn messages<N: Weighed>(&mut self, items: &[N]) {
         for item in items {
             self.add(At::Message, item);
-            let role = item.get("role").and_then(Value::as_str);
+            let role = item.get("role").and_then(Node::as_str);
             for list in ["content", "parts"] {
                 if let Some(blocks) = item.get(list) {
                     self.blocks(role, list, blocks);
@@ -153,18 +154,18 @@ impl Scores {
 
     /// The blocks of a message's `list` (a single block is weighed too:
     /// some clients write one where a list is expected).
-    fn blocks(&mut self, role: Option<&str>, list: &str, blocks: &Value) {
+    fn blocks<N: Weighed>(&mut self, role: Option<&str>, list: &str, blocks: &N) {
         let one = std::slice::from_ref(blocks);
-        let items = match blocks {
-            Value::Array(items) => items.as_slice(),
-            Value::Object(_) => one,
+        let items = match blocks.view() {
+            View::Array(items) => items,
+            View::Object(_) => one,
             _ => return,
         };
         for block in items {
             self.add(At::Block { role, list }, block);
             for inner in block
                 .get("content")
-                .and_then(Value::as_array)
+                .and_then(Node::as_array)
                 .into_iter()
                 .flatten()
             {
@@ -191,15 +192,12 @@ impl Scores {
 }
 
 /// Decides by the evidence, or by the fallbacks when there is none.
-fn weigh(value: &Value, mut scores: Scores) -> Option<Detected> {
-    let owner = value
-        .get("model")
-        .and_then(Value::as_str)
-        .and_then(|model| {
-            Shape::ALL
-                .into_iter()
-                .find(|shape| shape.dialect().detect_model(model))
-        });
+fn weigh<N: Node>(value: &N, mut scores: Scores) -> Option<Detected> {
+    let owner = value.get("model").and_then(Node::as_str).and_then(|model| {
+        Shape::ALL
+            .into_iter()
+            .find(|shape| shape.dialect().detect_model(model))
+    });
     if let Some(at) = owner.and_then(|owner| tie_order().iter().position(|s| *s == owner)) {
         // A model name the shape owns tips a near tie, never more.
         if scores.points[at] > 0 {
@@ -228,13 +226,10 @@ fn weigh(value: &Value, mut scores: Scores) -> Option<Detected> {
 }
 
 /// A document in which no shape sees anything of its own.
-fn fallback(value: &Value, owner: Option<Shape>) -> Option<Detected> {
-    let items = match value {
-        Value::Array(items) => Some(items.as_slice()),
-        Value::Object(map) => map
-            .get("messages")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice),
+fn fallback<N: Node>(value: &N, owner: Option<Shape>) -> Option<Detected> {
+    let items = match value.view() {
+        View::Array(items) => Some(items),
+        View::Object(map) => map.get("messages").and_then(Node::as_array),
         _ => None,
     };
     let Some(items) = items else {
@@ -245,7 +240,7 @@ fn fallback(value: &Value, owner: Option<Shape>) -> Option<Detected> {
             .and_then(sure);
     };
     // A list of content blocks is not a list of messages.
-    let message_like = |m: &Value| m.get("role").is_some_and(Value::is_string);
+    let message_like = |m: &N| m.get("role").is_some_and(Node::is_string);
     if !items.iter().any(message_like) {
         return None;
     }
@@ -255,17 +250,17 @@ fn fallback(value: &Value, owner: Option<Shape>) -> Option<Detected> {
     }
     // Content that is a string or a list of text blocks fits Chat,
     // Anthropic and canonical alike.
-    let text_only = |content: &Value| match content {
-        Value::String(_) => true,
-        Value::Array(blocks) => blocks.iter().all(|b| {
-            b.get("type").and_then(Value::as_str) == Some("text")
+    let text_only = |content: &N| match content.view() {
+        View::String(_) => true,
+        View::Array(blocks) => blocks.iter().all(|b| {
+            b.get("type").and_then(Node::as_str) == Some("text")
                 && b.as_object()
-                    .is_some_and(|o| o.keys().all(|k| k == "type" || k == "text"))
+                    .is_some_and(|o| o.members().all(|(k, _)| k == "type" || k == "text"))
         }),
         _ => false,
     };
     let plain = items.iter().all(|m| {
-        m.get("role").is_some_and(Value::is_string) && m.get("content").is_some_and(text_only)
+        m.get("role").is_some_and(Node::is_string) && m.get("content").is_some_and(text_only)
     });
     let alike = |detected: Detected| Detected {
         alike: true,
@@ -282,7 +277,7 @@ fn fallback(value: &Value, owner: Option<Shape>) -> Option<Detected> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn shape(value: Value) -> Shape {
         detect(&value).expect("detected").shape

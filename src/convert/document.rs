@@ -168,17 +168,19 @@ fn convert_value(
     )
 }
 
-/// Converts a small document of a shape whose reader reads the borrowed
-/// tree (docs/speed.md, "One tree for small documents"); `None` when the
-/// shape is to be detected, its reader reads only a `Value`, or the tree's
-/// parser leaves the text to serde_json (then the usual way says the same
-/// as before).
+/// Converts a small document from the borrowed tree (docs/speed.md, "One
+/// tree for small documents"); `None` when the shape given reads only a
+/// `Value`, or the tree's parser leaves the text to serde_json (then the
+/// usual way says the same as before).
 fn convert_small(
     bytes: &SharedBytes,
     request: &ConvertRequest,
     pretty: bool,
 ) -> Option<Result<ConvertedDocument, ConvertError>> {
-    let from = request.from.filter(|shape| shape.dialect().reads_trees())?;
+    let from = request.from;
+    if from.is_some_and(|shape| !shape.dialect().reads_trees()) {
+        return None;
+    }
     let parsed = lent::parse_tree(bytes)?;
     let reading = parsed.reading(bytes);
     let converted = convert::convert_tree(

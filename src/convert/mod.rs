@@ -21,6 +21,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use crate::contract::convert::*;
+use crate::contract::Weighed;
 use crate::json::{Json, Reading};
 use crate::shapes::Registered;
 use crate::shapes::Shape;
@@ -59,11 +60,44 @@ pub fn convert_read(
     options: ConvertOptions,
     reading: &Reading,
 ) -> Result<Converted, ConvertError> {
+    let mut context = detected_context(value, from, to, options, reading)?;
+    let (form, transcript) = read_shape(context.source, value, &mut context)?;
+    convert_model(form, transcript, context, to, || Cow::Borrowed(value))
+}
+
+/// [`convert_read`] of a small document parsed into the borrowed tree (a
+/// shape whose reader reads only a `Value` is given the tree as one:
+/// [`Dialect::read_tree`]).
+///
+/// [`Dialect::read_tree`]: crate::contract::Dialect::read_tree
+pub fn convert_tree(
+    tree: &Json<'_>,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<Converted, ConvertError> {
+    let mut context = detected_context(tree, from, to, options, reading)?;
+    let (form, transcript) = context.source.dialect().read_tree(tree, &mut context)?;
+    convert_model(form, transcript, context, to, || {
+        Cow::Owned(tree.to_value())
+    })
+}
+
+/// The context of a conversion from `from`, or from the shape `document`
+/// is detected as (with the detection's note).
+fn detected_context<N: Weighed>(
+    document: &N,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<Context, ConvertError> {
     let (source, guess) = match from {
         Some(shape) => (shape, None),
         None => {
             let detected =
-                detect::detect(value).ok_or_else(|| ConvertError::invalid("", UNDETECTED))?;
+                detect::detect(document).ok_or_else(|| ConvertError::invalid("", UNDETECTED))?;
             (detected.shape, detected.note)
         }
     };
@@ -71,26 +105,7 @@ pub fn convert_read(
     if let Some(note) = guess {
         context.note(note);
     }
-    let (form, transcript) = read_shape(source, value, &mut context)?;
-    convert_model(form, transcript, context, to, || Cow::Borrowed(value))
-}
-
-/// [`convert_read`] of a small document parsed into the borrowed tree, for
-/// a `from` shape whose reader reads the tree ([`Dialect::reads_trees`]).
-///
-/// [`Dialect::reads_trees`]: crate::contract::Dialect::reads_trees
-pub fn convert_tree(
-    tree: &Json<'_>,
-    from: Shape,
-    to: Shape,
-    options: ConvertOptions,
-    reading: &Reading,
-) -> Result<Converted, ConvertError> {
-    let mut context = Context::new(options, from, to.dialect()).with_reading(reading.clone());
-    let (form, transcript) = from.dialect().read_tree(tree, &mut context)?;
-    convert_model(form, transcript, context, to, || {
-        Cow::Owned(tree.to_value())
-    })
+    Ok(context)
 }
 
 /// The rest of a conversion, once the document is read: the model prepared

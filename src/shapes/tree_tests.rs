@@ -79,6 +79,40 @@ fn malformed_chat_documents_fail_alike() {
 /// (most fail as that shape, which is the point: the errors must agree too).
 #[test]
 fn every_recording_and_fixture_reads_alike() {
+    let documents = documents();
+    for shape in tree_readers() {
+        let read = documents
+            .iter()
+            .filter(|(name, bytes)| reads_alike(shape, bytes, name))
+            .count();
+        // The fixtures alone are over 200.
+        assert!(read > 200, "{shape}: only {read} documents read");
+    }
+}
+
+/// Detection (`convert --from auto`) tells every document's shape alike
+/// from the tree and from a `Value`, with the same note.
+#[test]
+fn every_recording_and_fixture_is_detected_alike() {
+    let mut detected = 0;
+    for (name, bytes) in documents() {
+        let Some(tree) = lent::parse_tree(&bytes) else {
+            continue;
+        };
+        let value = lent::parse(&bytes).expect("the tree took it");
+        let from_tree = crate::convert::detect::detect(&tree.json);
+        assert_eq!(
+            crate::convert::detect::detect(&value.value),
+            from_tree,
+            "{name}"
+        );
+        detected += usize::from(from_tree.is_some());
+    }
+    assert!(detected > 200, "only {detected} documents detected");
+}
+
+/// Every JSON document of the fixtures and the recordings, by name.
+fn documents() -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     for dir in [
@@ -89,7 +123,7 @@ fn every_recording_and_fixture_reads_alike() {
     ] {
         walk(&dir, &mut found);
     }
-    let documents: Vec<_> = found
+    found
         .iter()
         .map(|path| {
             (
@@ -97,15 +131,7 @@ fn every_recording_and_fixture_reads_alike() {
                 std::fs::read(path).expect("listed"),
             )
         })
-        .collect();
-    for shape in tree_readers() {
-        let read = documents
-            .iter()
-            .filter(|(name, bytes)| reads_alike(shape, bytes, name))
-            .count();
-        // The fixtures alone are over 200.
-        assert!(read > 200, "{shape}: only {read} documents read");
-    }
+        .collect()
 }
 
 fn walk(dir: &Path, found: &mut Vec<PathBuf>) {

@@ -21,7 +21,7 @@ mod reading;
 mod spelling;
 pub use compact::write_compact;
 pub use duplicates::duplicate_keys;
-pub use node::{Node, Object, View};
+pub use node::{Node, Object, TreeObject, View};
 pub use reading::Reading;
 pub use spelling::Spellings;
 

@@ -2,18 +2,18 @@
 //! its single `tool_result` and its response by their keys, any other
 //! document by the evidence below (weighed in `convert::detect`).
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
 use crate::contract::detect::{At, Rank, Tier, Unsure, HINT, STRONG};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
-    let kind = map.get("type").and_then(Value::as_str);
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
+    let kind = map.get("type").and_then(Node::as_str);
     // A single tool_result block names its call by `tool_use_id` (a canonical
     // one by `call_id`, which ranks after).
     if kind == Some("tool_result") && map.contains_key("tool_use_id") {
         return Some(Rank::new(Tier::ToolResult, 1));
     }
-    if kind == Some("message") && map.get("role").and_then(Value::as_str) == Some("assistant") {
+    if kind == Some("message") && map.get("role").and_then(Node::as_str) == Some("assistant") {
         return Some(Rank::new(Tier::Response, 2));
     }
     None
@@ -43,22 +43,22 @@ const BLOCKS: &[&str] = &[
     "container_upload",
 ];
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         // Only Anthropic takes a string system prompt.
         return u32::from(at == At::System && value.is_string()) * STRONG;
     };
-    let kind = map.get("type").and_then(Value::as_str);
+    let kind = map.get("type").and_then(Node::as_str);
     match at {
         At::Document => {
-            let settings = SETTINGS.iter().any(|key| map.contains_key(*key));
+            let settings = SETTINGS.iter().any(|key| map.contains_key(key));
             // The extended-thinking setting as only Anthropic spells it:
             // `{"type": "enabled", "budget_tokens": …}` or `{"type":
             // "adaptive"}` (DeepSeek's chat API copies a bare `{"type":
             // "enabled"}`, which tells nothing).
             let thinking = map.get("thinking").is_some_and(|t| {
                 t.get("budget_tokens").is_some()
-                    || t.get("type").and_then(Value::as_str) == Some("adaptive")
+                    || t.get("type").and_then(Node::as_str) == Some("adaptive")
             });
             if settings || thinking {
                 STRONG
@@ -95,7 +95,7 @@ pub fn evidence(at: At<'_>, value: &Value) -> u32 {
 }
 
 /// A content block (of a message, the system prompt, or a tool result).
-fn block(map: &Map<String, Value>, kind: Option<&str>, role: Option<&str>) -> u32 {
+fn block<O: Object>(map: &O, kind: Option<&str>, role: Option<&str>) -> u32 {
     let Some(kind) = kind else {
         return 0;
     };

@@ -2,11 +2,11 @@
 //! single `toolResult` and a response by their keys, any other document by
 //! the evidence below (weighed in `convert::detect`).
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
 use crate::contract::detect::{At, Rank, Tier, STRONG};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
     let has = |key: &str| map.contains_key(key);
     if has("toolResult") {
         return Some(Rank::new(Tier::ToolResult, 7));
@@ -45,15 +45,15 @@ const BLOCK_KEYS: &[&str] = &[
     "searchResult",
 ];
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         return 0;
     };
     let untyped = !map.contains_key("type");
-    let keyed = || BLOCK_KEYS.iter().any(|key| map.contains_key(*key));
+    let keyed = || BLOCK_KEYS.iter().any(|key| map.contains_key(key));
     let own = match at {
         At::Document => {
-            SETTINGS.iter().any(|key| map.contains_key(*key))
+            SETTINGS.iter().any(|key| map.contains_key(key))
                 // Bedrock's toolConfig holds `tools`; Gemini's, `functionCallingConfig`.
                 || map.get("toolConfig").is_some_and(|c| c.get("tools").is_some())
         }

@@ -2,22 +2,22 @@
 //! `tool_result` by its keys, any other document by the evidence below
 //! (weighed in `convert::detect`).
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
 use crate::contract::detect::{At, Rank, Tier, HINT, STRONG};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
     // A tool_result block that is not Anthropic's (ranked before).
-    (map.get("type").and_then(Value::as_str) == Some("tool_result"))
+    (map.get("type").and_then(Node::as_str) == Some("tool_result"))
         .then_some(Rank::new(Tier::ToolResult, 2))
 }
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         return 0;
     };
     let has = |key: &str| map.contains_key(key);
-    let kind = map.get("type").and_then(Value::as_str);
+    let kind = map.get("type").and_then(Node::as_str);
     match at {
         At::Document | At::Message => u32::from(has("extensions")) * STRONG,
         // A typed text block fits Anthropic too: a hint, which Anthropic's own
@@ -48,7 +48,7 @@ pub fn evidence(at: At<'_>, value: &Value) -> u32 {
 }
 
 /// A canonical media part: `mimeType`, and no provider's `source`.
-fn media(map: &Map<String, Value>, kind: Option<&str>) -> u32 {
+fn media<O: Object>(map: &O, kind: Option<&str>) -> u32 {
     let part = matches!(kind, Some("image" | "file" | "audio"))
         && map.contains_key("mimeType")
         && !map.contains_key("source");

@@ -3,14 +3,14 @@
 //! keys, any other document by the evidence below (weighed in
 //! `convert::detect`). Keys count in camelCase and snake_case alike.
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
-use super::field;
+use super::snake;
 use crate::contract::detect::{At, Rank, Tier, STRONG};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
     let has = |key: &str| field(map, key).is_some();
-    if map.get("parts").is_some_and(Value::is_array) {
+    if map.get("parts").is_some_and(Node::is_array) {
         // A lone Content.
         return Some(Rank::new(Tier::ToolResult, 5));
     }
@@ -54,7 +54,7 @@ const TOOL_KEYS: &[&str] = &[
     "retrieval",
 ];
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         return 0;
     };
@@ -63,18 +63,24 @@ pub fn evidence(at: At<'_>, value: &Value) -> u32 {
         At::Document => {
             SETTINGS.iter().any(|key| has(key))
                 // Gemini's toolConfig holds `functionCallingConfig`; Bedrock's, `tools`.
-                || field(map, "toolConfig").is_some_and(|(_, c)| {
+                || field(map, "toolConfig").is_some_and(|c| {
                     c.as_object()
                         .is_some_and(|c| field(c, "functionCallingConfig").is_some())
                 })
         }
         // A Content has `parts`, and the assistant is `model`.
         At::Message => {
-            map.contains_key("parts") || map.get("role").and_then(Value::as_str) == Some("model")
+            map.contains_key("parts") || map.get("role").and_then(Node::as_str) == Some("model")
         }
         At::Block { list: "parts", .. } => PART_KEYS.iter().any(|key| has(key)),
         At::Tool => TOOL_KEYS.iter().any(|key| has(key)),
         _ => false,
     };
     u32::from(own) * STRONG
+}
+
+/// A field by its camelCase name, or its snake_case one (as the reader
+/// finds it), in a `Value` or the borrowed tree.
+fn field<'m, O: Object>(map: &'m O, name: &str) -> Option<&'m O::Node> {
+    map.get(name).or_else(|| map.get(&snake(name)))
 }

@@ -2,12 +2,12 @@
 //! auto`): a single `tool` message and a response by their keys, any other
 //! document by the evidence below (weighed in `convert::detect`).
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
 use crate::contract::detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
-    if map.get("role").and_then(Value::as_str) == Some("tool") && map.contains_key("tool_call_id") {
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
+    if map.get("role").and_then(Node::as_str) == Some("tool") && map.contains_key("tool_call_id") {
         return Some(Rank::new(Tier::ToolResult, 4));
     }
     if map.contains_key("choices") {
@@ -33,16 +33,16 @@ const SETTINGS: &[&str] = &[
     "audio",
 ];
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         return 0;
     };
     let has = |key: &str| map.contains_key(key);
-    let kind = map.get("type").and_then(Value::as_str);
+    let kind = map.get("type").and_then(Node::as_str);
     match at {
         At::Document => u32::from(SETTINGS.iter().any(|key| has(key))) * STRONG,
         At::Message => {
-            let role = map.get("role").and_then(Value::as_str);
+            let role = map.get("role").and_then(Node::as_str);
             if has("tool_calls") || has("tool_call_id") || role == Some("function") {
                 STRONG
             } else if matches!(role, Some("system" | "developer"))

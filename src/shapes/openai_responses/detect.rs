@@ -2,15 +2,15 @@
 //! single `function_call_output` and a response by their keys, any other
 //! document by the evidence below (weighed in `convert::detect`).
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object};
 
 use crate::contract::detect::{At, Rank, Tier, STRONG};
 
-pub fn document(map: &Map<String, Value>) -> Option<Rank> {
-    if map.get("type").and_then(Value::as_str) == Some("function_call_output") {
+pub fn document<O: Object>(map: &O) -> Option<Rank> {
+    if map.get("type").and_then(Node::as_str) == Some("function_call_output") {
         return Some(Rank::new(Tier::ToolResult, 3));
     }
-    if map.get("object").and_then(Value::as_str) == Some("response") {
+    if map.get("object").and_then(Node::as_str) == Some("response") {
         return Some(Rank::new(Tier::Response, 3));
     }
     None
@@ -28,17 +28,17 @@ const SETTINGS: &[&str] = &[
     "max_tool_calls",
 ];
 
-pub fn evidence(at: At<'_>, value: &Value) -> u32 {
+pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
     let Some(map) = value.as_object() else {
         return 0;
     };
-    let kind = map.get("type").and_then(Value::as_str);
+    let kind = map.get("type").and_then(Node::as_str);
     let own = match at {
         At::Document => {
-            SETTINGS.iter().any(|key| map.contains_key(*key))
+            SETTINGS.iter().any(|key| map.contains_key(key))
                 // `reasoning: {"effort": …}` and `text: {"format": …}` (Chat
                 // spells them `reasoning_effort` and `response_format`).
-                || map.get("reasoning").is_some_and(Value::is_object)
+                || map.get("reasoning").is_some_and(Node::is_object)
                 || map.get("text").is_some_and(|t| t.get("format").is_some())
                 // A stored prompt: `{"id": "pmpt_…", "variables": …}`.
                 || map.get("prompt").is_some_and(|p| p.get("id").is_some())

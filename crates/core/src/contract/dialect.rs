@@ -10,7 +10,7 @@ use super::{
     Issue, Order, Place, Rank, Reference, Shape, StreamAssembler, ToolObject, Unsupported, Unsure,
     ValidateFacts, Verdict, Walk,
 };
-use crate::json::Json;
+use crate::json::{Json, Node, TreeObject};
 use crate::part::Part;
 use crate::transcript::Transcript;
 
@@ -73,10 +73,19 @@ macro_rules! delegate {
             $f(value, pointer, found)
         }
     };
+    // The detection rules are one generic function each (`json::Node`),
+    // asked of a `Value` or of the borrowed tree.
     (detect_document => $f:path) => {
         fn detect_document(
             &self,
             document: &serde_json::Map<String, serde_json::Value>,
+        ) -> Option<$crate::contract::Rank> {
+            $f(document)
+        }
+
+        fn detect_document_tree(
+            &self,
+            document: &$crate::json::TreeObject<'_>,
         ) -> Option<$crate::contract::Rank> {
             $f(document)
         }
@@ -86,6 +95,14 @@ macro_rules! delegate {
             &self,
             at: $crate::contract::At<'_>,
             value: &serde_json::Value,
+        ) -> u32 {
+            $f(at, value)
+        }
+
+        fn detect_evidence_tree(
+            &self,
+            at: $crate::contract::At<'_>,
+            value: &$crate::json::Json<'_>,
         ) -> u32 {
             $f(at, value)
         }
@@ -279,6 +296,17 @@ pub trait Dialect: Sync {
         0
     }
 
+    /// [`Dialect::detect_document`] of a document parsed into the borrowed
+    /// tree (the same rules: `delegate!` writes both).
+    fn detect_document_tree(&self, _document: &TreeObject<'_>) -> Option<Rank> {
+        None
+    }
+
+    /// [`Dialect::detect_evidence`] of a value of the borrowed tree.
+    fn detect_evidence_tree(&self, _at: At<'_>, _value: &Json<'_>) -> u32 {
+        0
+    }
+
     /// Whether a document's `model` names one of this shape's provider's own
     /// models (a hint that tips a near tie of evidence).
     fn detect_model(&self, _model: &str) -> bool {
@@ -384,5 +412,32 @@ pub trait Dialect: Sync {
         _key: Option<&str>,
     ) -> Option<&'static str> {
         None
+    }
+}
+
+/// A tree the detection rules can be asked of: which of a [`Dialect`]'s two
+/// methods takes it (`convert::detect` is generic over it).
+pub trait Weighed: Node {
+    fn document_rank(dialect: &dyn Dialect, document: &Self::Object) -> Option<Rank>;
+    fn evidence(dialect: &dyn Dialect, at: At<'_>, value: &Self) -> u32;
+}
+
+impl Weighed for Value {
+    fn document_rank(dialect: &dyn Dialect, document: &Map<String, Value>) -> Option<Rank> {
+        dialect.detect_document(document)
+    }
+
+    fn evidence(dialect: &dyn Dialect, at: At<'_>, value: &Value) -> u32 {
+        dialect.detect_evidence(at, value)
+    }
+}
+
+impl<'a> Weighed for Json<'a> {
+    fn document_rank(dialect: &dyn Dialect, document: &TreeObject<'a>) -> Option<Rank> {
+        dialect.detect_document_tree(document)
+    }
+
+    fn evidence(dialect: &dyn Dialect, at: At<'_>, value: &Json<'a>) -> u32 {
+        dialect.detect_evidence_tree(at, value)
     }
 }

@@ -23,7 +23,7 @@ pub mod stream;
 
 pub use convert::{Context, ConvertError, ConvertFacts, Form, OnInvalidArguments};
 pub use detect::{At, Rank, Tier, Unsure, HINT, STRONG, WEAK};
-pub use dialect::Dialect;
+pub use dialect::{Dialect, Weighed};
 pub use envelope::{Conversation, Envelope, LineMap};
 pub use reference::Reference;
 pub use reply::{EntryProblem, ImageReply, ReplyImage, SplitImage, SplitReply};

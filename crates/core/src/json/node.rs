@@ -70,6 +70,14 @@ pub trait Node: Sized {
     fn is_string(&self) -> bool {
         matches!(self.view(), View::String(_))
     }
+
+    fn is_array(&self) -> bool {
+        matches!(self.view(), View::Array(_))
+    }
+
+    fn is_object(&self) -> bool {
+        matches!(self.view(), View::Object(_))
+    }
 }
 
 /// A [`Node`] as one of JSON's six kinds (a number's text is not needed by
@@ -159,8 +167,11 @@ impl Object for Map<String, Value> {
     }
 }
 
+/// An object of the borrowed tree: its members in document order.
+pub type TreeObject<'a> = Vec<(Cow<'a, str>, Json<'a>)>;
+
 impl<'a> Node for Json<'a> {
-    type Object = Vec<(Cow<'a, str>, Json<'a>)>;
+    type Object = TreeObject<'a>;
 
     fn view(&self) -> View<'_, Json<'a>> {
         match self {
@@ -180,7 +191,7 @@ impl<'a> Node for Json<'a> {
 
 /// The tree's objects hold each key once ([`super::Members`]), so the first
 /// key that matches is the only one.
-impl<'a> Object for Vec<(Cow<'a, str>, Json<'a>)> {
+impl<'a> Object for TreeObject<'a> {
     type Node = Json<'a>;
 
     fn get(&self, key: &str) -> Option<&Json<'a>> {
