@@ -42,6 +42,8 @@ impl super::Dialect for Anthropic {
             "dropped an empty text part: anthropic rejects text blocks without non-whitespace text",
         )
     }
+
+    super::reads_trees!();
 }
 
 mod acceptance;

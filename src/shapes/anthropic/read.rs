@@ -35,6 +35,7 @@ use serde_json::{Map, Value};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
 use crate::json::lent::Lending;
+use crate::json::{Node, Object, View};
 use crate::part::Part;
 use crate::shapes::kit::{invalid, message_and_role, opaque};
 use crate::shapes::Shape;
@@ -64,19 +65,20 @@ const REQUEST_KEYS: &[&str] = &[
 ];
 
 /// Reads a request body, a bare message list, a response (as one assistant
-/// turn) or a single `tool_result` block.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+/// turn) or a single `tool_result` block, from a `Value` or the borrowed
+/// tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     let mut reader = Reader {
         calls: Vec::new(),
         lending: context.lending().clone(),
     };
-    match value {
-        Value::Array(messages) => {
+    match value.view() {
+        View::Array(messages) => {
             let mut transcript = Transcript::default();
             reader.messages(messages, "", &mut transcript)?;
             Ok((Form::Messages, transcript))
         }
-        Value::Object(map) => match map.get("type").and_then(Value::as_str) {
+        View::Object(map) => match map.get("type").and_then(Node::as_str) {
             Some("tool_result") => {
                 let result = reader.tool_result(map, "")?;
                 let transcript = Transcript {
@@ -118,9 +120,9 @@ struct Reader {
 impl Reader {
     /// Reads messages into `transcript`. A user message's tool results become a
     /// canonical tool message, and its other blocks a user message after it.
-    fn messages(
+    fn messages<N: Node>(
         &mut self,
-        messages: &[Value],
+        messages: &[N],
         base: &str,
         transcript: &mut Transcript,
     ) -> Result<(), ConvertError> {
@@ -197,20 +199,20 @@ impl Reader {
     /// Reads a `content` (a string, a list of blocks, or absent) and the hint
     /// the writer needs to spell it the same way. `string_default`: whether the
     /// writer writes one plain text part as a string here.
-    fn content(
+    fn content<N: Node>(
         &mut self,
-        content: Option<&Value>,
+        content: Option<&N>,
         at: &str,
         string_default: bool,
         in_result: bool,
     ) -> Result<(Vec<Block>, Option<&'static str>), ConvertError> {
-        match content {
+        match content.map(Node::view) {
             None => Ok((Vec::new(), Some("absent"))),
-            Some(Value::String(text)) => {
+            Some(View::String(text)) => {
                 let hint = (!string_default || is_blank(text)).then_some("string");
-                Ok((vec![Block::text(text.clone())], hint))
+                Ok((vec![Block::text(text.to_string())], hint))
             }
-            Some(Value::Array(items)) => {
+            Some(View::Array(items)) => {
                 let blocks = items
                     .iter()
                     .enumerate()
@@ -230,10 +232,15 @@ impl Reader {
 
     /// Reads one content block. Inside a tool result, tool calls and results
     /// are kept opaque (they cannot be nested in the canonical model).
-    fn block(&mut self, value: &Value, at: &str, in_result: bool) -> Result<Block, ConvertError> {
+    fn block<N: Node>(
+        &mut self,
+        value: &N,
+        at: &str,
+        in_result: bool,
+    ) -> Result<Block, ConvertError> {
         let map = crate::shapes::kit::object_at(value, at, "a content block must be an object")?;
         let mut own = Own::new();
-        let part = match map.get("type").and_then(Value::as_str).unwrap_or("") {
+        let part = match map.get("type").and_then(Node::as_str).unwrap_or("") {
             "text" => {
                 let text =
                     crate::shapes::kit::required_str(map, "text", at, "a text block needs text")?;
@@ -262,7 +269,7 @@ impl Reader {
         Ok(Block::Part { part, extensions })
     }
 
-    fn tool_use(&mut self, map: &Map<String, Value>, at: &str) -> Result<Block, ConvertError> {
+    fn tool_use<O: Object>(&mut self, map: &O, at: &str) -> Result<Block, ConvertError> {
         let id = crate::shapes::kit::required_str(map, "id", at, "a tool_use block needs an id")?;
         let name =
             crate::shapes::kit::required_str(map, "name", at, "a tool_use block needs a name")?;
@@ -270,10 +277,10 @@ impl Reader {
         own.keep_unknown(map, &["type", "id", "name", "input"]);
         let arguments = match map.get("input") {
             Some(input) => {
-                if !input.is_object() {
+                if input.as_object().is_none() {
                     own.hint("input", "value");
                 }
-                Arguments::Value(input.clone())
+                Arguments::Value(input.to_value())
             }
             None => {
                 own.hint("input", "absent");
@@ -291,11 +298,7 @@ impl Reader {
         }))
     }
 
-    fn tool_result(
-        &mut self,
-        map: &Map<String, Value>,
-        at: &str,
-    ) -> Result<ToolResult, ConvertError> {
+    fn tool_result<O: Object>(&mut self, map: &O, at: &str) -> Result<ToolResult, ConvertError> {
         let id = crate::shapes::kit::required_str(
             map,
             "tool_use_id",
@@ -310,8 +313,8 @@ impl Reader {
             own.hint("content", hint);
         }
         let is_error = match map.get("is_error") {
-            Some(Value::Bool(true)) => true,
-            Some(Value::Bool(false)) => {
+            Some(flag) if flag.as_bool() == Some(true) => true,
+            Some(flag) if flag.as_bool() == Some(false) => {
                 own.hint("is_error", false);
                 false
             }
@@ -336,5 +339,40 @@ impl Reader {
             content,
             extensions,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shapes::tree_tests::reads_alike;
+    use crate::shapes::Shape;
+
+    /// Documents that fail, or take a rarely used path, read alike from the
+    /// tree and from a `Value`: the same errors at the same pointers.
+    #[test]
+    fn malformed_anthropic_documents_fail_alike() {
+        let cases = [
+            r#"[5]"#,
+            r#"{"role": "user", "content": "x"}"#,
+            r#"{"messages": 5}"#,
+            r#"{"messages": [{"content": "x"}]}"#,
+            r#"{"messages": [{"role": "tool", "content": "x"}]}"#,
+            r#"{"messages": [{"role": "user", "content": 5}]}"#,
+            r#"{"messages": [{"role": "user", "content": [{"type": "text"}]}]}"#,
+            r#"{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t"}]}]}"#,
+            r#"{"messages": [{"role": "user", "content": [{"type": "tool_result", "content": "x"}]}]}"#,
+            r#"{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "tool_use", "id": "t"}], "is_error": "yes"}"#,
+            r#"{"type": "message", "model": 5, "content": null}"#,
+            r#"{"tools": null, "messages": []}"#,
+            r#"{"tools": [{"type": "custom", "input_schema": []}], "messages": []}"#,
+            r#"{"system": null, "tool_choice": {"type": "tool"}, "messages": [{"role": "user", "content": [{"type": "thinking"}, {"type": "image", "source": {"type": "file", "file_id": "f"}}, {"type": "document", "source": {"type": "content", "content": [{"type": "text", "text": "a"}]}, "title": 5}]}]}"#,
+            r#"{"system": [{"type": "text", "text": " "}], "temperature": "hot", "stop_sequences": [1], "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": [1]}]}, {"role": "user", "content": [{"type": "text", "text": "x"}, {"type": "tool_result", "tool_use_id": "t", "is_error": false}]}]}"#,
+        ];
+        for case in cases {
+            assert!(
+                reads_alike(Shape::Anthropic, case.as_bytes(), case),
+                "not taken: {case}"
+            );
+        }
     }
 }

@@ -1,17 +1,18 @@
 //! Reading an Anthropic request body and response envelope around their
 //! messages.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::tools::{read_tool, read_tool_choice};
 use super::{is_blank, Reader, REQUEST_KEYS, SHAPE};
-use crate::contract::ext::{says_nothing, Own};
+use crate::contract::ext::Own;
 use crate::contract::ConvertError;
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::{self, invalid, number_or_keep, string_list, string_or_keep};
 use crate::transcript::{Block, Message, Role, Transcript};
 
 impl Reader {
-    pub(super) fn request(&mut self, map: &Map<String, Value>) -> Result<Transcript, ConvertError> {
+    pub(super) fn request<O: Object>(&mut self, map: &O) -> Result<Transcript, ConvertError> {
         let mut transcript = Transcript::default();
         let mut own = Own::new();
         own.keep_unknown(map, REQUEST_KEYS);
@@ -27,8 +28,8 @@ impl Reader {
                 continue;
             }
             match key {
-                "temperature" => transcript.temperature = Some(value.clone()),
-                _ => transcript.top_p = Some(value.clone()),
+                "temperature" => transcript.temperature = Some(value.to_value()),
+                _ => transcript.top_p = Some(value.to_value()),
             }
             sampling.push(Value::String(key.to_string()));
         }
@@ -41,23 +42,23 @@ impl Reader {
                 own.keep("stop_sequences", stop);
             }
         }
-        match map.get("system") {
+        match map.get("system").map(|system| (system, system.view())) {
             // An empty system is no system prompt (kept for this shape only).
-            Some(system) if says_nothing(system) => own.keep("system", system),
-            Some(Value::String(text)) => {
-                transcript.system = Some(vec![Block::text(text.clone())]);
+            Some((system, _)) if says_nothing(system) => own.keep("system", system),
+            Some((_, View::String(text))) => {
+                transcript.system = Some(vec![Block::text(text.to_string())]);
                 if is_blank(text) {
                     own.hint("system", "string");
                 }
             }
-            Some(system @ Value::Array(_)) => {
+            Some((system, View::Array(_))) => {
                 let (blocks, hint) = self.content(Some(system), "/system", true, false)?;
                 if let Some(hint) = hint {
                     own.hint("system", hint);
                 }
                 transcript.system = Some(blocks);
             }
-            Some(other) => own.keep("system", other),
+            Some((other, _)) => own.keep("system", other),
             None => {}
         }
         transcript.tools = kit::read_tools(map, read_tool)?;
@@ -72,10 +73,8 @@ impl Reader {
                 None => own.keep("tool_choice", choice),
             }
         }
-        match map.get("messages") {
-            Some(Value::Array(messages)) => {
-                self.messages(messages, "/messages", &mut transcript)?
-            }
+        match map.get("messages").map(Node::view) {
+            Some(View::Array(messages)) => self.messages(messages, "/messages", &mut transcript)?,
             Some(_) => return Err(invalid("/messages", "messages must be a list")),
             None => own.hint("messages", "absent"),
         }
@@ -85,12 +84,9 @@ impl Reader {
 
     /// A response: its content is the assistant turn; the rest of the envelope
     /// is kept, with `null` where `content` and `model` stood.
-    pub(super) fn response(
-        &mut self,
-        map: &Map<String, Value>,
-    ) -> Result<Transcript, ConvertError> {
+    pub(super) fn response<O: Object>(&mut self, map: &O) -> Result<Transcript, ConvertError> {
         let mut transcript = Transcript::default();
-        let mut envelope = map.clone();
+        let mut envelope = map.to_map();
         let mut message_own = Own::new();
         let content = match map.get("content") {
             Some(content) => {
@@ -105,8 +101,8 @@ impl Reader {
         if map.contains_key("content") {
             envelope.insert("content".into(), Value::Null);
         }
-        if let Some(Value::String(model)) = map.get("model") {
-            transcript.model = Some(model.clone());
+        if let Some(model) = map.get("model").and_then(Node::as_str) {
+            transcript.model = Some(model.to_string());
             envelope.insert("model".into(), Value::Null);
         }
         let mut message = Message::new(Role::Assistant, content);
@@ -116,5 +112,17 @@ impl Reader {
         own.hint("response", Value::Object(envelope));
         own.store(&mut transcript.extensions, SHAPE);
         Ok(transcript)
+    }
+}
+
+/// `contract::ext::says_nothing` for either tree (that one reads only a
+/// `Value`): `null`, or an empty string, list or object.
+fn says_nothing<N: Node>(value: &N) -> bool {
+    match value.view() {
+        View::Null => true,
+        View::String(text) => text.is_empty(),
+        View::Array(items) => items.is_empty(),
+        View::Object(map) => map.is_empty(),
+        _ => false,
     }
 }

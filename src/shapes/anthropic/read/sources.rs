@@ -6,16 +6,17 @@ use serde_json::{Map, Value};
 use crate::b64;
 use crate::contract::ext::Own;
 use crate::json::lent::Lending;
+use crate::json::{Node, Object};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::WEB_IMAGE_TYPES;
 
 /// The fields of a source other than `known`, as the `$source` hint.
-pub(super) fn keep_source_extra(own: &mut Own, source: &Map<String, Value>, known: &[&str]) {
+pub(super) fn keep_source_extra<O: Object>(own: &mut Own, source: &O, known: &[&str]) {
     let extra: Map<String, Value> = source
-        .iter()
-        .filter(|(key, _)| !known.contains(&key.as_str()))
-        .map(|(key, value)| (key.clone(), value.clone()))
+        .members()
+        .filter(|(key, _)| !known.contains(key))
+        .map(|(key, value)| (key.to_string(), value.to_value()))
         .collect();
     if !extra.is_empty() {
         own.hint("source", Value::Object(extra));
@@ -34,7 +35,7 @@ pub(super) fn media_type(raw: &str, own: &mut Own) -> Option<String> {
 
 /// An image block with a base64 or URL source; `None` (kept opaque) for a
 /// `file` source (an upload only Anthropic has) or anything unreadable.
-pub(super) fn read_image(map: &Map<String, Value>, own: &mut Own) -> Option<Part> {
+pub(super) fn read_image<O: Object>(map: &O, own: &mut Own) -> Option<Part> {
     let source = map.get("source")?.as_object()?;
     let (mime_type, source_value) = match source.get("type")?.as_str()? {
         "base64" => {
@@ -75,11 +76,7 @@ pub(super) fn read_image(map: &Map<String, Value>, own: &mut Own) -> Option<Part
 /// its `title` is the part's name. `None` (kept opaque) for `content` and
 /// `file` sources and for base64 documents that are not PDF. `lending`: what
 /// the document lends.
-pub(super) fn read_document(
-    map: &Map<String, Value>,
-    own: &mut Own,
-    lending: &Lending,
-) -> Option<Part> {
+pub(super) fn read_document<O: Object>(map: &O, own: &mut Own, lending: &Lending) -> Option<Part> {
     let source = map.get("source")?.as_object()?;
     let (mime_type, source_value) = match source.get("type")?.as_str()? {
         "base64" => {
@@ -140,10 +137,7 @@ pub(super) fn read_document(
         }
         _ => return None,
     };
-    let name = match map.get("title") {
-        Some(Value::String(title)) => Some(title.clone()),
-        _ => None,
-    };
+    let name = map.get("title").and_then(Node::as_str).map(str::to_string);
     let known: &[&str] = if name.is_some() {
         &["type", "source", "title"]
     } else {

@@ -1,22 +1,21 @@
 //! Reading Anthropic tools and the tool choice.
 
-use serde_json::Value;
-
 use super::SHAPE;
 use crate::contract::ext::Own;
 use crate::contract::ConvertError;
+use crate::json::{Node, Object};
 use crate::shapes::kit::{self, bool_or_keep, string_or_keep, tool_kept_whole};
 use crate::transcript::{Tool, ToolChoice};
 
-pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+pub(super) fn read_tool<N: Node>(tool: &N, at: &str) -> Result<Tool, ConvertError> {
     let map = kit::object_at(tool, at, "a tool must be an object")?;
     let mut own = Own::new();
-    match map.get("type").and_then(Value::as_str) {
+    match map.get("type").and_then(Node::as_str) {
         None => {}
         Some("custom") => own.hint("type", "custom"),
         Some(_) => {
             // A server tool (web search, bash, code execution, …): kept whole.
-            let name = map.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = map.get("name").and_then(Node::as_str).unwrap_or("");
             return Ok(tool_kept_whole(SHAPE, name, tool, own));
         }
     }
@@ -27,7 +26,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
     );
     let description = string_or_keep(map, "description", &mut own);
     let parameters = match map.get("input_schema") {
-        Some(schema @ Value::Object(_)) => Some(schema.clone()),
+        Some(schema) if schema.as_object().is_some() => Some(schema.to_value()),
         Some(other) => {
             own.keep("input_schema", other);
             None
@@ -43,7 +42,7 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
 
 /// A `tool_choice` and its fields beyond `type` and `name`
 /// (`disable_parallel_tool_use`); `None` when it is not one of the four kinds.
-pub(super) fn read_tool_choice(choice: &Value) -> Option<(ToolChoice, Vec<(&String, &Value)>)> {
+pub(super) fn read_tool_choice<N: Node>(choice: &N) -> Option<(ToolChoice, Vec<(&str, &N)>)> {
     let map = choice.as_object()?;
     let choice = match map.get("type")?.as_str()? {
         "auto" => ToolChoice::Auto,
@@ -53,10 +52,9 @@ pub(super) fn read_tool_choice(choice: &Value) -> Option<(ToolChoice, Vec<(&Stri
         _ => return None,
     };
     let extra = map
-        .iter()
+        .members()
         .filter(|(key, _)| {
-            key.as_str() != "type"
-                && !(key.as_str() == "name" && matches!(choice, ToolChoice::Tool(_)))
+            *key != "type" && !(*key == "name" && matches!(choice, ToolChoice::Tool(_)))
         })
         .collect();
     Some((choice, extra))
