@@ -33,6 +33,8 @@ impl super::Dialect for OpenaiResponses {
     fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
         Some(&stream::STREAM)
     }
+
+    super::reads_trees!();
 }
 
 mod acceptance;

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use super::{is_tool_output_item, Entry, SHAPE};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::{invalid, opaque};
 use crate::transcript::{Block, Message, Role, ToolCall, Transcript};
 
@@ -44,18 +45,19 @@ const REQUEST_KEYS: &[&str] = &[
 ];
 
 /// Reads a request body, a bare item list, a response object (as one assistant
-/// turn) or a single `function_call_output` item.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    match value {
-        Value::Array(items) => {
+/// turn) or a single `function_call_output` item, from a `Value` or the
+/// borrowed tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    match value.view() {
+        View::Array(items) => {
             let mut transcript = Transcript::default();
             let mut own = Own::new();
             Items::new(&mut transcript, &mut own, context, true).read_list(items, "")?;
             own.store(&mut transcript.extensions, SHAPE);
             Ok((Form::Messages, transcript))
         }
-        Value::Object(map)
-            if map.get("type").and_then(Value::as_str) == Some("function_call_output") =>
+        View::Object(map)
+            if map.get("type").and_then(Node::as_str) == Some("function_call_output") =>
         {
             let mut transcript = Transcript::default();
             let mut own = Own::new();
@@ -65,10 +67,10 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
             own.store(&mut transcript.extensions, SHAPE);
             Ok((Form::ToolResult, transcript))
         }
-        Value::Object(map) if map.get("object").and_then(Value::as_str) == Some("response") => {
+        View::Object(map) if map.get("object").and_then(Node::as_str) == Some("response") => {
             read_response(map, context)
         }
-        Value::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
+        View::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
         _ => Err(invalid(
             "",
             "an OpenAI Responses document is an object or a list of input items",
@@ -130,7 +132,7 @@ impl<'a> Items<'a> {
         }
     }
 
-    fn read_list(mut self, items: &[Value], base: &str) -> Result<(), ConvertError> {
+    fn read_list<N: Node>(mut self, items: &[N], base: &str) -> Result<(), ConvertError> {
         for (index, item) in items.iter().enumerate() {
             self.read_item(item, &format!("{base}/{index}"), index == 0)?;
         }
@@ -196,11 +198,11 @@ impl<'a> Items<'a> {
             .expect("joined a message")
     }
 
-    fn read_item(&mut self, item: &Value, at: &str, first: bool) -> Result<(), ConvertError> {
+    fn read_item<N: Node>(&mut self, item: &N, at: &str, first: bool) -> Result<(), ConvertError> {
         let map = crate::shapes::kit::object_at(item, at, "an input item must be an object")?;
-        let kind = match map.get("type") {
+        let kind = match map.get("type").map(Node::view) {
             None => None,
-            Some(Value::String(kind)) => Some(kind.as_str()),
+            Some(View::String(kind)) => Some(kind),
             Some(_) => return Err(invalid(&format!("{at}/type"), "type must be a string")),
         };
         match kind {
@@ -253,9 +255,9 @@ impl<'a> Items<'a> {
         }
     }
 
-    fn read_message(
+    fn read_message<O: Object>(
         &mut self,
-        map: &Map<String, Value>,
+        map: &O,
         at: &str,
         first: bool,
     ) -> Result<(), ConvertError> {
@@ -308,5 +310,41 @@ impl<'a> Items<'a> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shapes::tree_tests::reads_alike;
+    use crate::shapes::Shape;
+
+    /// Documents this reader refuses, or reads in an unusual way, give the
+    /// same transcript, notes and errors from the borrowed tree as from a
+    /// `Value`.
+    #[test]
+    fn malformed_and_unusual_documents_read_alike() {
+        let cases = [
+            r#"{"input": 5}"#,
+            r#"{"input": [5]}"#,
+            r#"{"input": [{"content": "x"}]}"#,
+            r#"{"input": [{"type": 5, "role": "user", "content": "x"}]}"#,
+            r#"{"input": [{"role": "robot", "content": "x"}]}"#,
+            r#"{"input": [{"role": "user", "content": null}]}"#,
+            r#"{"input": [{"role": "user", "content": [{"type": "input_text"}]}]}"#,
+            r#"{"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "data:image/png;base64,iVBORw0KGgo=", "detail": "high"}, {"type": "input_file", "file_id": "f"}]}]}"#,
+            r#"{"input": [{"type": "function_call", "name": "f", "arguments": "{"}]}"#,
+            r#"{"input": [{"type": "function_call", "name": "f", "arguments": "{}", "call_id": 5}]}"#,
+            r#"{"type": "function_call_output", "call_id": "c", "output": null}"#,
+            r#"{"object": "response", "output": null}"#,
+            r#"{"tools": [{"type": "function"}], "input": []}"#,
+            r#"{"instructions": "", "tools": [{"type": "function", "name": "f", "strict": "yes", "parameters": null}, {"type": "mcp", "server_label": "s"}], "tool_choice": {"type": "function"}, "input": [{"type": "reasoning", "id": "r"}, {"type": "image_generation_call", "result": "AA==", "output_format": 5}, {"type": "mcp_call_output"}]}"#,
+            r#"[{"role": "developer", "content": "d"}, {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a", "annotations": 5, "logprobs": []}]}]"#,
+        ];
+        for case in cases {
+            assert!(
+                reads_alike(Shape::OpenaiResponses, case.as_bytes(), case),
+                "not taken: {case}"
+            );
+        }
     }
 }

@@ -7,6 +7,7 @@ use super::Place;
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
 use crate::json::lent::Lending;
+use crate::json::{Node, Object, View};
 use crate::media::MediaKind;
 use crate::part::Part;
 use crate::shapes::kit::{invalid, opaque};
@@ -17,28 +18,28 @@ use crate::transcript::{Block, Extensions, ToolCall, ToolResult};
 
 /// Keeps item bookkeeping (`id`, `status`) as hints: restored for this shape,
 /// and no content is lost when another shape has no place for them.
-pub(super) fn quiet(own: &mut Own, map: &Map<String, Value>, keys: &[&str]) {
+pub(super) fn quiet<O: Object>(own: &mut Own, map: &O, keys: &[&str]) {
     for key in keys {
-        if let Some(value) = map.get(*key) {
-            own.hint(key, value.clone());
+        if let Some(value) = map.get(key) {
+            own.hint(key, value.to_value());
         }
     }
 }
 
 /// Reads a message's `content`: a string (one text part, hinted) or parts.
-pub(super) fn read_content(
-    map: &Map<String, Value>,
+pub(super) fn read_content<O: Object>(
+    map: &O,
     at: &str,
     place: Place,
     own: &mut Own,
     lending: &Lending,
 ) -> Result<Vec<Block>, ConvertError> {
-    match map.get("content") {
-        Some(Value::String(text)) => {
+    match map.get("content").map(Node::view) {
+        Some(View::String(text)) => {
             own.hint("content", "string");
-            Ok(vec![Block::text(text.clone())])
+            Ok(vec![Block::text(text)])
         }
-        Some(Value::Array(parts)) => {
+        Some(View::Array(parts)) => {
             // The writer gives assistant history from other shapes a string;
             // a list the input had is said, so it comes back a list.
             if place == Place::Output {
@@ -60,14 +61,14 @@ pub(super) fn read_content(
 /// Reads one content part (of a message, or of a `function_call_output`).
 /// (Long: one arm per part type this shape has, each a few lines; the
 /// list of types reads best in one place.)
-pub(super) fn read_part(
-    part: &Value,
+pub(super) fn read_part<N: Node>(
+    part: &N,
     at: &str,
     place: Place,
     lending: &Lending,
 ) -> Result<Block, ConvertError> {
     let map = crate::shapes::kit::object_at(part, at, "a content part must be an object")?;
-    let kind = map.get("type").and_then(Value::as_str).unwrap_or("");
+    let kind = map.get("type").and_then(Node::as_str).unwrap_or("");
     let mut own = Own::new();
     let part = match kind {
         "input_text" | "output_text" => {
@@ -83,12 +84,12 @@ pub(super) fn read_part(
             let mut known = vec!["type", "text"];
             if kind == "output_text" {
                 // `annotations: []` is what partkit writes; citations are kept.
-                match map.get("annotations") {
+                match map.get("annotations").map(Node::view) {
                     None => own.hint("annotations", "absent"),
-                    Some(Value::Array(items)) if items.is_empty() => known.push("annotations"),
+                    Some(View::Array([])) => known.push("annotations"),
                     Some(_) => {}
                 }
-                if let Some(Value::Array(items)) = map.get("logprobs") {
+                if let Some(View::Array(items)) = map.get("logprobs").map(Node::view) {
                     if items.is_empty() {
                         own.hint("logprobs", Value::Array(Vec::new()));
                         known.push("logprobs");
@@ -99,18 +100,19 @@ pub(super) fn read_part(
             Part::Text(text.to_string())
         }
         "input_image" => {
-            let url = match (map.get("image_url"), map.contains_key("file_id")) {
-                (Some(Value::String(url)), false) => url,
+            let url = match (
+                map.get("image_url").map(Node::view),
+                map.contains_key("file_id"),
+            ) {
+                (Some(View::String(url)), false) => url,
                 // A file_id refers to an upload only this provider has.
                 _ => return Ok(opaque(SHAPE, part)),
             };
             let mut known = vec!["type", "image_url"];
-            match (map.get("detail"), place) {
+            match (map.get("detail").map(Node::view), place) {
                 // `auto` is what partkit writes on message images.
-                (Some(Value::String(detail)), Place::Input | Place::Output) if detail == "auto" => {
-                    known.push("detail")
-                }
-                (Some(Value::String(detail)), Place::ToolOutput) if detail == "auto" => {
+                (Some(View::String("auto")), Place::Input | Place::Output) => known.push("detail"),
+                (Some(View::String("auto")), Place::ToolOutput) => {
                     own.hint("detail", "auto");
                     known.push("detail");
                 }
@@ -129,16 +131,16 @@ pub(super) fn read_part(
             )?
         }
         "input_file" => {
-            let name = map.get("filename").and_then(Value::as_str);
+            let name = map.get("filename").and_then(Node::as_str);
             let file = match (
-                map.get("file_data"),
-                map.get("file_url"),
+                map.get("file_data").map(Node::view),
+                map.get("file_url").map(Node::view),
                 map.contains_key("file_id"),
             ) {
-                (Some(Value::String(data)), None, false) => {
+                (Some(View::String(data)), None, false) => {
                     media_from_file_data(data, name, &format!("{at}/file_data"), &mut own, lending)?
                 }
-                (None, Some(Value::String(url)), false) => media_from_url(
+                (None, Some(View::String(url)), false) => media_from_url(
                     url,
                     MediaKind::File,
                     name,
@@ -171,8 +173,8 @@ pub(super) fn into_map(own: Own) -> Map<String, Value> {
 
 /// A `function_call` item: `call_id` is the call's id; the item's own `id`
 /// (`fc_…`) and `status` are kept as hints, `namespace` and other fields kept.
-pub(super) fn read_call(
-    map: &Map<String, Value>,
+pub(super) fn read_call<O: Object>(
+    map: &O,
     at: &str,
     context: &mut Context,
 ) -> Result<Block, ConvertError> {
@@ -198,9 +200,9 @@ pub(super) fn read_call(
 }
 
 /// The `call_id` of a `function_call` or `function_call_output` item.
-fn call_id(map: &Map<String, Value>, at: &str) -> Result<Option<String>, ConvertError> {
-    match map.get("call_id") {
-        Some(Value::String(id)) => Ok(Some(id.clone())),
+fn call_id<O: Object>(map: &O, at: &str) -> Result<Option<String>, ConvertError> {
+    match map.get("call_id").map(Node::view) {
+        Some(View::String(id)) => Ok(Some(id.to_string())),
         None => Ok(None),
         Some(_) => Err(invalid(
             &format!("{at}/call_id"),
@@ -211,8 +213,8 @@ fn call_id(map: &Map<String, Value>, at: &str) -> Result<Option<String>, Convert
 
 /// A `function_call_output` item: `output` is a string (one text part) or a
 /// list of `input_text` / `input_image` / `input_file` parts.
-pub(super) fn read_output(
-    map: &Map<String, Value>,
+pub(super) fn read_output<O: Object>(
+    map: &O,
     at: &str,
     call_names: &[(String, String)],
     lending: &Lending,
@@ -222,12 +224,12 @@ pub(super) fn read_output(
     quiet(&mut own, map, &["id", "status"]);
     own.keep_unknown(map, &["type", "id", "call_id", "output", "status"]);
     let content =
-        match map.get("output") {
-            Some(Value::String(text)) => vec![Block::text(text.clone())],
-            Some(Value::Array(parts)) => {
+        match map.get("output").map(Node::view) {
+            Some(View::String(text)) => vec![Block::text(text)],
+            Some(View::Array(parts)) => {
                 // Written back as a string unless told otherwise.
                 let one_text = parts.len() == 1
-                    && parts[0].get("type").and_then(Value::as_str) == Some("input_text");
+                    && parts[0].get("type").and_then(Node::as_str) == Some("input_text");
                 if parts.is_empty() || one_text {
                     own.hint("output", "parts");
                 }

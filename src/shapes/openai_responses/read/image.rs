@@ -3,10 +3,9 @@
 //! model made). One still in progress, or failed, has no image: the caller
 //! keeps it opaque.
 
-use serde_json::{Map, Value};
-
 use super::content::quiet;
 use crate::contract::ext::Own;
+use crate::json::{Node, Object, View};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::openai_responses::image_call::{default_order, FORMATS, KIND};
@@ -21,18 +20,18 @@ use crate::transcript::{Block, Extensions};
 /// `quality` and unknown members are kept fields, reported dropped where
 /// another shape has no place for them. The payload stays the string read
 /// (a placeholder when the document lends it), checked by `validate`.
-pub(super) fn read_image_call(map: &Map<String, Value>) -> Option<Block> {
+pub(super) fn read_image_call<O: Object>(map: &O) -> Option<Block> {
     let data = map.get("result")?.as_str()?;
-    let mime_type = match map.get("output_format") {
+    let mime_type = match map.get("output_format").map(Node::view) {
         None => "image/png",
-        Some(Value::String(format)) => FORMATS.iter().find(|(f, _)| f == format)?.1,
+        Some(View::String(format)) => FORMATS.iter().find(|(f, _)| *f == format)?.1,
         Some(_) => return None,
     };
     let mut own = Own::new();
     own.hint("item", KIND);
     quiet(&mut own, map, &["id", "status", "output_format"]);
     own.keep_unknown(map, &["type", "result", "id", "status", "output_format"]);
-    let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+    let keys: Vec<&str> = map.members().map(|(key, _)| key).collect();
     if default_order(keys.iter().copied()) != keys {
         own.hint("order", keys);
     }

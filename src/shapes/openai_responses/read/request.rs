@@ -1,32 +1,29 @@
 //! Reading an OpenAI Responses request body and response object: settings,
 //! tools and the tool choice.
 
-use serde_json::{Map, Value};
-
 use super::{Items, REQUEST_KEYS};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::{
     self, invalid, number_or_keep, string_or_keep, tool_choice_or_keep, tool_kept_whole,
 };
 use crate::shapes::openai_responses::SHAPE;
 use crate::transcript::{Block, Message, Role, Tool, ToolChoice, Transcript};
 
-pub(super) fn read_request(
-    map: &Map<String, Value>,
+pub(super) fn read_request<O: Object>(
+    map: &O,
     context: &mut Context,
 ) -> Result<Transcript, ConvertError> {
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     own.keep_unknown(map, REQUEST_KEYS);
     transcript.model = string_or_keep(map, "model", &mut own);
-    match map.get("instructions") {
+    match map.get("instructions").map(|value| (value, value.view())) {
         // Empty instructions are no system prompt (kept for this shape only).
-        Some(Value::String(text)) if text.is_empty() => {
-            own.keep("instructions", &map["instructions"])
-        }
-        Some(Value::String(text)) => transcript.system = Some(vec![Block::text(text.clone())]),
-        Some(other) => own.keep("instructions", other),
+        Some((empty, View::String(""))) => own.keep("instructions", empty),
+        Some((_, View::String(text))) => transcript.system = Some(vec![Block::text(text)]),
+        Some((other, _)) => own.keep("instructions", other),
         None => {}
     }
     number_or_keep(
@@ -39,15 +36,15 @@ pub(super) fn read_request(
     number_or_keep(map, "top_p", &mut transcript.top_p, &mut own);
     transcript.tool_choice = tool_choice_or_keep(map, &mut own, read_tool_choice);
     transcript.tools = kit::read_tools_or_keep(map, &mut own, read_tool)?;
-    match map.get("input") {
+    match map.get("input").map(Node::view) {
         None => own.hint("input", "absent"),
-        Some(Value::String(text)) => {
+        Some(View::String(text)) => {
             own.hint("input", "string");
             transcript
                 .messages
-                .push(Message::new(Role::User, vec![Block::text(text.clone())]));
+                .push(Message::new(Role::User, vec![Block::text(text)]));
         }
-        Some(Value::Array(items)) => {
+        Some(View::Array(items)) => {
             Items::new(&mut transcript, &mut own, context, true).read_list(items, "/input")?
         }
         Some(_) => {
@@ -63,13 +60,13 @@ pub(super) fn read_request(
 
 /// A response object: its output items are the assistant turn; the rest of the
 /// envelope (id, status, usage, …) is kept for writing a response again.
-pub(super) fn read_response(
-    map: &Map<String, Value>,
+pub(super) fn read_response<O: Object>(
+    map: &O,
     context: &mut Context,
 ) -> Result<(Form, Transcript), ConvertError> {
     let output = map
         .get("output")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .ok_or_else(|| invalid("/output", "a response needs an output list"))?;
     let mut transcript = Transcript::default();
     let mut own = Own::new();
@@ -81,20 +78,23 @@ pub(super) fn read_response(
     Ok((Form::Response, transcript))
 }
 
-pub(super) fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+pub(super) fn read_tool_choice<N: Node>(choice: &N) -> Option<ToolChoice> {
     // `{"type": "function", "name": …}`, nothing more.
-    kit::function_choice(choice, |map| map.get("name")?.as_str())
+    fn named<O: Object>(map: &O) -> Option<&str> {
+        map.get("name")?.as_str()
+    }
+    kit::function_choice(choice, named::<N::Object>)
 }
 
 /// A flat function tool, or another kind of tool (web_search, file_search, mcp,
 /// custom, …) kept whole for this shape as the `$tool` hint.
-pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
+pub(super) fn read_tool<N: Node>(tool: &N, at: &str) -> Result<Tool, ConvertError> {
     let map = kit::object_at(tool, at, "a tool must be an object")?;
     let mut own = Own::new();
-    if map.get("type").and_then(Value::as_str) != Some("function") {
+    if map.get("type").and_then(Node::as_str) != Some("function") {
         let name = ["name", "server_label"]
             .iter()
-            .find_map(|key| map.get(*key).and_then(Value::as_str))
+            .find_map(|key| map.get(key).and_then(Node::as_str))
             .unwrap_or("")
             .to_string();
         return Ok(tool_kept_whole(SHAPE, &name, tool, own));
@@ -110,17 +110,17 @@ pub(super) fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
             own.hint("parameters", "absent");
             None
         }
-        Some(Value::Null) => None,
-        Some(schema) => Some(schema.clone()),
+        Some(schema) if schema.is_null() => None,
+        Some(schema) => Some(schema.to_value()),
     };
     // Responses function tools are strict unless they say otherwise.
-    let strict = match map.get("strict") {
-        Some(Value::Bool(strict)) => Some(*strict),
+    let strict = match map.get("strict").map(|value| (value, value.view())) {
+        Some((_, View::Bool(strict))) => Some(strict),
         None => {
             own.hint("strict", "absent");
             Some(true)
         }
-        Some(other) => {
+        Some((other, _)) => {
             own.keep("strict", other);
             None
         }
