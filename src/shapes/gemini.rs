@@ -54,6 +54,8 @@ impl super::Dialect for Gemini {
     fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
         Some(&stream::STREAM)
     }
+
+    super::reads_trees!();
 }
 
 mod acceptance;
@@ -81,6 +83,7 @@ use serde_json::{Map, Value};
 
 use super::{check_image_type, object, string, Place, Shape, Unsupported};
 use crate::json::lent::Lending;
+use crate::json::{Node, Object, View};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::transcript::Extensions;
@@ -301,11 +304,11 @@ fn spell_base64(standard: &str, form: &str, lending: &Lending) -> String {
 
 /// The camelCase names of the Gemini fields that `value` spells in snake_case
 /// (data objects left out), sorted.
-fn snake_names(value: &Value) -> Vec<String> {
-    fn walk(value: &Value, found: &mut std::collections::BTreeSet<String>) {
-        match value {
-            Value::Object(map) => {
-                for (key, item) in map {
+fn snake_names<N: Node>(value: &N) -> Vec<String> {
+    fn walk<N: Node>(value: &N, found: &mut std::collections::BTreeSet<String>) {
+        match value.view() {
+            View::Object(map) => {
+                for (key, item) in map.members() {
                     let name = camel(key);
                     if let Cow::Owned(name) = &name {
                         found.insert(name.clone());
@@ -315,7 +318,7 @@ fn snake_names(value: &Value) -> Vec<String> {
                     }
                 }
             }
-            Value::Array(items) => items.iter().for_each(|item| walk(item, found)),
+            View::Array(items) => items.iter().for_each(|item| walk(item, found)),
             _ => {}
         }
     }
@@ -354,36 +357,41 @@ fn spell_snake(value: &mut Value, names: &[&str]) {
 
 /// A value with every Gemini field name in camelCase (data objects such as
 /// `args`, `response` and JSON Schemas are left as written).
-fn camelize(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (key, item) in map {
-                let key = camel(key).into_owned();
-                let item = if VERBATIM.contains(&key.as_str()) {
-                    item.clone()
-                } else {
-                    camelize(item)
-                };
-                out.insert(key, item);
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(camelize).collect()),
-        other => other.clone(),
+fn camelize<N: Node>(value: &N) -> Value {
+    match value.view() {
+        View::Object(map) => Value::Object(camelize_map(map)),
+        View::Array(items) => Value::Array(items.iter().map(camelize).collect()),
+        _ => value.to_value(),
     }
+}
+
+/// An object as [`camelize`] gives it, as a map.
+fn camelize_map<O: Object>(map: &O) -> Map<String, Value> {
+    let mut out = Map::with_capacity(map.len());
+    for (key, item) in map.members() {
+        let key = camel(key).into_owned();
+        let item = if VERBATIM.contains(&key.as_str()) {
+            item.to_value()
+        } else {
+            camelize(item)
+        };
+        out.insert(key, item);
+    }
+    out
 }
 
 /// A field by its camelCase name, or its snake_case one: the key as written
 /// (for pointers) and the value.
-fn field<'m>(map: &'m Map<String, Value>, name: &str) -> Option<(&'m str, &'m Value)> {
-    map.get_key_value(name)
-        .or_else(|| map.get_key_value(&snake(name)))
-        .map(|(key, value)| (key.as_str(), value))
+fn field<'m, 'n, O: Object>(map: &'m O, name: &'n str) -> Option<(Cow<'n, str>, &'m O::Node)> {
+    if let Some(value) = map.get(name) {
+        return Some((Cow::Borrowed(name), value));
+    }
+    let snake = snake(name);
+    map.get(&snake).map(|value| (Cow::Owned(snake), value))
 }
 
 /// The value of a field by its camelCase or snake_case name.
-fn get<'m>(map: &'m Map<String, Value>, name: &str) -> Option<&'m Value> {
+fn get<'m, O: Object>(map: &'m O, name: &str) -> Option<&'m O::Node> {
     field(map, name).map(|(_, value)| value)
 }
 
@@ -452,19 +460,19 @@ const SCHEMA_LISTS: &[&str] = &["required", "enum", "propertyOrdering", "anyOf"]
 /// names (or their enum numbers) in lower case, `nullable: true` as a `"null"`
 /// type, counts as numbers, a repeated field written as one value as a list
 /// of it, field names in camelCase. Everything else is kept as written.
-fn schema_to_json(schema: &Value) -> Value {
-    let Value::Object(map) = schema else {
-        return schema.clone();
+fn schema_to_json<N: Node>(schema: &N) -> Value {
+    let Some(map) = schema.as_object() else {
+        return schema.to_value();
     };
     let mut out = Map::with_capacity(map.len());
     let mut nullable = false;
-    for (key, value) in map {
+    for (key, value) in map.members() {
         let key = camel(key).into_owned();
         let value = match key.as_str() {
             "type" => match enums::name(value, enums::SCHEMA_TYPES) {
                 Some(("TYPE_UNSPECIFIED", _)) => continue,
                 Some((name, _)) => Value::String(name.to_ascii_lowercase()),
-                None => value.clone(),
+                None => value.to_value(),
             },
             "nullable" => {
                 if value.as_bool() == Some(true) {
@@ -474,32 +482,32 @@ fn schema_to_json(schema: &Value) -> Value {
                 if value.as_bool() == Some(false) {
                     continue;
                 }
-                value.clone()
+                value.to_value()
             }
-            "properties" => match value {
-                Value::Object(properties) => Value::Object(
+            "properties" => match value.view() {
+                View::Object(properties) => Value::Object(
                     properties
-                        .iter()
-                        .map(|(name, property)| (name.clone(), schema_to_json(property)))
+                        .members()
+                        .map(|(name, property)| (name.to_string(), schema_to_json(property)))
                         .collect(),
                 ),
-                other => other.clone(),
+                _ => value.to_value(),
             },
             "items" => schema_to_json(value),
-            "anyOf" => match value {
-                Value::Array(items) => Value::Array(items.iter().map(schema_to_json).collect()),
-                single => Value::Array(vec![schema_to_json(single)]),
+            "anyOf" => match value.view() {
+                View::Array(items) => Value::Array(items.iter().map(schema_to_json).collect()),
+                _ => Value::Array(vec![schema_to_json(value)]),
             },
-            list if SCHEMA_LISTS.contains(&list) && !value.is_array() => {
-                Value::Array(vec![value.clone()])
+            list if SCHEMA_LISTS.contains(&list) && value.as_array().is_none() => {
+                Value::Array(vec![value.to_value()])
             }
             count if SCHEMA_COUNTS.contains(&count) => {
                 match value.as_str().and_then(|text| text.parse::<u64>().ok()) {
                     Some(number) => Value::from(number),
-                    None => value.clone(),
+                    None => value.to_value(),
                 }
             }
-            _ => value.clone(),
+            _ => value.to_value(),
         };
         out.insert(key, value);
     }

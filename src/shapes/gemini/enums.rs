@@ -9,6 +9,8 @@
 
 use serde_json::Value;
 
+use crate::json::{Node, View};
+
 /// `Schema.type`, by number (the `Type` enum of the Gemini and Vertex AI APIs).
 pub(super) const SCHEMA_TYPES: &[&str] = &[
     "TYPE_UNSPECIFIED",
@@ -26,11 +28,13 @@ pub(super) const SCHEMA_TYPES: &[&str] = &[
 pub(super) const CALLING_MODES: &[&str] = &["MODE_UNSPECIFIED", "AUTO", "ANY", "NONE"];
 
 /// The name of an enum value written as a name or as a number of `table`, and
-/// whether it was a number.
-pub(super) fn name<'v>(value: &'v Value, table: &[&'static str]) -> Option<(&'v str, bool)> {
-    match value {
-        Value::String(name) => Some((name, false)),
-        Value::Number(number) => number
+/// whether it was a number. (A number is read from its `Value`: a tree's view
+/// of a number does not give its text.)
+pub(super) fn name<'v, N: Node>(value: &'v N, table: &[&'static str]) -> Option<(&'v str, bool)> {
+    match value.view() {
+        View::String(name) => Some((name, false)),
+        View::Number => value
+            .to_value()
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
             .and_then(|n| table.get(n))

@@ -5,12 +5,13 @@
 //! Keys are read in camelCase or snake_case. What the model has no place for is
 //! kept in `extensions["gemini"]` (see the module documentation of `gemini`).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::repeated::{self, Singles};
-use super::{add_hint, camel, camelize, field, get, snake_names, SHAPE};
-use crate::contract::ext::{says_nothing, Own};
+use super::{add_hint, camel, camelize, camelize_map, field, get, snake_names, SHAPE};
+use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::{Node, Object, View};
 use crate::shapes::kit::invalid;
 use crate::transcript::{Block, Message, Role, ToolResult, Transcript};
 
@@ -60,8 +61,8 @@ enum Read {
 }
 
 /// Reads a request body, a bare list of contents, a response, or a single
-/// function response.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+/// function response, from a `Value` or the borrowed tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     let (form, mut transcript) = read_any(value, context)?;
     // The field names written in snake_case (google-genai and Vertex send
     // them so), for the writer to spell them so again.
@@ -72,14 +73,14 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
     Ok((form, transcript))
 }
 
-fn read_any(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
-    match value {
-        Value::Array(_) => {
+fn read_any<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+    match value.view() {
+        View::Array(_) => {
             let mut transcript = Transcript::default();
             read_contents(&repeated::items(value, "").0, &mut transcript, context)?;
             Ok((Form::Messages, transcript))
         }
-        Value::Object(map) if field(map, "functionResponse").is_some() => {
+        View::Object(map) if field(map, "functionResponse").is_some() => {
             let result = match read_part(value, "", Place::User, context)? {
                 Read::Result(result) => result,
                 Read::Block(_) => {
@@ -91,11 +92,11 @@ fn read_any(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
             };
             Ok((Form::ToolResult, single_result(result)))
         }
-        Value::Object(map) if field(map, "candidates").is_some() => read_response(map, context),
-        Value::Object(map) if field(map, "parts").is_some() && field(map, "contents").is_none() => {
+        View::Object(map) if field(map, "candidates").is_some() => read_response(map, context),
+        View::Object(map) if field(map, "parts").is_some() && field(map, "contents").is_none() => {
             read_single_content(value, context).map(|t| (Form::ToolResult, t))
         }
-        Value::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
+        View::Object(map) => read_request(map, context).map(|t| (Form::Request, t)),
         _ => Err(invalid(
             "",
             "a Gemini document is an object or a list of contents",
@@ -106,7 +107,10 @@ fn read_any(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
 /// A single Content, read as the one function response it must hold. The
 /// Content's own fields (its role) travel with the result as the `$content`
 /// hint, since a single tool result is all that canonical form keeps.
-fn read_single_content(value: &Value, context: &mut Context) -> Result<Transcript, ConvertError> {
+fn read_single_content<N: Node>(
+    value: &N,
+    context: &mut Context,
+) -> Result<Transcript, ConvertError> {
     let mut messages = read_content(value, "", context)?;
     let mut result = match messages.as_mut_slice() {
         [Message {
@@ -150,15 +154,12 @@ fn single_result(result: ToolResult) -> Transcript {
     }
 }
 
-fn read_request(
-    map: &Map<String, Value>,
-    context: &mut Context,
-) -> Result<Transcript, ConvertError> {
+fn read_request<O: Object>(map: &O, context: &mut Context) -> Result<Transcript, ConvertError> {
     let mut transcript = Transcript::default();
     let mut own = Own::new();
     let mut empty: Vec<Value> = Vec::new();
     let mut singles = Singles::default();
-    for (key, value) in map {
+    for (key, value) in map.members() {
         let name = camel(key);
         let at = format!("/{key}");
         match name.as_ref() {
@@ -202,8 +203,8 @@ fn read_request(
 
 /// Keeps every field of `map` whose camelCase name is not in `known`, in
 /// camelCase, under `prefix` (a dotted path ending in `.`, or nothing).
-fn keep_rest(own: &mut Own, map: &Map<String, Value>, known: &[&str], prefix: &str) {
-    for (key, value) in map {
+fn keep_rest<O: Object>(own: &mut Own, map: &O, known: &[&str], prefix: &str) {
+    for (key, value) in map.members() {
         let name = camel(key);
         if !known.contains(&name.as_ref()) {
             own.keep(&format!("{prefix}{name}"), &camelize(value));
@@ -211,8 +212,8 @@ fn keep_rest(own: &mut Own, map: &Map<String, Value>, known: &[&str], prefix: &s
     }
 }
 
-fn read_system(
-    value: &Value,
+fn read_system<N: Node>(
+    value: &N,
     at: &str,
     transcript: &mut Transcript,
     own: &mut Own,
@@ -224,17 +225,17 @@ fn read_system(
     // other shapes get none and lose nothing, this one gets it back.
     let parts = value.as_object().and_then(|map| field(map, "parts"));
     if says_nothing(value) || parts.is_some_and(|(_, parts)| blank_parts(parts)) {
-        own.hint("blankSystem", value.clone());
+        own.hint("blankSystem", value.to_value());
         return Ok(());
     }
-    match value {
-        Value::String(text) => {
+    match value.view() {
+        View::String(text) => {
             own.hint("systemInstruction", "string");
-            transcript.system = Some(vec![Block::text(text.clone())]);
+            transcript.system = Some(vec![Block::text(text)]);
         }
-        Value::Object(map) => {
+        View::Object(map) => {
             if let Some(role) = get(map, "role") {
-                own.hint("systemRole", role.clone());
+                own.hint("systemRole", role.to_value());
             }
             keep_rest(own, map, &["role", "parts"], "systemInstruction.");
             let mut blocks = Vec::new();
@@ -264,15 +265,27 @@ fn read_system(
 
 /// Whether some parts (a list, or one part written in its place) say
 /// nothing: none, or only empty texts.
-fn blank_parts(parts: &Value) -> bool {
-    let blank = |part: &Value| {
+fn blank_parts<N: Node>(parts: &N) -> bool {
+    let blank = |part: &N| {
         part.as_object().is_some_and(|map| {
-            map.len() == 1 && get(map, "text").and_then(Value::as_str) == Some("")
+            map.len() == 1 && get(map, "text").and_then(Node::as_str) == Some("")
         })
     };
-    match parts {
-        Value::Array(list) => list.iter().all(blank),
-        other => says_nothing(other) || blank(other),
+    match parts.view() {
+        View::Array(list) => list.iter().all(blank),
+        _ => says_nothing(parts) || blank(parts),
+    }
+}
+
+/// Null, or an empty string, list or object: `ext::says_nothing` (which
+/// reads a `Value` only) of either tree.
+fn says_nothing<N: Node>(value: &N) -> bool {
+    match value.view() {
+        View::Null => true,
+        View::String(text) => text.is_empty(),
+        View::Array(items) => items.is_empty(),
+        View::Object(map) => map.is_empty(),
+        View::Bool(_) | View::Number => false,
     }
 }
 
@@ -287,8 +300,8 @@ pub(super) fn joins_by_default(previous: Option<Role>, role: Role) -> bool {
 /// the envelope (finish reason, safety ratings, usage, other candidates) is
 /// kept as a hint for writing a Gemini response again. `modelVersion` is the
 /// model.
-fn read_response(
-    map: &Map<String, Value>,
+fn read_response<O: Object>(
+    map: &O,
     context: &mut Context,
 ) -> Result<(Form, Transcript), ConvertError> {
     let (key, candidates) = field(map, "candidates").expect("checked by the caller");
@@ -320,13 +333,10 @@ fn read_response(
             transcript.messages.push(message);
         }
     }
-    if let Some(Value::String(model)) = get(map, "modelVersion") {
-        transcript.model = Some(model.clone());
+    if let Some(model) = get(map, "modelVersion").and_then(Node::as_str) {
+        transcript.model = Some(model.to_string());
     }
-    let mut envelope = match camelize(&Value::Object(map.clone())) {
-        Value::Object(envelope) => envelope,
-        _ => unreachable!("an object stays an object"),
-    };
+    let mut envelope = camelize_map(map);
     if single {
         // One candidate written in place of the list: the envelope holds the
         // list the writer fills, and the hint gives the one value back.
@@ -348,4 +358,37 @@ fn read_response(
         Value::Object(envelope),
     );
     Ok((Form::Response, transcript))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shapes::tree_tests::reads_alike;
+    use crate::shapes::Shape;
+
+    #[test]
+    fn malformed_gemini_documents_fail_alike() {
+        let cases = [
+            r#"[{"parts": {"text": "a"}}, "x"]"#,
+            r#"{"tools": {"functionDeclarations": [{"parameters": {}}]}}"#,
+            r#"{"contents": [{"parts": null}]}"#,
+            r#"{"contents": [{"role": 5, "parts": []}]}"#,
+            r#"{"contents": [{"role": "robot", "parts": [{"text": "x"}]}]}"#,
+            r#"{"contents": [{"parts": [{"inline_data": {"mime_type": "image/png"}}]}]}"#,
+            r#"{"contents": [{"parts": [{"fileData": {"fileUri": "gs://b/x", "mimeType": "no type"}}]}]}"#,
+            r#"{"contents": [{"role": "model", "parts": [{"functionCall": {"args": {}}}]}]}"#,
+            r#"{"contents": [{"parts": [{"text": "a", "inlineData": {}}, {"mystery": 1}, {"text": 5}]}]}"#,
+            r#"{"systemInstruction": 5, "contents": []}"#,
+            r#"{"system_instruction": {"parts": {"text": ""}}, "systemInstruction": {"role": "system", "parts": [{"text": "s"}]}}"#,
+            r#"{"tools": [{"function_declarations": {"name": "f", "parameters": {"type": "object", "minimum": 1.50}}}, {"functionDeclarations": [{"name": "g", "parameters": {"type": 6, "nullable": true}}], "googleSearch": {}}], "contents": []}"#,
+            r#"{"generation_config": {"max_output_tokens": 7, "stop_sequences": "END"}, "generationConfig": {"topP": "x"}, "toolConfig": {"functionCallingConfig": {"mode": 2, "allowedFunctionNames": "f"}}}"#,
+            r#"{"function_response": {"name": "f", "response": "plain", "parts": [{"inlineData": {"data": "iVBORw0KGgo", "mimeType": "image/png"}}, {"text": "x"}]}}"#,
+            r#"{"candidates": {"content": {"role": "model", "parts": []}}, "modelVersion": 5}"#,
+        ];
+        for case in cases {
+            assert!(
+                reads_alike(Shape::Gemini, case.as_bytes(), case),
+                "not taken: {case}"
+            );
+        }
+    }
 }

@@ -14,21 +14,22 @@ use serde_json::{Map, Value};
 
 use super::{add_hint, hint};
 use crate::contract::ext::Own;
+use crate::json::{Node, View};
 use crate::transcript::Extensions;
 
 /// The items of a repeated field with their pointers: a list's items, or the
 /// one value written in its place (at the field's own pointer). The flag says
 /// it was a single value.
-pub(super) fn items<'v>(value: &'v Value, at: &str) -> (Vec<(String, &'v Value)>, bool) {
-    match value {
-        Value::Array(list) => (
+pub(super) fn items<'v, N: Node>(value: &'v N, at: &str) -> (Vec<(String, &'v N)>, bool) {
+    match value.view() {
+        View::Array(list) => (
             list.iter()
                 .enumerate()
                 .map(|(i, item)| (format!("{at}/{i}"), item))
                 .collect(),
             false,
         ),
-        single => (vec![(at.to_string(), single)], true),
+        _ => (vec![(at.to_string(), value)], true),
     }
 }
 

@@ -5,6 +5,7 @@ use super::keep_rest;
 use super::parts::extensions;
 use crate::contract::ext::Own;
 use crate::contract::ConvertError;
+use crate::json::{Node, Object, View};
 use crate::shapes::gemini::enums::{self, CALLING_MODES};
 use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, camelize, get, schema_to_json};
@@ -16,8 +17,8 @@ use serde_json::{Map, Value};
 /// kinds (`googleSearch`, `codeExecution`, …) are kept as `tools.<kind>`. A
 /// `$tools` hint records the grouping when it is not one object of all
 /// declarations followed by one object per other kind.
-pub(super) fn read_tools(
-    value: &Value,
+pub(super) fn read_tools<N: Node>(
+    value: &N,
     at: &str,
     transcript: &mut Transcript,
     own: &mut Own,
@@ -33,13 +34,13 @@ pub(super) fn read_tools(
             .as_object()
             .ok_or_else(|| invalid(here, "a tool must be an object"))?;
         let mut entry = Map::new();
-        for (key, value) in map {
+        for (key, value) in map.members() {
             let name = camel(key).into_owned();
             if name == "functionDeclarations" {
                 let (declarations, single) = repeated::items(value, &format!("{here}/{key}"));
                 singles.note(&format!("tools.{i}.functionDeclarations"), single);
                 for (there, declaration) in &declarations {
-                    tools.push(read_declaration(declaration, there)?);
+                    tools.push(read_declaration(*declaration, there)?);
                 }
                 entry.insert(name, Value::from(declarations.len()));
             } else {
@@ -71,32 +72,32 @@ pub(super) fn read_tools(
 /// Reads a function declaration. `parametersJsonSchema` is the canonical
 /// schema as it is; `parameters` (Gemini's OpenAPI subset) becomes JSON Schema,
 /// with a hint that holds the original when they differ.
-pub(super) fn read_declaration(value: &Value, at: &str) -> Result<Tool, ConvertError> {
+pub(super) fn read_declaration<N: Node>(value: &N, at: &str) -> Result<Tool, ConvertError> {
     let map = crate::shapes::kit::object_at(value, at, "a function declaration must be an object")?;
     let name = get(map, "name")
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .ok_or_else(|| invalid(&format!("{at}/name"), "a function declaration needs a name"))?;
     let mut own = Own::new();
     let mut known = vec!["name"];
-    let description = match get(map, "description") {
-        Some(Value::String(description)) => {
+    let description = match get(map, "description").and_then(Node::as_str) {
+        Some(description) => {
             known.push("description");
-            Some(description.clone())
+            Some(description.to_string())
         }
-        _ => None,
+        None => None,
     };
     let parameters = match (get(map, "parametersJsonSchema"), get(map, "parameters")) {
         (Some(schema), _) => {
             known.push("parametersJsonSchema");
-            Some(schema.clone()).filter(|s| !s.is_null())
+            Some(schema).filter(|s| !s.is_null()).map(Node::to_value)
         }
         (None, Some(schema)) => {
             known.push("parameters");
             let converted = schema_to_json(schema);
-            if &converted == schema {
+            if same(schema, &converted) {
                 own.hint("parameters", "schema");
             } else {
-                own.hint("parameters", schema.clone());
+                own.hint("parameters", schema.to_value());
             }
             Some(converted).filter(|s| !s.is_null())
         }
@@ -117,14 +118,14 @@ pub(super) fn read_declaration(value: &Value, at: &str) -> Result<Tool, ConvertE
 /// The mode may be its enum number (a `$mode` hint writes it back so), the
 /// names one name. Everything else (VALIDATED, several allowed names, other
 /// configs) is kept.
-pub(super) fn read_tool_config(
-    value: &Value,
+pub(super) fn read_tool_config<N: Node>(
+    value: &N,
     transcript: &mut Transcript,
     own: &mut Own,
     empty: &mut Vec<Value>,
     singles: &mut Singles,
 ) {
-    let Value::Object(config) = value else {
+    let Some(config) = value.as_object() else {
         own.keep("toolConfig", value);
         return;
     };
@@ -135,7 +136,7 @@ pub(super) fn read_tool_config(
     let Some(calling) = get(config, "functionCallingConfig") else {
         return;
     };
-    let Value::Object(calling) = calling else {
+    let Some(calling) = calling.as_object() else {
         own.keep("toolConfig.functionCallingConfig", calling);
         return;
     };
@@ -146,12 +147,12 @@ pub(super) fn read_tool_config(
     let mode = get(calling, "mode").and_then(|mode| enums::name(mode, CALLING_MODES));
     let numbered = mode.is_some_and(|(_, number)| number);
     let mode = mode.map(|(name, _)| name);
-    let names: Option<Vec<&str>> = match get(calling, "allowedFunctionNames") {
+    let names: Option<Vec<&str>> = match get(calling, "allowedFunctionNames").map(Node::view) {
         None => None,
-        Some(Value::Array(names)) => names.iter().map(Value::as_str).collect(),
-        Some(Value::String(name)) => {
+        Some(View::Array(names)) => names.iter().map(Node::as_str).collect(),
+        Some(View::String(name)) => {
             singles.note(&format!("{prefix}allowedFunctionNames"), true);
-            Some(vec![name.as_str()])
+            Some(vec![name])
         }
         Some(_) => None,
     };
@@ -177,14 +178,14 @@ pub(super) fn read_tool_config(
 
 /// Reads `generationConfig`: `maxOutputTokens`, `temperature`, `topP` and
 /// `stopSequences` map to the model; everything else is kept.
-pub(super) fn read_generation_config(
-    value: &Value,
+pub(super) fn read_generation_config<N: Node>(
+    value: &N,
     transcript: &mut Transcript,
     own: &mut Own,
     empty: &mut Vec<Value>,
     singles: &mut Singles,
 ) {
-    let Value::Object(config) = value else {
+    let Some(config) = value.as_object() else {
         own.keep("generationConfig", value);
         return;
     };
@@ -198,7 +199,7 @@ pub(super) fn read_generation_config(
         ("topP", &mut transcript.top_p),
     ] {
         if let Some(number) = get(config, name).filter(|v| v.is_number()) {
-            *slot = Some(number.clone());
+            *slot = Some(number.to_value());
             known.push(name);
         }
     }
@@ -215,4 +216,25 @@ pub(super) fn read_generation_config(
         }
     }
     keep_rest(own, config, &known, "generationConfig.");
+}
+
+/// Whether `node` is the JSON value `value` (what `==` says of two `Value`s:
+/// objects alike whatever their order), read without copying `node`.
+fn same<N: Node>(node: &N, value: &Value) -> bool {
+    match (node.view(), value) {
+        (View::Null, Value::Null) => true,
+        (View::Bool(a), Value::Bool(b)) => a == *b,
+        // A number's text is in its `Value` only; numbers are small.
+        (View::Number, Value::Number(_)) => node.to_value() == *value,
+        (View::String(a), Value::String(b)) => a == b,
+        (View::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (View::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.members()
+                    .all(|(key, a)| b.get(key).is_some_and(|b| same(a, b)))
+        }
+        _ => false,
+    }
 }

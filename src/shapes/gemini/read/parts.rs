@@ -5,6 +5,7 @@ use super::{joins_by_default, keep_rest, read_response_part, Place, Read, DATA_K
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
 use crate::json::lent::Lending;
+use crate::json::{Node, Object};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::gemini::repeated::{self, Singles};
@@ -21,14 +22,14 @@ use serde_json::{Map, Value};
 /// `$join` hint on a message records whether it shares the Content of the
 /// message before it, where that differs from what a writer does by default
 /// ([`joins_by_default`]).
-pub(super) fn read_contents(
-    contents: &[(String, &Value)],
+pub(super) fn read_contents<N: Node>(
+    contents: &[(String, &N)],
     transcript: &mut Transcript,
     context: &mut Context,
 ) -> Result<(), ConvertError> {
     let mut previous: Option<Role> = transcript.messages.last().map(|m| m.role);
     for (at, content) in contents {
-        let messages = read_content(content, at, context)?;
+        let messages = read_content(*content, at, context)?;
         for (i, mut message) in messages.into_iter().enumerate() {
             let joined = i > 0;
             if joined != joins_by_default(previous, message.role) {
@@ -42,8 +43,8 @@ pub(super) fn read_contents(
 }
 
 /// Reads one Content as one or more messages.
-pub(super) fn read_content(
-    value: &Value,
+pub(super) fn read_content<N: Node>(
+    value: &N,
     at: &str,
     context: &mut Context,
 ) -> Result<Vec<Message>, ConvertError> {
@@ -82,7 +83,10 @@ pub(super) fn read_content(
             None => {
                 return Err(invalid(
                     &format!("{at}/{key}"),
-                    format!("role {} is not a string", crate::echo::json(role)),
+                    format!(
+                        "role {} is not a string",
+                        crate::echo::json(&role.to_value())
+                    ),
                 ))
             }
         },
@@ -122,7 +126,7 @@ pub(super) fn read_content(
     Ok(messages)
 }
 
-pub(super) fn opaque(value: &Value) -> Block {
+pub(super) fn opaque<N: Node>(value: &N) -> Block {
     Block::Opaque(Opaque {
         shape: SHAPE,
         value: camelize(value),
@@ -138,35 +142,35 @@ pub(super) fn extensions(own: Own) -> Extensions {
 /// Reads one part. Thoughts, server-side tool parts, and parts that are not
 /// one of text, inline data, file data, a call (in model content) or a
 /// response (in user content) are opaque blocks, kept as written.
-pub(super) fn read_part(
-    value: &Value,
+pub(super) fn read_part<N: Node>(
+    value: &N,
     at: &str,
     place: Place,
     context: &mut Context,
 ) -> Result<Read, ConvertError> {
     let map = crate::shapes::kit::object_at(value, at, "a part must be an object")?;
-    let data: Vec<(&str, &str, &Value)> = map
-        .iter()
+    let data: Vec<(&str, &str, &N)> = map
+        .members()
         .filter_map(|(key, value)| {
             let name = camel(key);
             DATA_KEYS
                 .iter()
                 .find(|known| **known == name)
-                .map(|known| (key.as_str(), *known, value))
+                .map(|known| (key, *known, value))
         })
         .collect();
-    let [(key, kind, inner)] = data.as_slice() else {
+    let [(key, kind, inner)] = data[..] else {
         return Ok(Read::Block(opaque(value)));
     };
     let here = format!("{at}/{key}");
     let mut own = Own::new();
     keep_rest(&mut own, map, &[kind], "");
-    let block = match *kind {
+    let block = match kind {
         "text" => {
             let Some(text) = inner.as_str() else {
                 return Ok(Read::Block(opaque(value)));
             };
-            if get(map, "thought").and_then(Value::as_bool) == Some(true) {
+            if get(map, "thought").and_then(Node::as_bool) == Some(true) {
                 return Ok(Read::Block(opaque(value)));
             }
             if text.is_empty() {
@@ -203,9 +207,9 @@ pub(super) fn read_part(
 /// were, since a round trip never refuses its own input.
 /// (Long: the checks that decide the `$unchecked` and spelling hints
 /// share the blob just read; apart, each would read it again.)
-pub(super) fn read_media(
+pub(super) fn read_media<N: Node>(
     kind: &str,
-    inner: &Value,
+    inner: &N,
     at: &str,
     own: &mut Own,
     in_result: bool,
@@ -216,7 +220,7 @@ pub(super) fn read_media(
         .ok_or_else(|| invalid(at, format!("{kind} must be an object")))?;
     let (source_key, source) = if kind == "inlineData" {
         let data = get(blob, "data")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .ok_or_else(|| invalid(&format!("{at}/data"), "inlineData needs data (base64)"))?;
         let (data, alphabet) = standard_base64(data, lending);
         if let Some(alphabet) = alphabet {
@@ -225,7 +229,7 @@ pub(super) fn read_media(
         ("data", Source::Data(data))
     } else {
         let uri = get(blob, "fileUri")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .ok_or_else(|| invalid(&format!("{at}/fileUri"), "fileData needs a fileUri"))?;
         ("fileUri", Source::Url(uri.to_string()))
     };
@@ -233,7 +237,7 @@ pub(super) fn read_media(
         // Proto3 reads an empty string as an unset field, and a fileData's
         // mimeType is optional: the type is found as for none, and the empty
         // string comes back. (An inlineData's is required.)
-        Some((_, Value::String(blank))) if blank.is_empty() && kind == "fileData" => {
+        Some((_, blank)) if blank.as_str() == Some("") && kind == "fileData" => {
             own.hint("mimeType", "");
             undeclared_type(&source, at, lending)?
         }
@@ -260,8 +264,8 @@ pub(super) fn read_media(
     };
     let mut name = None;
     let mut known = vec!["mimeType", source_key];
-    if let Some(Value::String(display)) = get(blob, "displayName") {
-        name = Some(display.clone());
+    if let Some(display) = get(blob, "displayName").and_then(Node::as_str) {
+        name = Some(display.to_string());
         known.push("displayName");
         if !in_result {
             own.hint("displayName", true);
@@ -307,21 +311,21 @@ fn undeclared_type(source: &Source, at: &str, lending: &Lending) -> Result<Strin
     })
 }
 
-pub(super) fn read_call(inner: &Value, at: &str, mut own: Own) -> Result<Block, ConvertError> {
+pub(super) fn read_call<N: Node>(inner: &N, at: &str, mut own: Own) -> Result<Block, ConvertError> {
     let call = crate::shapes::kit::object_at(inner, at, "functionCall must be an object")?;
     let name = get(call, "name")
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .ok_or_else(|| invalid(&format!("{at}/name"), "a functionCall needs a name"))?;
     let mut known = vec!["name", "args"];
-    let id = match get(call, "id") {
-        Some(Value::String(id)) => {
+    let id = match get(call, "id").and_then(Node::as_str) {
+        Some(id) => {
             known.push("id");
-            Some(id.clone())
+            Some(id.to_string())
         }
-        _ => None,
+        None => None,
     };
     let arguments = match get(call, "args") {
-        Some(args) => Arguments::Value(args.clone()),
+        Some(args) => Arguments::Value(args.to_value()),
         None => {
             own.hint("args", "absent");
             Arguments::Value(Value::Object(Map::new()))

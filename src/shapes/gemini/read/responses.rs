@@ -6,26 +6,26 @@ use super::{keep_rest, DATA_KEYS};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError};
 use crate::json::lent::Lending;
+use crate::json::{Node, Object, View};
 use crate::shapes::gemini::repeated::{self, Singles};
 use crate::shapes::gemini::{camel, field, get, SHAPE};
 use crate::transcript::{Block, ToolResult};
-use serde_json::Value;
 
 /// The text of a response value: a string is the text (an empty one is no
 /// text at all); anything else is its compact JSON, with a hint (`<key>-json`)
 /// so that writing Gemini gives the value back.
-pub(super) fn response_text(
-    value: &Value,
+pub(super) fn response_text<N: Node>(
+    value: &N,
     key: &str,
     own: &mut Own,
     context: &Context,
 ) -> Vec<Block> {
-    match value {
-        Value::String(text) if text.is_empty() => Vec::new(),
-        Value::String(text) => vec![Block::text(text.clone())],
-        other => {
+    match value.view() {
+        View::String("") => Vec::new(),
+        View::String(text) => vec![Block::text(text)],
+        _ => {
             own.hint("response", format!("{key}-json"));
-            vec![Block::text(context.text_of(other))]
+            vec![Block::text(context.text_of(&value.to_value()))]
         }
     }
 }
@@ -33,27 +33,27 @@ pub(super) fn response_text(
 /// Reads a `functionResponse`: `{"output": …}` is the result's text,
 /// `{"error": …}` an error's, any other object its JSON text; media in `parts`
 /// follow the text.
-pub(super) fn read_response_part(
-    inner: &Value,
+pub(super) fn read_response_part<N: Node>(
+    inner: &N,
     at: &str,
     mut own: Own,
     context: &mut Context,
 ) -> Result<ToolResult, ConvertError> {
     let response = crate::shapes::kit::object_at(inner, at, "functionResponse must be an object")?;
     let mut known = vec!["response", "parts"];
-    let name = match get(response, "name") {
-        Some(Value::String(name)) => {
+    let name = match get(response, "name").and_then(Node::as_str) {
+        Some(name) => {
             known.push("name");
-            Some(name.clone())
+            Some(name.to_string())
         }
-        _ => None,
+        None => None,
     };
-    let call_id = match get(response, "id") {
-        Some(Value::String(id)) => {
+    let call_id = match get(response, "id").and_then(Node::as_str) {
+        Some(id) => {
             known.push("id");
-            Some(id.clone())
+            Some(id.to_string())
         }
-        _ => None,
+        None => None,
     };
     let mut is_error = false;
     let mut content = match field(response, "response") {
@@ -61,25 +61,29 @@ pub(super) fn read_response_part(
             own.hint("response", "absent");
             Vec::new()
         }
-        Some((_, Value::Object(object))) if object.len() == 1 && object.contains_key("output") => {
-            response_text(&object["output"], "output", &mut own, context)
-        }
-        Some((_, Value::Object(object))) if object.len() == 1 && object.contains_key("error") => {
-            is_error = true;
-            response_text(&object["error"], "error", &mut own, context)
-        }
-        Some((_, object @ Value::Object(_))) => {
-            own.hint("response", "object");
-            vec![Block::text(context.text_of(object))]
-        }
-        Some((key, other)) => {
-            if context.target == SHAPE {
-                context.note(format!(
-                    "{at}/{key} is not an object; written as {{\"output\": …}} (Gemini needs an object)"
-                ));
+        Some((key, value)) => match value.view() {
+            View::Object(object) if object.len() == 1 && object.contains_key("output") => {
+                let output = object.get("output").expect("checked above");
+                response_text(output, "output", &mut own, context)
             }
-            response_text(other, "output", &mut own, context)
-        }
+            View::Object(object) if object.len() == 1 && object.contains_key("error") => {
+                is_error = true;
+                let error = object.get("error").expect("checked above");
+                response_text(error, "error", &mut own, context)
+            }
+            View::Object(_) => {
+                own.hint("response", "object");
+                vec![Block::text(context.text_of(&value.to_value()))]
+            }
+            _ => {
+                if context.target == SHAPE {
+                    context.note(format!(
+                        "{at}/{key} is not an object; written as {{\"output\": …}} (Gemini needs an object)"
+                    ));
+                }
+                response_text(value, "output", &mut own, context)
+            }
+        },
     };
     if let Some((key, parts)) = field(response, "parts") {
         let (parts, single) = repeated::items(parts, &format!("{at}/{key}"));
@@ -101,18 +105,18 @@ pub(super) fn read_response_part(
 }
 
 /// One entry of `functionResponse.parts`: inline or file data, else opaque.
-pub(super) fn read_response_media(
-    value: &Value,
+pub(super) fn read_response_media<N: Node>(
+    value: &N,
     at: &str,
     lending: &Lending,
 ) -> Result<Block, ConvertError> {
     let map =
         crate::shapes::kit::object_at(value, at, "a function response part must be an object")?;
-    let data: Vec<(&String, &Value)> = map
-        .iter()
+    let data: Vec<(&str, &N)> = map
+        .members()
         .filter(|(key, _)| DATA_KEYS.contains(&camel(key).as_ref()))
         .collect();
-    let [(key, inner)] = data.as_slice() else {
+    let [(key, inner)] = data[..] else {
         return Ok(opaque(value));
     };
     let kind = camel(key);
