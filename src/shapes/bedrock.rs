@@ -32,6 +32,8 @@ impl super::Dialect for Bedrock {
     fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
         Some(&stream::STREAM)
     }
+
+    super::reads_trees!();
 }
 
 mod acceptance;

@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::ext::{says_nothing, Own};
+use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
-use crate::json::Reading;
+use crate::json::{Node, Object, Reading, View};
 use crate::media::MediaKind;
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::{invalid, read_list, string_list};
@@ -25,19 +25,19 @@ const REQUEST_KEYS: &[&str] = &[
     "inferenceConfig",
 ];
 
-/// Reads a Converse document.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+/// Reads a Converse document, from a `Value` or the borrowed tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     let reading = context.reading();
     let mut transcript = Transcript::default();
     let mut own = Own::new();
-    let form = match value {
-        Value::Array(messages) => {
+    let form = match value.view() {
+        View::Array(messages) => {
             read_messages(messages, "", &mut transcript, reading)?;
             Form::Messages
         }
-        Value::Object(map) if map.contains_key("toolResult") => {
+        View::Object(map) if map.contains_key("toolResult") => {
             let result = read_tool_result(
-                map.get("toolResult").unwrap_or(&Value::Null),
+                map.get("toolResult").expect("checked above"),
                 "/toolResult",
                 reading,
             )?;
@@ -47,7 +47,7 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
                 .push(Message::new(Role::Tool, vec![Block::ToolResult(result)]));
             Form::ToolResult
         }
-        Value::Object(map) if map.contains_key("output") => {
+        View::Object(map) if map.contains_key("output") => {
             let message = map
                 .get("output")
                 .and_then(|o| o.get("message"))
@@ -63,14 +63,21 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
                 &mut transcript,
                 reading,
             )?;
-            let mut envelope = map.clone();
-            if let Some(Value::Object(output)) = envelope.get_mut("output") {
-                output.remove("message");
-            }
+            // The envelope without the message, which is the turn read above.
+            let envelope: Map<String, Value> = map
+                .members()
+                .map(|(key, value)| match value.as_object() {
+                    Some(output) if key == "output" => (
+                        key.to_string(),
+                        Value::Object(rest_of(output, &["message"])),
+                    ),
+                    _ => (key.to_string(), value.to_value()),
+                })
+                .collect();
             own.hint("response", Value::Object(envelope));
             Form::Response
         }
-        Value::Object(map) => {
+        View::Object(map) => {
             read_request(map, &mut transcript, &mut own, reading)?;
             Form::Request
         }
@@ -85,15 +92,15 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
     Ok((form, transcript))
 }
 
-fn read_request(
-    map: &Map<String, Value>,
+fn read_request<O: Object>(
+    map: &O,
     transcript: &mut Transcript,
     own: &mut Own,
     reading: &Reading,
 ) -> Result<(), ConvertError> {
     own.keep_unknown(map, REQUEST_KEYS);
     match map.get("modelId") {
-        Some(Value::String(model)) => transcript.model = Some(model.clone()),
+        Some(model) if model.is_string() => transcript.model = model.as_str().map(str::to_string),
         Some(other) => own.keep("modelId", other),
         None => {}
     }
@@ -120,7 +127,7 @@ fn read_request(
         let config = config
             .as_object()
             .ok_or_else(|| invalid("/inferenceConfig", "inferenceConfig is an object"))?;
-        let mut rest = config.clone();
+        let mut rest = config.to_map();
         transcript.max_tokens = rest.remove("maxTokens");
         transcript.temperature = rest.remove("temperature");
         transcript.top_p = rest.remove("topP");
@@ -136,9 +143,9 @@ fn read_request(
         let config = config
             .as_object()
             .ok_or_else(|| invalid("/toolConfig", "toolConfig is an object"))?;
-        let mut rest = config.clone();
-        if let Some(tools) = rest.remove("tools") {
-            let tools = read_list(&tools, "/toolConfig/tools", "tools is a list", read_tool)?;
+        let mut rest = rest_of(config, &["tools"]);
+        if let Some(tools) = config.get("tools") {
+            let tools = read_list(tools, "/toolConfig/tools", "tools is a list", read_tool)?;
             transcript.tools = Some(tools);
         }
         if let Some(choice) = rest.remove("toolChoice") {
@@ -151,8 +158,8 @@ fn read_request(
         }
         own.hint("toolConfig", Value::Object(rest));
     }
-    let messages = match map.get("messages") {
-        Some(Value::Array(messages)) => messages.as_slice(),
+    let messages = match map.get("messages").map(Node::view) {
+        Some(View::Array(messages)) => messages,
         Some(_) => return Err(invalid("/messages", "messages is a list")),
         None => {
             own.hint("messages", "absent");
@@ -162,12 +169,12 @@ fn read_request(
     read_messages(messages, "/messages", transcript, reading)
 }
 
-fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
-    let Some(spec) = tool.get("toolSpec").and_then(Value::as_object) else {
+fn read_tool<N: Node>(tool: &N, at: &str) -> Result<Tool, ConvertError> {
+    let Some(spec) = tool.get("toolSpec").and_then(Node::as_object) else {
         // A cachePoint or a systemTool: kept whole for this shape.
         let mut extensions = Extensions::new();
         let mut own = Own::new();
-        own.hint("tool", tool.clone());
+        own.hint("tool", tool.to_value());
         own.store(&mut extensions, SHAPE);
         return Ok(Tool {
             name: String::new(),
@@ -186,8 +193,12 @@ fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
     let mut own = Own::new();
     own.keep_unknown(spec, &["name", "description", "inputSchema", "strict"]);
     let parameters = match spec.get("inputSchema") {
-        Some(Value::Object(schema)) if schema.len() == 1 && schema.contains_key("json") => {
-            schema.get("json").cloned()
+        Some(schema)
+            if schema
+                .as_object()
+                .is_some_and(|schema| schema.len() == 1 && schema.contains_key("json")) =>
+        {
+            schema.get("json").map(Node::to_value)
         }
         Some(other) => {
             own.keep("inputSchema", other);
@@ -195,12 +206,12 @@ fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         }
         None => None,
     };
-    if let Some(Value::Object(outer)) = Some(tool) {
+    if let Some(outer) = tool.as_object() {
         if outer.len() > 1 {
             let extra: Map<String, Value> = outer
-                .iter()
+                .members()
                 .filter(|(k, _)| *k != "toolSpec")
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| (k.to_string(), v.to_value()))
                 .collect();
             own.hint("outer", Value::Object(extra));
         }
@@ -211,22 +222,22 @@ fn read_tool(tool: &Value, at: &str) -> Result<Tool, ConvertError> {
         name: name.to_string(),
         description: spec
             .get("description")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .map(str::to_string),
         parameters,
-        strict: spec.get("strict").and_then(Value::as_bool),
+        strict: spec.get("strict").and_then(Node::as_bool),
         extensions,
     })
 }
 
-fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
+fn read_tool_choice<N: Node>(choice: &N) -> Option<ToolChoice> {
     let map = choice.as_object()?;
     if map.len() != 1 {
         return None;
     }
-    let (key, inner) = map.iter().next()?;
+    let (key, inner) = map.members().next()?;
     let inner = inner.as_object()?;
-    match key.as_str() {
+    match key {
         "auto" if inner.is_empty() => Some(ToolChoice::Auto),
         "any" if inner.is_empty() => Some(ToolChoice::Required),
         "tool" if inner.len() == 1 => {
@@ -239,8 +250,8 @@ fn read_tool_choice(choice: &Value) -> Option<ToolChoice> {
 /// Reads messages. A user message holding `toolResult` blocks becomes a tool
 /// message with those results, and its other blocks a user message after it;
 /// the writer joins them again (Converse roles must alternate anyway).
-fn read_messages(
-    messages: &[Value],
+fn read_messages<N: Node>(
+    messages: &[N],
     base: &str,
     transcript: &mut Transcript,
     reading: &Reading,
@@ -250,14 +261,14 @@ fn read_messages(
         let map = message
             .as_object()
             .ok_or_else(|| invalid(&at, "a message is an object"))?;
-        let role = match map.get("role").and_then(Value::as_str) {
+        let role = match map.get("role").and_then(Node::as_str) {
             Some("user") => Role::User,
             Some("assistant") => Role::Assistant,
             _ => return Err(invalid(&format!("{at}/role"), "role is user or assistant")),
         };
         let content = map
             .get("content")
-            .and_then(Value::as_array)
+            .and_then(Node::as_array)
             .ok_or_else(|| invalid(&format!("{at}/content"), "content is a list of blocks"))?;
         let mut own = Own::new();
         own.keep_unknown(map, &["role", "content"]);
@@ -304,8 +315,8 @@ fn read_messages(
     Ok(())
 }
 
-fn read_tool_result(
-    result: &Value,
+fn read_tool_result<N: Node>(
+    result: &N,
     at: &str,
     reading: &Reading,
 ) -> Result<ToolResult, ConvertError> {
@@ -314,7 +325,7 @@ fn read_tool_result(
         crate::shapes::kit::required_str(map, "toolUseId", at, "a toolResult needs a toolUseId")?;
     let mut own = Own::new();
     own.keep_unknown(map, &["toolUseId", "content", "status"]);
-    let is_error = match map.get("status").and_then(Value::as_str) {
+    let is_error = match map.get("status").and_then(Node::as_str) {
         Some("error") => true,
         Some(other) => {
             own.hint("status", other);
@@ -324,7 +335,7 @@ fn read_tool_result(
     };
     let content = map
         .get("content")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .ok_or_else(|| {
             invalid(
                 &format!("{at}/content"),
@@ -349,8 +360,8 @@ fn read_tool_result(
 /// Reads one content block (a union: one key per block).
 /// (Long: one arm per block kind, each a few lines; the list of kinds
 /// reads best in one place.)
-pub(super) fn read_block(
-    block: &Value,
+pub(super) fn read_block<N: Node>(
+    block: &N,
     at: &str,
     reading: &Reading,
 ) -> Result<Block, ConvertError> {
@@ -358,30 +369,32 @@ pub(super) fn read_block(
     let opaque = || {
         Block::Opaque(Opaque {
             shape: SHAPE,
-            value: block.clone(),
+            value: block.to_value(),
         })
     };
     if map.len() != 1 {
         return Ok(opaque());
     }
-    let (key, inner) = map.iter().next().expect("one key");
+    let (key, inner) = map.members().next().expect("one key");
     let mut own = Own::new();
-    let part = match (key.as_str(), inner) {
-        ("text", Value::String(text)) => Part::Text(text.clone()),
-        ("json", value) => {
+    let part = match (key, inner.view()) {
+        ("text", View::String(text)) => Part::Text(text.to_string()),
+        ("json", _) => {
             own.hint("json", true);
-            Part::Text(reading.text_of(value))
+            Part::Text(reading.text_of(&inner.to_value()))
         }
         // Generated text with its citations: the text is the answer (the
         // blocks one after another); the citations only this shape has.
-        ("citationsContent", Value::Object(cited)) => {
+        ("citationsContent", View::Object(cited)) => {
             let texts: Option<Vec<&str>> = cited
                 .get("content")
-                .and_then(Value::as_array)
+                .and_then(Node::as_array)
                 .and_then(|items| items.iter().map(|i| i.get("text")?.as_str()).collect());
             let (Some(texts), true) = (
                 texts,
-                cited.keys().all(|k| k == "content" || k == "citations"),
+                cited
+                    .members()
+                    .all(|(k, _)| k == "content" || k == "citations"),
             ) else {
                 return Ok(opaque());
             };
@@ -391,20 +404,17 @@ pub(super) fn read_block(
             }
             Part::Text(texts.concat())
         }
-        (kind @ ("image" | "document" | "audio" | "video"), Value::Object(media)) => {
-            let format = media.get("format").and_then(Value::as_str);
-            let source = media.get("source").and_then(Value::as_object);
-            let name = media.get("name").and_then(Value::as_str);
-            let mut extra = media.clone();
-            for known in ["format", "source", "name"] {
-                extra.remove(known);
-            }
+        (kind @ ("image" | "document" | "audio" | "video"), View::Object(media)) => {
+            let format = media.get("format").and_then(Node::as_str);
+            let source = media.get("source").and_then(Node::as_object);
+            let name = media.get("name").and_then(Node::as_str);
+            let extra = rest_of(media, &["format", "source", "name"]);
             if !extra.is_empty() {
                 own.hint("inner", Value::Object(extra));
             }
             let data = match (
-                source.and_then(|s| s.get("bytes")).and_then(Value::as_str),
-                source.and_then(|s| s.get("text")).and_then(Value::as_str),
+                source.and_then(|s| s.get("bytes")).and_then(Node::as_str),
+                source.and_then(|s| s.get("text")).and_then(Node::as_str),
             ) {
                 (Some(bytes), _) if source.is_some_and(|s| s.len() == 1) => bytes.to_string(),
                 (None, Some(text))
@@ -418,7 +428,7 @@ pub(super) fn read_block(
                 _ if kind == "document" && source.is_some_and(|s| s.len() == 1) => {
                     let Some(texts) = source
                         .and_then(|s| s.get("content"))
-                        .and_then(Value::as_array)
+                        .and_then(Node::as_array)
                         .and_then(|items| {
                             items
                                 .iter()
@@ -460,22 +470,22 @@ pub(super) fn read_block(
             })
         }
         // Content the model reads inside a wrapper only Converse has.
-        ("guardContent", guard) => {
-            return Ok(super::wrapped::read_guard(guard, at, reading)?.unwrap_or_else(opaque))
+        ("guardContent", _) => {
+            return Ok(super::wrapped::read_guard(inner, at, reading)?.unwrap_or_else(opaque))
         }
-        ("searchResult", result) => {
-            return Ok(super::wrapped::read_search_result(result).unwrap_or_else(opaque))
+        ("searchResult", _) => {
+            return Ok(super::wrapped::read_search_result(inner).unwrap_or_else(opaque))
         }
         // A server tool's call (Nova's `systemTool`s): the provider runs it
         // and answers it in the same assistant turn, so, like Anthropic's
         // server_tool_use, it is this shape's own block, not a client call.
-        ("toolUse", Value::Object(call))
-            if call.get("type").and_then(Value::as_str) == Some("server_tool_use") =>
+        ("toolUse", View::Object(call))
+            if call.get("type").and_then(Node::as_str) == Some("server_tool_use") =>
         {
             return Ok(opaque())
         }
-        ("toolUse", Value::Object(call)) => {
-            let id = call.get("toolUseId").and_then(Value::as_str);
+        ("toolUse", View::Object(call)) => {
+            let id = call.get("toolUseId").and_then(Node::as_str);
             let name = crate::shapes::kit::required_str(
                 call,
                 "name",
@@ -491,7 +501,7 @@ pub(super) fn read_block(
                 name: name.to_string(),
                 arguments: Arguments::Value(
                     call.get("input")
-                        .cloned()
+                        .map(Node::to_value)
                         .unwrap_or(Value::Object(Map::new())),
                 ),
                 extensions,
@@ -510,4 +520,80 @@ fn own_text(own: &Own) -> bool {
     crate::contract::ext::Mine::of(&extensions, SHAPE)
         .hint("text")
         .is_some()
+}
+
+/// Null, or an empty string, list or object: `ext::says_nothing`, for
+/// either tree.
+fn says_nothing<N: Node>(value: &N) -> bool {
+    match value.view() {
+        View::Null => true,
+        View::String(text) => text.is_empty(),
+        View::Array(items) => items.is_empty(),
+        View::Object(map) => map.is_empty(),
+        View::Bool(_) | View::Number => false,
+    }
+}
+
+/// The members of `object` other than those in `read`, as a `Value` map, in
+/// the order `Map::remove` leaves (a removed key's place goes to the last
+/// member): the order the kept fields have always had. The members read are
+/// not made into `Value`s only to be dropped.
+fn rest_of<O: Object>(object: &O, read: &[&str]) -> Map<String, Value> {
+    let mut rest: Map<String, Value> = object
+        .members()
+        .map(|(key, value)| {
+            let kept = if read.contains(&key) {
+                Value::Null
+            } else {
+                value.to_value()
+            };
+            (key.to_string(), kept)
+        })
+        .collect();
+    for key in read {
+        rest.remove(*key);
+    }
+    rest
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shapes::tree_tests::reads_alike;
+    use crate::shapes::Shape;
+
+    /// Documents that fail, or that are read in an unusual way, give the same
+    /// transcript, notes and errors from the tree as from a `Value`.
+    #[test]
+    fn malformed_converse_documents_fail_alike() {
+        let cases = [
+            r#"[{"role": "user", "content": [{"toolResult": 5}]}]"#,
+            r#"{"messages": 5}"#,
+            r#"{"messages": [5]}"#,
+            r#"{"messages": [{"role": "system", "content": []}]}"#,
+            r#"{"messages": [{"role": "user", "content": null}]}"#,
+            r#"{"messages": [{"role": "user", "content": [5, {"text": "x"}]}]}"#,
+            r#"{"messages": [{"role": "user", "content": [{"toolResult": {"content": []}}]}]}"#,
+            r#"{"messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t", "input": {}}}]}]}"#,
+            concat!(
+                r#"{"messages": [{"role": "user", "content": [{"mystery": {}}, {"text": 5},"#,
+                r#" {"image": {"format": "bmp", "source": {"bytes": "AAAA"}}},"#,
+                r#" {"image": {"x": 1, "format": "png", "source": {"bytes": "iVBORw0KGgo="}, "y": 2}},"#,
+                r#" {"json": {"n": 1.50}}, {"searchResult": {"content": [{"text": "a"}], "x": 1}},"#,
+                r#" {"guardContent": {"image": {"format": "png", "source": {"bytes": "iVBORw0KGgo="}}}},"#,
+                r#" {"citationsContent": {"content": [{"text": "a"}], "citations": []}}]}]}"#
+            ),
+            r#"{"toolResult": {"toolUseId": "t", "content": "x"}}"#,
+            r#"{"system": {"text": "x"}, "messages": []}"#,
+            r#"{"inferenceConfig": [1], "messages": []}"#,
+            r#"{"toolConfig": {"tools": [{"toolSpec": {"inputSchema": {"json": {}}}}]}, "messages": []}"#,
+            r#"{"toolConfig": {"tools": {}, "toolChoice": {"auto": {"x": 1}}}}"#,
+            r#"{"output": {"stop": true}, "stopReason": "end_turn"}"#,
+        ];
+        for case in cases {
+            assert!(
+                reads_alike(Shape::Bedrock, case.as_bytes(), case),
+                "not taken: {case}"
+            );
+        }
+    }
 }

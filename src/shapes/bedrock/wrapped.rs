@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::read::read_block;
 use crate::contract::ext::{add_hint, Mine, Own};
 use crate::contract::ConvertError;
-use crate::json::Reading;
+use crate::json::{Node, Object, Reading, View};
 use crate::part::Part;
 use crate::shapes::kit::put;
 use crate::shapes::{lengths_of, split_joined, Shape};
@@ -27,39 +27,41 @@ const PASSAGE_SEPARATOR: &str = "\n";
 /// (`$guardContent`) and its other fields (`guardContent.qualifiers`) kept; or
 /// its image, read as an `image` block is, marked `$guardContent: "image"`.
 /// `None` for a form this reader does not know (kept opaque).
-pub(super) fn read_guard(
-    guard: &Value,
+pub(super) fn read_guard<N: Node>(
+    guard: &N,
     at: &str,
     reading: &Reading,
 ) -> Result<Option<Block>, ConvertError> {
     let Some((kind, inner)) = guard
         .as_object()
         .filter(|guard| guard.len() == 1)
-        .and_then(|guard| guard.iter().next())
+        .and_then(|guard| guard.members().next())
     else {
         return Ok(None);
     };
-    match (kind.as_str(), inner) {
-        ("text", Value::Object(inner)) => {
-            let Some(Value::String(text)) = inner.get("text") else {
+    match (kind, inner.view()) {
+        ("text", View::Object(inner)) => {
+            let Some(text) = inner.get("text").and_then(Node::as_str) else {
                 return Ok(None);
             };
             let mut own = Own::new();
-            let keys: Vec<Value> = inner.keys().map(|key| Value::from(key.as_str())).collect();
+            let keys: Vec<Value> = inner.members().map(|(key, _)| Value::from(key)).collect();
             own.hint("guardContent", Value::Array(keys));
-            for (key, value) in inner.iter().filter(|(key, _)| *key != "text") {
+            for (key, value) in inner.members().filter(|(key, _)| *key != "text") {
                 own.keep(&format!("guardContent.{key}"), value);
             }
             let mut extensions = Extensions::new();
             own.store(&mut extensions, SHAPE);
             Ok(Some(Block::Part {
-                part: Part::Text(text.clone()),
+                part: Part::Text(text.to_string()),
                 extensions,
             }))
         }
-        ("image", Value::Object(_)) => {
+        ("image", View::Object(_)) => {
+            // Read as an `image` block is: `read_block` takes a whole block,
+            // so one is made around the image (as a `Value`).
             let mut image = Map::new();
-            image.insert("image".into(), inner.clone());
+            image.insert("image".into(), inner.to_value());
             match read_block(
                 &Value::Object(image),
                 &format!("{at}/guardContent"),
@@ -83,7 +85,7 @@ pub(super) fn read_guard(
 /// with their lengths and the inner object's key order (`$searchResult`),
 /// and its other fields (`searchResult.source`, `.title`, `.citations`)
 /// kept. `None` for a form this reader does not know (kept opaque).
-pub(super) fn read_search_result(result: &Value) -> Option<Block> {
+pub(super) fn read_search_result<N: Node>(result: &N) -> Option<Block> {
     let inner = result.as_object()?;
     let passages: Vec<&str> = inner
         .get("content")?
@@ -95,12 +97,12 @@ pub(super) fn read_search_result(result: &Value) -> Option<Block> {
         })
         .collect::<Option<_>>()?;
     let mut own = Own::new();
-    let keys: Vec<Value> = inner.keys().map(|key| Value::from(key.as_str())).collect();
+    let keys: Vec<Value> = inner.members().map(|(key, _)| Value::from(key)).collect();
     let mut hint = Map::new();
     hint.insert("keys".into(), Value::Array(keys));
     hint.insert("content".into(), lengths_of(&passages));
     own.hint("searchResult", Value::Object(hint));
-    for (key, value) in inner.iter().filter(|(key, _)| *key != "content") {
+    for (key, value) in inner.members().filter(|(key, _)| *key != "content") {
         own.keep(&format!("searchResult.{key}"), value);
     }
     let mut extensions = Extensions::new();
