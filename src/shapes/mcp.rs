@@ -28,6 +28,8 @@ impl super::Dialect for Mcp {
     fn stream(&self) -> Option<&'static dyn super::StreamAssembler> {
         Some(&stream::STREAM)
     }
+
+    super::reads_trees!();
 }
 
 mod conversion;

@@ -7,31 +7,27 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ext::{Mine, Own};
+use crate::json::Object;
 
 /// Records under `$<hint>` the keys of `map` when the writer's order, `first`
 /// (those present), the rest as they came, then `last`, is not theirs.
-pub(super) fn record(
-    map: &Map<String, Value>,
-    first: &[&str],
-    last: &[&str],
-    hint: &str,
-    own: &mut Own,
-) {
+pub(super) fn record<O: Object>(map: &O, first: &[&str], last: &[&str], hint: &str, own: &mut Own) {
     let present = |keys: &[&str]| -> Vec<String> {
         keys.iter()
-            .filter(|key| map.contains_key(**key))
+            .filter(|key| map.contains_key(key))
             .map(|key| key.to_string())
             .collect()
     };
     let mut written = present(first);
+    let keys = || map.members().map(|(key, _)| key);
     written.extend(
-        map.keys()
-            .filter(|key| !first.contains(&key.as_str()) && !last.contains(&key.as_str()))
-            .cloned(),
+        keys()
+            .filter(|key| !first.contains(key) && !last.contains(key))
+            .map(str::to_string),
     );
     written.extend(present(last));
-    if !written.iter().eq(map.keys()) {
-        let keys = map.keys().map(|key| Value::String(key.clone())).collect();
+    if !written.iter().map(String::as_str).eq(keys()) {
+        let keys = keys().map(Value::from).collect();
         own.hint(hint, Value::Array(keys));
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::{order, types};
 use crate::contract::ext::Own;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::{Node, Object, View};
 use crate::media::{self, MediaKind};
 use crate::part::{MediaPart, Part, Source};
 use crate::shapes::kit::invalid;
@@ -15,16 +16,20 @@ use crate::transcript::{Block, Extensions, Message, Opaque, Role, ToolResult, Tr
 const SHAPE: Shape = Shape::Mcp;
 
 /// Reads a `CallToolResult` as a single tool result. MCP results carry no call
-/// id (the JSON-RPC id correlates them), so the result has none.
-pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
+/// id (the JSON-RPC id correlates them), so the result has none. Reads a
+/// `Value` or the borrowed tree.
+pub fn read<N: Node>(value: &N, context: &mut Context) -> Result<(Form, Transcript), ConvertError> {
     let map = value
         .as_object()
         .ok_or_else(|| invalid("", "a CallToolResult is an object"))?;
     let mut own = Own::new();
-    let (result, base) = match map.get("result") {
-        Some(Value::Object(result)) if map.contains_key("jsonrpc") => {
-            let mut envelope = map.clone();
-            envelope.shift_remove("result");
+    let (result, base) = match map.get("result").map(Node::view) {
+        Some(View::Object(result)) if map.contains_key("jsonrpc") => {
+            let envelope: Map<String, Value> = map
+                .members()
+                .filter(|(key, _)| *key != "result")
+                .map(|(key, value)| (key.to_string(), value.to_value()))
+                .collect();
             own.hint("jsonrpc", Value::Object(envelope));
             order::record(map, &[], &["result"], "jsonrpcKeys", &mut own);
             (result, "/result")
@@ -33,7 +38,7 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
     };
     let content = result
         .get("content")
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .ok_or_else(|| {
             invalid(
                 &format!("{base}/content"),
@@ -44,16 +49,18 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
     order::record(result, &["content", "isError"], &[], "keys", &mut own);
     // A flag that is no boolean is kept as written (validate reports it).
     let is_error = match result.get("isError") {
-        Some(Value::Bool(flag)) => {
-            if !flag {
-                own.hint("isError", false);
+        Some(flag) => match flag.as_bool() {
+            Some(flag) => {
+                if !flag {
+                    own.hint("isError", false);
+                }
+                flag
             }
-            *flag
-        }
-        Some(other) => {
-            own.keep("isError", other);
-            false
-        }
+            None => {
+                own.keep("isError", flag);
+                false
+            }
+        },
         None => false,
     };
     let blocks = content
@@ -81,7 +88,7 @@ pub fn read(value: &Value, context: &mut Context) -> Result<(Form, Transcript), 
 /// unknown type, or a known one missing what makes it one) is carried as it
 /// is: MCP gets it back unchanged, another shape drops it with a warning, and
 /// `validate` reports the malformed ones.
-fn read_block(block: &Value, at: &str, context: &mut Context) -> Block {
+fn read_block<N: Node>(block: &N, at: &str, context: &mut Context) -> Block {
     let mut own = Own::new();
     let part = block
         .as_object()
@@ -94,20 +101,15 @@ fn read_block(block: &Value, at: &str, context: &mut Context) -> Block {
         }
         None => Block::Opaque(Opaque {
             shape: SHAPE,
-            value: block.clone(),
+            value: block.to_value(),
         }),
     }
 }
 
 /// The part a block makes, if it makes one: what is left of the block is in
 /// `own`.
-fn read_part(
-    map: &Map<String, Value>,
-    at: &str,
-    own: &mut Own,
-    context: &mut Context,
-) -> Option<Part> {
-    let string = |key: &str| map.get(key).and_then(Value::as_str);
+fn read_part<O: Object>(map: &O, at: &str, own: &mut Own, context: &mut Context) -> Option<Part> {
+    let string = |key: &str| map.get(key).and_then(Node::as_str);
     match string("type")? {
         "text" => {
             let text = string("text")?;
@@ -177,8 +179,8 @@ fn read_part(
                     media_type
                 }
             };
-            let name = match map.get("name") {
-                Some(Value::String(name)) => Some(name.to_string()),
+            let name = match map.get("name").map(Node::view) {
+                Some(View::String(name)) => Some(name.to_string()),
                 None => {
                     own.hint("name", "absent");
                     None
@@ -206,7 +208,7 @@ fn read_part(
 
 /// Keeps the fields of a block the part does not hold: all but `known` and
 /// a `mimeType` the type was read from.
-fn own_fields(map: &Map<String, Value>, own: &mut Own, known: &[&str], member: Option<&Value>) {
+fn own_fields<O: Object>(map: &O, own: &mut Own, known: &[&str], member: Option<&O::Node>) {
     let mut known = known.to_vec();
     if types::is_read(member) {
         known.push("mimeType");
@@ -218,14 +220,14 @@ fn own_fields(map: &Map<String, Value>, own: &mut Own, known: &[&str], member: O
 /// carried as its UTF-8 bytes, with a hint to write it back as text. What the
 /// part does not hold (a `uri` that is no string, a `text` beside a `blob`,
 /// `_meta`) is kept in the `$resource` hint.
-fn read_resource(
-    resource: &Map<String, Value>,
+fn read_resource<O: Object>(
+    resource: &O,
     at: &str,
     own: &mut Own,
     context: &mut Context,
 ) -> Option<Part> {
-    let blob = resource.get("blob").and_then(Value::as_str);
-    let text = resource.get("text").and_then(Value::as_str);
+    let blob = resource.get("blob").and_then(Node::as_str);
+    let text = resource.get("text").and_then(Node::as_str);
     let (data, default_type) = match (blob, text) {
         (Some(blob), _) => {
             let sniffed = context
@@ -248,7 +250,7 @@ fn read_resource(
         (None, None) => return None,
     };
     // A `uri` that is no string is kept with the other fields.
-    let uri = resource.get("uri").and_then(Value::as_str);
+    let uri = resource.get("uri").and_then(Node::as_str);
     match (uri, resource.contains_key("uri")) {
         (Some(uri), _) => own.hint("uri", uri),
         (None, false) => own.hint("uri", Value::Null),
@@ -266,19 +268,22 @@ fn read_resource(
     let payload_key = if blob.is_some() { "blob" } else { "text" };
     let first = ["uri", "mimeType", payload_key];
     order::record(resource, &first, &[], "resourceKeys", own);
-    let mut inner = resource.clone();
-    inner.shift_remove(payload_key);
-    if uri.is_some() {
-        inner.shift_remove("uri");
-    }
-    if types::is_read(member) {
-        inner.shift_remove("mimeType");
-    }
+    // What the part and the hints above hold is not kept again.
+    let taken = |key: &str| {
+        key == payload_key
+            || (key == "uri" && uri.is_some())
+            || (key == "mimeType" && types::is_read(member))
+    };
+    let inner: Map<String, Value> = resource
+        .members()
+        .filter(|(key, _)| !taken(key))
+        .map(|(key, value)| (key.to_string(), value.to_value()))
+        .collect();
     if !inner.is_empty() {
         own.hint("resource", Value::Object(inner));
     }
     // The resource's own name; else the last segment of its URI.
-    let name = match resource.get("name").and_then(Value::as_str) {
+    let name = match resource.get("name").and_then(Node::as_str) {
         Some(name) if !name.is_empty() => Some(name.to_string()),
         _ => uri
             .unwrap_or("")
@@ -452,5 +457,34 @@ mod tests {
                 .any(|note| note.contains("mimeType \"plain\" is not a media type")),
             "{notes:?}"
         );
+    }
+
+    /// Results that fail, or whose blocks are carried whole or noted, give
+    /// the same transcript, notes and errors from the tree as from a `Value`.
+    #[test]
+    fn malformed_results_fail_alike() {
+        let cases = [
+            r#"[{"type": "text", "text": "a list"}]"#,
+            r#"{}"#,
+            r#"{"content": null}"#,
+            r#"{"content": "text"}"#,
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {"content": 5}}"#,
+            r#"{"jsonrpc": "2.0", "id": 1, "result": 5, "content": []}"#,
+            r#"{"result": {"content": []}}"#,
+            r#"{"content": [5, "a string", null, {"no": "type"}, {"type": "new", "payload": [1]}]}"#,
+            r#"{"content": [{"type": "text"}, {"type": "text", "text": null}, {"type": "image", "mimeType": "image/png"}]}"#,
+            r#"{"content": [{"type": "audio", "data": "AAAA", "mimeType": "no type"}, {"type": "image", "data": "R0lGODlhAQABAAAAACw=", "mimeType": "not a type"}]}"#,
+            r#"{"content": [{"type": "resource", "resource": {"uri": 7, "mimeType": ["text/plain"], "text": "odd"}}, {"type": "resource", "resource": {"uri": "file:///c", "blob": "AAEC", "text": "both", "_meta": {}}}, {"type": "resource", "resource": 5}]}"#,
+            r#"{"content": [{"type": "resource_link", "uri": "https://x.test/d", "name": 3, "mimeType": null}, {"type": "resource_link", "name": "no uri"}, {"type": "resource_link", "uri": "https://x.test/a.pdf", "mimeType": "plain"}]}"#,
+            r#"{"content": [], "isError": "yes"}"#,
+            r#"{"id": 4, "result": {"_meta": {}, "isError": false, "content": [{"text": "hi", "type": "text"}]}, "jsonrpc": "2.0"}"#,
+            r#"{"content": [{"type": "resource", "resource": {"x": 1, "mimeType": "text", "text": "a", "uri": "file:///a/b%20c.txt"}}]}"#,
+        ];
+        for case in cases {
+            assert!(
+                crate::shapes::tree_tests::reads_alike(SHAPE, case.as_bytes(), case),
+                "not taken: {case}"
+            );
+        }
     }
 }

@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use crate::contract::ext::{Mine, Own};
+use crate::json::{Node, View};
 use crate::media;
 
 /// The hint's value for a block that had no `mimeType`.
@@ -27,20 +28,20 @@ pub(super) enum Declared {
 
 /// Reads a `mimeType` member, recording how it was written: `absent`, or
 /// the spelling when it is not the normalized type.
-pub(super) fn read(member: Option<&Value>, own: &mut Own) -> Declared {
-    match member {
+pub(super) fn read<N: Node>(member: Option<&N>, own: &mut Own) -> Declared {
+    match member.map(Node::view) {
         None => {
             own.hint("mimeType", ABSENT);
             Declared::Missing
         }
-        Some(Value::String(written)) => {
+        Some(View::String(written)) => {
             let normalized = media::normalize(written);
-            if normalized.as_deref() != Some(written.as_str()) {
-                own.hint("mimeType", written.as_str());
+            if normalized.as_deref() != Some(written) {
+                own.hint("mimeType", written);
             }
             match normalized {
                 Some(media_type) => Declared::Type(media_type),
-                None => Declared::NotAType(written.clone()),
+                None => Declared::NotAType(written.to_string()),
             }
         }
         Some(_) => Declared::Missing,
@@ -49,8 +50,8 @@ pub(super) fn read(member: Option<&Value>, own: &mut Own) -> Declared {
 
 /// Whether a member is one [`read`] takes (a string, or absent); any other
 /// value is kept as a field of the block.
-pub(super) fn is_read(member: Option<&Value>) -> bool {
-    member.is_none_or(Value::is_string)
+pub(super) fn is_read<N: Node>(member: Option<&N>) -> bool {
+    member.is_none_or(Node::is_string)
 }
 
 /// The message of a conversion note for a type that is no media type.
