@@ -52,7 +52,7 @@ pub fn server_history(transcript: &Transcript) -> Option<ServerHistory<'_>> {
         let fields = transcript.extensions.get(shape.name())?;
         let keys = shape.dialect().conversion().server_history;
         keys.iter().find_map(|&key| {
-            let value = fields.get(key).filter(|value| !says_nothing(value))?;
+            let value = fields.get(key).filter(|value| !says_nothing(*value))?;
             Some(ServerHistory { shape, key, value })
         })
     })

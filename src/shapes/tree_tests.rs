@@ -37,7 +37,13 @@ pub(super) fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
     let mut by_tree = context().with_reading(tree.reading(&shared));
     let from_value = shape.dialect().read(&value.value, &mut by_value);
     let from_tree = shape.dialect().read_tree(&tree.json, &mut by_tree);
-    assert_eq!(from_value, from_tree, "{shape} {name}");
+    // As `Debug` text: `Value`'s `==` does not see the order of an
+    // object's keys, which the output keeps.
+    assert_eq!(
+        format!("{from_value:?}"),
+        format!("{from_tree:?}"),
+        "{shape} {name}"
+    );
     assert_eq!(by_value.finish(), by_tree.finish(), "{shape} {name}");
     true
 }

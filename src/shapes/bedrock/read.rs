@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::contract::ext::Own;
+use crate::contract::ext::{says_nothing, Own};
 use crate::contract::{Context, ConvertError, Form};
 use crate::json::{Node, Object, Reading, View};
 use crate::media::MediaKind;
@@ -520,18 +520,6 @@ fn own_text(own: &Own) -> bool {
     crate::contract::ext::Mine::of(&extensions, SHAPE)
         .hint("text")
         .is_some()
-}
-
-/// Null, or an empty string, list or object: `ext::says_nothing`, for
-/// either tree.
-fn says_nothing<N: Node>(value: &N) -> bool {
-    match value.view() {
-        View::Null => true,
-        View::String(text) => text.is_empty(),
-        View::Array(items) => items.is_empty(),
-        View::Object(map) => map.is_empty(),
-        View::Bool(_) | View::Number => false,
-    }
 }
 
 /// The members of `object` other than those in `read`, as a `Value` map, in

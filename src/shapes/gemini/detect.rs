@@ -5,7 +5,7 @@
 
 use crate::json::{Node, Object};
 
-use super::snake;
+use super::field;
 use crate::contract::detect::{At, Rank, Tier, STRONG};
 
 pub fn document<O: Object>(map: &O) -> Option<Rank> {
@@ -63,7 +63,7 @@ pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
         At::Document => {
             SETTINGS.iter().any(|key| has(key))
                 // Gemini's toolConfig holds `functionCallingConfig`; Bedrock's, `tools`.
-                || field(map, "toolConfig").is_some_and(|c| {
+                || field(map, "toolConfig").is_some_and(|(_, c)| {
                     c.as_object()
                         .is_some_and(|c| field(c, "functionCallingConfig").is_some())
                 })
@@ -77,10 +77,4 @@ pub fn evidence<N: Node>(at: At<'_>, value: &N) -> u32 {
         _ => false,
     };
     u32::from(own) * STRONG
-}
-
-/// A field by its camelCase name, or its snake_case one (as the reader
-/// finds it), in a `Value` or the borrowed tree.
-fn field<'m, O: Object>(map: &'m O, name: &str) -> Option<&'m O::Node> {
-    map.get(name).or_else(|| map.get(&snake(name)))
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::repeated::{self, Singles};
 use super::{add_hint, camel, camelize, camelize_map, field, get, snake_names, SHAPE};
-use crate::contract::ext::Own;
+use crate::contract::ext::{says_nothing, Own};
 use crate::contract::{Context, ConvertError, Form};
 use crate::json::{Node, Object, View};
 use crate::shapes::kit::invalid;
@@ -274,18 +274,6 @@ fn blank_parts<N: Node>(parts: &N) -> bool {
     match parts.view() {
         View::Array(list) => list.iter().all(blank),
         _ => says_nothing(parts) || blank(parts),
-    }
-}
-
-/// Null, or an empty string, list or object: `ext::says_nothing` (which
-/// reads a `Value` only) of either tree.
-fn says_nothing<N: Node>(value: &N) -> bool {
-    match value.view() {
-        View::Null => true,
-        View::String(text) => text.is_empty(),
-        View::Array(items) => items.is_empty(),
-        View::Object(map) => map.is_empty(),
-        View::Bool(_) | View::Number => false,
     }
 }
 

@@ -24,7 +24,7 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
             // field as null; most Bedrock bodies send `"system": []`).
             for (key, _) in fields.iter().filter(|(k, v)| {
                 !k.starts_with('$')
-                    && !says_nothing(v)
+                    && !says_nothing(*v)
                     && !is_default(k, v)
                     && shared(shape, k, target).is_none()
                     && !by_endpoint(k, target)
@@ -45,7 +45,7 @@ pub fn foreign_fields(extensions: &Extensions, target: Shape) -> Vec<String> {
                 };
                 for (key, _) in inner
                     .iter()
-                    .filter(|(k, v)| !carried(k) && !says_nothing(v))
+                    .filter(|(k, v)| !carried(k) && !says_nothing(*v))
                 {
                     names.push(format!("{shape} {key}"));
                 }

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::{Shape, HUB};
-use crate::json::{Node, Object};
+use crate::json::{Node, Object, View};
 use crate::transcript::{Extensions, Message};
 
 /// A shape's own entries: fields it has and the model does not, and `$` hints.
@@ -114,14 +114,14 @@ fn hint_key(key: &str) -> String {
     ["$", key].concat()
 }
 
-/// Null, or an empty string, list or object.
-pub fn says_nothing(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::String(text) => text.is_empty(),
-        Value::Array(items) => items.is_empty(),
-        Value::Object(map) => map.is_empty(),
-        _ => false,
+/// Null, or an empty string, list or object (of either tree).
+pub fn says_nothing<N: Node>(value: &N) -> bool {
+    match value.view() {
+        View::Null => true,
+        View::String(text) => text.is_empty(),
+        View::Array(items) => items.is_empty(),
+        View::Object(map) => map.is_empty(),
+        View::Bool(_) | View::Number => false,
     }
 }
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::tools::{read_tool, read_tool_choice};
 use super::{is_blank, Reader, REQUEST_KEYS, SHAPE};
-use crate::contract::ext::Own;
+use crate::contract::ext::{says_nothing, Own};
 use crate::contract::ConvertError;
 use crate::json::{Node, Object, View};
 use crate::shapes::kit::{self, invalid, number_or_keep, string_list, string_or_keep};
@@ -112,17 +112,5 @@ impl Reader {
         own.hint("response", Value::Object(envelope));
         own.store(&mut transcript.extensions, SHAPE);
         Ok(transcript)
-    }
-}
-
-/// `contract::ext::says_nothing` for either tree (that one reads only a
-/// `Value`): `null`, or an empty string, list or object.
-fn says_nothing<N: Node>(value: &N) -> bool {
-    match value.view() {
-        View::Null => true,
-        View::String(text) => text.is_empty(),
-        View::Array(items) => items.is_empty(),
-        View::Object(map) => map.is_empty(),
-        _ => false,
     }
 }
