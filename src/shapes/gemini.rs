@@ -381,13 +381,37 @@ fn camelize_map<O: Object>(map: &O) -> Map<String, Value> {
 }
 
 /// A field by its camelCase name, or its snake_case one: the key as written
-/// (for pointers) and the value.
-fn field<'m, 'n, O: Object>(map: &'m O, name: &'n str) -> Option<(Cow<'n, str>, &'m O::Node)> {
-    if let Some(value) = map.get(name) {
-        return Some((Cow::Borrowed(name), value));
+/// (for pointers) and the value. One look at each key, and no snake_case
+/// name spelled out: detection asks every object of a document for a dozen
+/// names, most of them absent.
+fn field<'m, O: Object>(map: &'m O, name: &str) -> Option<(&'m str, &'m O::Node)> {
+    let mut snake = None;
+    for (key, value) in map.members() {
+        if key == name {
+            return Some((key, value));
+        }
+        if snake.is_none() && is_snake_of(key, name) {
+            snake = Some((key, value));
+        }
     }
-    let snake = snake(name);
-    map.get(&snake).map(|value| (Cow::Owned(snake), value))
+    snake
+}
+
+/// Whether `key` is `name` spelled as [`snake`] spells it (`file_uri` for
+/// `fileUri`).
+fn is_snake_of(key: &str, name: &str) -> bool {
+    let mut key = key.bytes();
+    for byte in name.bytes() {
+        let same = if byte.is_ascii_uppercase() {
+            key.next() == Some(b'_') && key.next() == Some(byte.to_ascii_lowercase())
+        } else {
+            key.next() == Some(byte)
+        };
+        if !same {
+            return false;
+        }
+    }
+    key.next().is_none()
 }
 
 /// The value of a field by its camelCase or snake_case name.
@@ -538,6 +562,19 @@ mod tests {
         assert_eq!(camel("_private"), "_private");
         assert_eq!(camel("HARM_CATEGORY"), "HARM_CATEGORY");
         assert_eq!(snake("fileUri"), "file_uri");
+        for (key, name) in [
+            ("file_uri", "fileUri"),
+            ("file_uri_", "fileUri"),
+            ("fileuri", "fileUri"),
+            ("file_Uri", "fileUri"),
+            ("a_b_c", "aBC"),
+            ("parts", "parts"),
+            ("part", "parts"),
+            ("_x", "X"),
+            ("é_x", "éX"),
+        ] {
+            assert_eq!(is_snake_of(key, name), snake(name) == key, "{key} {name}");
+        }
         assert_eq!(
             camelize(
                 &json!({"function_call": {"name": "f", "args": {"user_id": 1}},
