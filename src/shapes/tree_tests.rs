@@ -19,9 +19,8 @@ fn tree_readers() -> Vec<Shape> {
 }
 
 /// Reads `bytes` as `shape` both ways; `false` when the tree does not take
-/// them. A shape's own cases (its malformed documents) call it from its
-/// reader's tests.
-pub(super) fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
+/// them.
+fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
     let shared = SharedBytes::new(bytes.to_vec());
     let Some(tree) = lent::parse_tree(&shared) else {
         return false;
@@ -46,6 +45,17 @@ pub(super) fn reads_alike(shape: Shape, bytes: &[u8], name: &str) -> bool {
     );
     assert_eq!(by_value.finish(), by_tree.finish(), "{shape} {name}");
     true
+}
+
+/// Each of `cases`, a document of `shape` the tree takes, read alike both
+/// ways: a shape's table of its own malformed documents.
+pub(super) fn cases_read_alike(shape: Shape, cases: &[&str]) {
+    for case in cases {
+        assert!(
+            reads_alike(shape, case.as_bytes(), case),
+            "not taken: {case}"
+        );
+    }
 }
 
 #[test]
@@ -73,12 +83,7 @@ fn malformed_chat_documents_fail_alike() {
         r#"{"choices": []}"#,
         r#"[{"role": "user", "content": [{"type": "text"}]}]"#,
     ];
-    for case in cases {
-        assert!(
-            reads_alike(Shape::OpenaiChat, case.as_bytes(), case),
-            "not taken: {case}"
-        );
-    }
+    cases_read_alike(Shape::OpenaiChat, &cases);
 }
 
 /// Every document of every shape, read as each shape that reads the tree

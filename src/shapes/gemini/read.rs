@@ -350,7 +350,7 @@ fn read_response<O: Object>(
 
 #[cfg(test)]
 mod tests {
-    use crate::shapes::tree_tests::reads_alike;
+    use crate::shapes::tree_tests::cases_read_alike;
     use crate::shapes::Shape;
 
     #[test]
@@ -372,11 +372,6 @@ mod tests {
             r#"{"function_response": {"name": "f", "response": "plain", "parts": [{"inlineData": {"data": "iVBORw0KGgo", "mimeType": "image/png"}}, {"text": "x"}]}}"#,
             r#"{"candidates": {"content": {"role": "model", "parts": []}}, "modelVersion": 5}"#,
         ];
-        for case in cases {
-            assert!(
-                reads_alike(Shape::Gemini, case.as_bytes(), case),
-                "not taken: {case}"
-            );
-        }
+        cases_read_alike(Shape::Gemini, &cases);
     }
 }
