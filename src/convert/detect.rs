@@ -491,4 +491,21 @@ mod tests {
             "messages": [{"role": "user", "content": [{"text": "hi"}]}]});
         assert_eq!(shape(bedrock_tools), Shape::Bedrock);
     }
+
+    /// Detection (`convert --from auto`) tells every document's shape alike
+    /// from the tree and from a `Value`, with the same note.
+    #[test]
+    fn every_recording_and_fixture_is_detected_alike() {
+        let mut detected = 0;
+        for (name, bytes) in crate::shapes::tree_tests::documents() {
+            let Some(tree) = crate::json::lent::parse_tree(&bytes) else {
+                continue;
+            };
+            let value = crate::json::lent::parse(&bytes).expect("the tree took it");
+            let from_tree = detect(&tree.json);
+            assert_eq!(detect(&value.value), from_tree, "{name}");
+            detected += usize::from(from_tree.is_some());
+        }
+        assert!(detected > 200, "only {detected} documents detected");
+    }
 }

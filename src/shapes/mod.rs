@@ -12,7 +12,7 @@ pub mod nemo_gym;
 pub mod openai_chat;
 pub mod openai_responses;
 #[cfg(test)]
-mod tree_tests;
+pub(crate) mod tree_tests;
 
 use std::sync::OnceLock;
 

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::contract::convert::ConvertOptions;
 use crate::contract::Context;
-use crate::convert::ConvertOptions;
 use crate::json::lent;
 use crate::shapes::{Registered, Shape};
 use crate::shared::SharedBytes;
@@ -101,29 +101,9 @@ fn every_recording_and_fixture_reads_alike() {
     }
 }
 
-/// Detection (`convert --from auto`) tells every document's shape alike
-/// from the tree and from a `Value`, with the same note.
-#[test]
-fn every_recording_and_fixture_is_detected_alike() {
-    let mut detected = 0;
-    for (name, bytes) in documents() {
-        let Some(tree) = lent::parse_tree(&bytes) else {
-            continue;
-        };
-        let value = lent::parse(&bytes).expect("the tree took it");
-        let from_tree = crate::convert::detect::detect(&tree.json);
-        assert_eq!(
-            crate::convert::detect::detect(&value.value),
-            from_tree,
-            "{name}"
-        );
-        detected += usize::from(from_tree.is_some());
-    }
-    assert!(detected > 200, "only {detected} documents detected");
-}
-
-/// Every JSON document of the fixtures and the recordings, by name.
-fn documents() -> Vec<(String, Vec<u8>)> {
+/// Every JSON document of the fixtures and the recordings, by name (the
+/// engines' tests read them too).
+pub(crate) fn documents() -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut found = Vec::new();
     for dir in [
