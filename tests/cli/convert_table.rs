@@ -45,3 +45,42 @@ fn round_trips_through_canonical() {
     round_trips("bedrock", json!({"modelId": "m", "messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "f", "input": {}}}]}, {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "ok"}]}}]}]}));
     round_trips("openai-responses", json!({"model": "gpt-4.1", "input": [{"role": "user", "content": "Chart Paris."}, {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"}, {"type": "function_call_output", "call_id": "call_1", "output": "ok"}]}));
 }
+
+/// Bedrock: fields the model has no place for are written back in the order
+/// they came, whichever of their neighbours the model took (the settings, a
+/// tool choice, a media block's format).
+#[test]
+fn bedrock_kept_fields_keep_their_order() {
+    let input = concat!(
+        r#"{"modelId":"m","messages":[{"role":"user","content":[{"image":{"zz":1,"format":"png","#,
+        r#""aa":2,"source":{"bytes":"iVBORw0KGgo="},"mm":3}}]}],"#,
+        r#""inferenceConfig":{"maxTokens":5,"zeta":1,"temperature":0.5,"alpha":2,"stopSequences":5,"beta":3},"#,
+        r#""toolConfig":{"zz":1,"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":{}}}}],"#,
+        r#""toolChoice":{"auto":{}},"aa":2,"mm":3}}"#
+    );
+    let value: serde_json::Value = serde_json::from_str(input).unwrap();
+    let converted = partkit::convert::convert(
+        &value,
+        Some(partkit::shapes::Shape::Bedrock),
+        partkit::shapes::Shape::Bedrock,
+        Default::default(),
+    )
+    .unwrap();
+    let text = serde_json::to_string(&converted.value).unwrap();
+    let order = |object: &str, keys: &[&str]| {
+        let at = text
+            .find(object)
+            .unwrap_or_else(|| panic!("{object} in {text}"));
+        let places: Vec<_> = keys
+            .iter()
+            .map(|key| text[at..].find(&format!("\"{key}\"")).expect(key))
+            .collect();
+        assert!(places.is_sorted(), "{object} {keys:?} in {text}");
+    };
+    order(r#""image""#, &["zz", "aa", "mm"]);
+    order(
+        r#""inferenceConfig""#,
+        &["zeta", "alpha", "stopSequences", "beta"],
+    );
+    order(r#""toolConfig""#, &["zz", "aa", "mm"]);
+}

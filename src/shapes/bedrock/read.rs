@@ -127,15 +127,14 @@ fn read_request<O: Object>(
         let config = config
             .as_object()
             .ok_or_else(|| invalid("/inferenceConfig", "inferenceConfig is an object"))?;
+        // What is left keeps its place (`shift_remove`; see `rest_of`).
         let mut rest = config.to_map();
-        transcript.max_tokens = rest.remove("maxTokens");
-        transcript.temperature = rest.remove("temperature");
-        transcript.top_p = rest.remove("topP");
-        if let Some(stop) = rest.remove("stopSequences") {
-            transcript.stop = string_list(&stop);
-            if transcript.stop.is_none() {
-                rest.insert("stopSequences".into(), stop);
-            }
+        transcript.max_tokens = rest.shift_remove("maxTokens");
+        transcript.temperature = rest.shift_remove("temperature");
+        transcript.top_p = rest.shift_remove("topP");
+        transcript.stop = rest.get("stopSequences").and_then(string_list);
+        if transcript.stop.is_some() {
+            rest.shift_remove("stopSequences");
         }
         own.hint("inferenceConfig", Value::Object(rest));
     }
@@ -148,13 +147,9 @@ fn read_request<O: Object>(
             let tools = read_list(tools, "/toolConfig/tools", "tools is a list", read_tool)?;
             transcript.tools = Some(tools);
         }
-        if let Some(choice) = rest.remove("toolChoice") {
-            match read_tool_choice(&choice) {
-                Some(choice) => transcript.tool_choice = Some(choice),
-                None => {
-                    rest.insert("toolChoice".into(), choice);
-                }
-            }
+        transcript.tool_choice = rest.get("toolChoice").and_then(read_tool_choice);
+        if transcript.tool_choice.is_some() {
+            rest.shift_remove("toolChoice");
         }
         own.hint("toolConfig", Value::Object(rest));
     }
@@ -522,26 +517,16 @@ fn own_text(own: &Own) -> bool {
         .is_some()
 }
 
-/// The members of `object` other than those in `read`, as a `Value` map, in
-/// the order `Map::remove` leaves (a removed key's place goes to the last
-/// member): the order the kept fields have always had. The members read are
-/// not made into `Value`s only to be dropped.
+/// The members of `object` other than those in `read`, as a `Value` map in
+/// document order (kept fields are written back in the order they came;
+/// `Map::remove` would move the last member into a removed one's place).
+/// The members read are not made into `Value`s only to be dropped.
 fn rest_of<O: Object>(object: &O, read: &[&str]) -> Map<String, Value> {
-    let mut rest: Map<String, Value> = object
+    object
         .members()
-        .map(|(key, value)| {
-            let kept = if read.contains(&key) {
-                Value::Null
-            } else {
-                value.to_value()
-            };
-            (key.to_string(), kept)
-        })
-        .collect();
-    for key in read {
-        rest.remove(*key);
-    }
-    rest
+        .filter(|(key, _)| !read.contains(key))
+        .map(|(key, value)| (key.to_string(), value.to_value()))
+        .collect()
 }
 
 #[cfg(test)]
