@@ -137,7 +137,7 @@ pub mod internals {
     }
     /// The borrowed JSON tree and the lending parser.
     pub mod json {
-        pub use crate::json::{duplicate_keys, parse, parse_counted, Reading, Spellings};
+        pub use crate::json::{duplicate_keys, parse, parse_counted, Json, Reading, Spellings};
         /// The lending parser: payload strings left in the input, and what a
         /// document lends (for `convert::convert_read`).
         pub mod lent {

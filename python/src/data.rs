@@ -1,6 +1,6 @@
 //! A document given as Python data (a `dict` or `list`), converted without
 //! JSON text on either side (docs/python.md#data-without-json-text): its
-//! objects are walked into the library's value, the payload strings lent as
+//! objects are walked into the library's tree, the payload strings lent as
 //! a text's are ([`Gathered`]), and the output is built back as Python
 //! objects. A payload the output holds as it came (the same string, or the
 //! same data URL) is the input's own `str` object, not a copy.
@@ -12,15 +12,17 @@
 //! [`Refused`], and the caller takes the JSON text route, which keeps its
 //! behaviour for them exactly.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use partkit::convert::document::{convert_data, converts_data, ConvertRequest, ConvertedValue};
 use partkit::convert::ConvertError;
+use partkit::internals::json::Json;
 use partkit::internals::{pieces, Gathered, Held, Lending, Piece};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PySlice, PyString};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 /// Deeper than serde_json parses text (128 levels), so such a document goes
 /// the text route and fails as it always has.
@@ -34,9 +36,10 @@ const PLACEHOLDER: char = '\u{E000}';
 #[derive(Debug)]
 pub struct Refused;
 
-/// A document walked into a value, its payloads lent.
+/// A document walked into the library's borrowed tree (its strings owned),
+/// its payloads lent.
 pub struct Walked {
-    value: Value,
+    tree: Json<'static>,
     lending: Lending,
     /// The input's payload strings: an output string that is one of them
     /// as it came is that very object.
@@ -58,12 +61,12 @@ pub enum Payloads {
 /// Walks `object` (a `dict` or `list`).
 pub fn walk(object: &Bound<'_, PyAny>, payloads: Payloads) -> Result<Walked, Refused> {
     let mut walker = Walker::new(true, payloads);
-    let mut value = walker.value(object, None, 0)?;
+    let mut tree = walker.json(object, None, 0)?;
     if walker.gathered.clash() {
         // A string of the document holds a placeholder character: lend
         // nothing, as the scan of a text does then.
         walker = Walker::new(false, payloads);
-        value = walker.value(object, None, 0)?;
+        tree = walker.json(object, None, 0)?;
     }
     let strings = Arc::new(Strings(walker.held));
     let held: Arc<dyn Held> = match payloads {
@@ -71,7 +74,7 @@ pub fn walk(object: &Bound<'_, PyAny>, payloads: Payloads) -> Result<Walked, Ref
         Payloads::Copied => Arc::new(Copies(walker.copies)),
     };
     Ok(Walked {
-        value,
+        tree,
         lending: walker.gathered.into_lending(held),
         strings,
     })
@@ -158,18 +161,18 @@ impl Walker {
         }
     }
 
-    fn value(
+    fn json(
         &mut self,
         object: &Bound<'_, PyAny>,
         key: Option<&str>,
         depth: usize,
-    ) -> Result<Value, Refused> {
+    ) -> Result<Json<'static>, Refused> {
         if let Ok(text) = object.cast_exact::<PyString>() {
             let str = text.to_str().map_err(|_| Refused)?;
             if !self.lend {
-                return Ok(Value::String(str.to_owned()));
+                return Ok(Json::String(Cow::Owned(str.to_owned())));
             }
-            return Ok(Value::String(match self.gathered.lend(str, key) {
+            let string = match self.gathered.lend(str, key) {
                 Some(loan) => {
                     if self.payloads == Payloads::Copied {
                         self.copies.push(str[loan.offset..].into());
@@ -178,21 +181,22 @@ impl Walker {
                     loan.placeholder
                 }
                 None => str.to_owned(),
-            }));
+            };
+            return Ok(Json::String(Cow::Owned(string)));
         }
         if object.is_none() {
-            return Ok(Value::Null);
+            return Ok(Json::Null);
         }
         if let Ok(flag) = object.cast_exact::<PyBool>() {
-            return Ok(Value::Bool(flag.is_true()));
+            return Ok(Json::Bool(flag.is_true()));
         }
         if object.is_exact_instance_of::<PyInt>() {
             if let Ok(number) = object.extract::<i64>() {
-                return Ok(Value::Number(number.into()));
+                return Ok(Json::Number(Cow::Owned(number.to_string())));
             }
             return object
                 .extract::<u64>()
-                .map(|number| Value::Number(number.into()))
+                .map(|number| Json::Number(Cow::Owned(number.to_string())))
                 .map_err(|_| Refused);
         }
         if let Ok(number) = object.cast_exact::<PyFloat>() {
@@ -203,30 +207,34 @@ impl Walker {
             // library keeps a number's spelling wherever it writes one.
             let spelled = number.repr().map_err(|_| Refused)?;
             let spelled = spelled.to_str().map_err(|_| Refused)?;
-            return serde_json::from_str::<Number>(spelled)
-                .map(Value::Number)
-                .map_err(|_| Refused);
+            // Python's float spellings are JSON's, but for what is refused.
+            return match serde_json::from_str::<Number>(spelled) {
+                Ok(_) => Ok(Json::Number(Cow::Owned(spelled.to_owned()))),
+                Err(_) => Err(Refused),
+            };
         }
         if depth >= MAX_DEPTH {
             return Err(Refused);
         }
         if let Ok(members) = object.cast_exact::<PyDict>() {
-            let mut map = Map::with_capacity(members.len());
+            // A dict's keys are distinct: no member to merge, as the parser
+            // of a text must.
+            let mut list = Vec::with_capacity(members.len());
             for (name, member) in members.iter() {
                 let name = name.cast_exact::<PyString>().map_err(|_| Refused)?;
                 let name = name.to_str().map_err(|_| Refused)?;
                 self.gathered.key(name);
-                let value = self.value(&member, Some(name), depth + 1)?;
-                map.insert(name.to_owned(), value);
+                let value = self.json(&member, Some(name), depth + 1)?;
+                list.push((Cow::Owned(name.to_owned()), value));
             }
-            return Ok(Value::Object(map));
+            return Ok(Json::Object(list));
         }
         if let Ok(items) = object.cast_exact::<PyList>() {
             let mut values = Vec::with_capacity(items.len());
             for item in items.iter() {
-                values.push(self.value(&item, None, depth + 1)?);
+                values.push(self.json(&item, None, depth + 1)?);
             }
-            return Ok(Value::Array(values));
+            return Ok(Json::Array(values));
         }
         Err(Refused)
     }
@@ -235,7 +243,7 @@ impl Walker {
 impl Walked {
     /// Whether the request can convert this value (else: the text route).
     pub fn fits(&self, request: &ConvertRequest) -> bool {
-        converts_data(&self.value, request)
+        converts_data(&self.tree, request)
     }
 
     /// Converts it. With [`Payloads::Copied`] no Python object is touched:
@@ -243,7 +251,7 @@ impl Walked {
     /// are released with the GIL held). With [`Payloads::InPlace`] each
     /// read of a payload takes the GIL: call it holding the GIL.
     pub fn convert(&self, request: &ConvertRequest) -> Result<ConvertedValue, ConvertError> {
-        convert_data(&self.value, self.lending.clone(), request)
+        convert_data(&self.tree, self.lending.clone(), request)
     }
 
     /// The output `converted` (of this document) as Python objects.

@@ -13,7 +13,7 @@ use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::document::{Document, LentFile, Open};
 use crate::error::ReadFault;
 use crate::json::lent::{self, Lending, Lent};
-use crate::json::{Reading, Spellings};
+use crate::json::{Json, Reading, Spellings};
 use crate::render;
 use crate::shapes::rollout;
 use crate::shapes::{Registered, Shape};
@@ -238,30 +238,31 @@ pub struct ConvertedValue {
     pub source: Shape,
 }
 
-/// Whether [`convert_data`] can take `value` for this request: a whole
+/// Whether [`convert_data`] can take `tree` for this request: a whole
 /// document read as a transcript (a rollout and `--at` values are spliced
 /// back into their document's text, which data has none of).
-pub fn converts_data(value: &Value, request: &ConvertRequest) -> bool {
+pub fn converts_data(tree: &Json<'_>, request: &ConvertRequest) -> bool {
     match request.rollout {
         _ if request.at.is_active() => false,
         RolloutChoice::Always => false,
-        RolloutChoice::Recognize => !rollout().holds_value(value),
+        RolloutChoice::Recognize => !rollout().holds(tree),
         RolloutChoice::Never => true,
     }
 }
 
-/// Converts a document that is data, not text (Python's dicts and lists):
-/// `value` with its payloads lent through `lending` ([`lent::Gathered`]).
-/// The caller makes sure [`converts_data`] holds; numbers are written as
-/// serde_json spells them (there is no text to take a spelling from).
+/// Converts a document that is data, not text (Python's dicts and lists),
+/// built as the borrowed tree a small document's text is parsed into
+/// (docs/speed.md, "One tree for small documents"): `tree` with its payloads
+/// lent through `lending` ([`lent::Gathered`]). The caller makes sure
+/// [`converts_data`] holds; each number is written as the tree spells it.
 pub fn convert_data(
-    value: &Value,
+    tree: &Json<'_>,
     lending: Lending,
     request: &ConvertRequest,
 ) -> Result<ConvertedValue, ConvertError> {
     let reading = Reading::lent(lending);
-    let converted = convert::convert_read(
-        value,
+    let converted = convert::convert_tree(
+        tree,
         request.from,
         request.to,
         request.options.clone(),

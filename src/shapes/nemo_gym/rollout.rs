@@ -39,12 +39,6 @@ impl Envelope for Rollout {
         is_rollout(doc)
     }
 
-    fn holds_value(&self, value: &serde_json::Value) -> bool {
-        value
-            .get(REQUEST_KEY)
-            .is_some_and(serde_json::Value::is_object)
-    }
-
     fn open(&self, line: &[u8]) -> Option<Conversation> {
         open(line)
     }

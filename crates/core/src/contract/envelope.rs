@@ -26,9 +26,6 @@ pub trait Envelope: Sync {
     /// Whether a parsed document is one (the same test as [`Self::holds_text`]).
     fn holds(&self, doc: &Json<'_>) -> bool;
 
-    /// Whether a document given as data (not text) is one (the same test).
-    fn holds_value(&self, value: &serde_json::Value) -> bool;
-
     /// The conversation of `line`, built from its own bytes; `None` when the
     /// line is not one.
     fn open(&self, line: &[u8]) -> Option<Conversation>;
