@@ -84,3 +84,43 @@ fn bedrock_kept_fields_keep_their_order() {
     );
     order(r#""toolConfig""#, &["zz", "aa", "mm"]);
 }
+
+/// A response converted to its own shape comes back in its own order: the
+/// model and the turn (a completion's `choices[0].message`, a Responses
+/// `output`) are read into the model and written back where they were. A
+/// model taken out on the way (an edited canonical form) leaves no gap.
+#[test]
+fn responses_keep_their_envelope_order() {
+    use partkit::shapes::Shape;
+    let convert = |text: &str, from: Shape, to: Shape| {
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        let converted = partkit::convert::convert(&value, Some(from), to, Default::default());
+        serde_json::to_string(&converted.unwrap().value).unwrap()
+    };
+    let completion = concat!(
+        r#"{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o","#,
+        r#""choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"#,
+        r#""logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":1},"#,
+        r#""system_fingerprint":"fp"}"#
+    );
+    let response = concat!(
+        r#"{"id":"r","object":"response","created_at":1,"status":"completed","#,
+        r#""model":"gpt-5","output":[{"type":"message","id":"m","status":"completed","#,
+        r#""role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}],"#,
+        r#""usage":{"input_tokens":1},"metadata":{}}"#
+    );
+    for (text, shape) in [
+        (completion, Shape::OpenaiChat),
+        (response, Shape::OpenaiResponses),
+    ] {
+        assert_eq!(convert(text, shape, shape), text);
+        let canonical = convert(text, shape, Shape::Canonical);
+        assert_eq!(convert(&canonical, Shape::Canonical, shape), text);
+        let mut edited: serde_json::Value = serde_json::from_str(&canonical).unwrap();
+        edited.as_object_mut().unwrap().shift_remove("model");
+        let without = convert(&edited.to_string(), Shape::Canonical, shape);
+        let model = [r#""model":"gpt-4o","#, r#""model":"gpt-5","#];
+        let want = model.iter().fold(text.to_string(), |t, m| t.replace(m, ""));
+        assert_eq!(without, want);
+    }
+}

@@ -137,8 +137,10 @@ pub(crate) fn tool_choice_or_keep<O: Object>(
 }
 
 /// A response's envelope (id, status, usage, …) kept as the `response` hint
-/// so a response can be written again; its model (when a string) moves into
-/// the transcript, and `strip` takes out what was read as the turn itself.
+/// so a response can be written again; its model (when a string) is also the
+/// transcript's, and `strip` puts a null in the place of what was read as
+/// the turn itself. The writer puts both back where they were
+/// (docs/conversion.md#what-survives).
 pub(crate) fn keep_response_envelope<O: Object>(
     map: &O,
     transcript: &mut Transcript,
@@ -148,7 +150,6 @@ pub(crate) fn keep_response_envelope<O: Object>(
     let mut envelope = map.to_map();
     if let Some(model) = map.get("model").and_then(Node::as_str) {
         transcript.model = Some(model.to_string());
-        envelope.remove("model");
     }
     strip(&mut envelope);
     own.hint("response", Value::Object(envelope));

@@ -86,6 +86,20 @@ pub(crate) fn with_model(transcript: &Transcript, key: &str) -> Map<String, Valu
     map
 }
 
+/// Puts the transcript's model into a response's kept envelope, in the place
+/// its `model` had (`keep_response_envelope` left it there); takes that out
+/// when the transcript no longer has a model.
+pub(crate) fn put_model(envelope: &mut Map<String, Value>, transcript: &Transcript) {
+    match &transcript.model {
+        Some(model) => super::put(envelope, "model", Value::String(model.clone())),
+        None => {
+            if envelope.get("model").is_some_and(Value::is_string) {
+                envelope.shift_remove("model");
+            }
+        }
+    }
+}
+
 /// Puts a tool choice as both OpenAI shapes spell it: the mode's word, or
 /// the tool as `named` spells it.
 pub(crate) fn put_function_choice(

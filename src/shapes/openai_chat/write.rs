@@ -150,9 +150,7 @@ fn response(
             envelope
         }
     };
-    if let Some(model) = &transcript.model {
-        put(&mut envelope, "model", Value::String(model.clone()));
-    }
+    crate::shapes::kit::put_model(&mut envelope, transcript);
     if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
         if let Some(Value::Object(choice)) = choices.first_mut() {
             put(choice, "message", message);

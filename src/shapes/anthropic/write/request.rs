@@ -160,7 +160,7 @@ pub(super) fn response(
         Some(model) => put(&mut envelope, "model", Value::String(model.clone())),
         None => {
             if envelope.get("model").is_some_and(Value::is_null) {
-                envelope.remove("model");
+                envelope.shift_remove("model");
             }
         }
     }

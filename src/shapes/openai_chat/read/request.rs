@@ -106,7 +106,7 @@ pub(super) fn read_response<O: Object>(
     kit::keep_response_envelope(map, &mut transcript, &mut own, |envelope| {
         if let Some(Value::Array(choices)) = envelope.get_mut("choices") {
             if let Some(Value::Object(choice)) = choices.first_mut() {
-                choice.remove("message");
+                choice.insert("message".into(), Value::Null);
             }
         }
     });

@@ -72,7 +72,7 @@ pub(super) fn read_response<O: Object>(
     let mut own = Own::new();
     Items::new(&mut transcript, &mut own, context, false).read_list(output, "/output")?;
     kit::keep_response_envelope(map, &mut transcript, &mut own, |envelope| {
-        envelope.remove("output");
+        envelope.insert("output".into(), serde_json::Value::Null);
     });
     own.store(&mut transcript.extensions, SHAPE);
     Ok((Form::Response, transcript))

@@ -133,9 +133,7 @@ pub(super) fn response(
             envelope
         }
     };
-    if let Some(model) = &transcript.model {
-        put(&mut envelope, "model", Value::String(model.clone()));
-    }
+    crate::shapes::kit::put_model(&mut envelope, transcript);
     let output = items(transcript, mine, false, true, context)?;
     put(&mut envelope, "output", Value::Array(output));
     Ok(Value::Object(envelope))
