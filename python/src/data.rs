@@ -207,7 +207,7 @@ impl Walker {
             // library keeps a number's spelling wherever it writes one.
             let spelled = number.repr().map_err(|_| Refused)?;
             let spelled = spelled.to_str().map_err(|_| Refused)?;
-            // Python's float spellings are JSON's, but for what is refused.
+            // A finite float's repr is a JSON number; the parse makes sure.
             return match serde_json::from_str::<Number>(spelled) {
                 Ok(_) => Ok(Json::Number(Cow::Owned(spelled.to_owned()))),
                 Err(_) => Err(Refused),
