@@ -75,6 +75,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import struct
 import subprocess
@@ -480,19 +481,28 @@ def as_text(converter):
 
 # ------------------------------------------------------------------ timing
 
+def minor_faults():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
 def measure(run, payload, warm, runs):
-    """Median seconds of `runs` timed calls after one warm-up; the last output."""
+    """Median seconds of `runs` timed calls after one warm-up; the last output;
+    the median count of minor page faults in a timed call (memory the process
+    took from the kernel afresh: what the heap had given back before shows
+    here, and weighs on a row that makes large new strings)."""
     run(warm())
-    times, output = [], None
+    times, faults, output = [], [], None
     for _ in range(runs):
         data = payload()
         output = None
         gc.collect()
+        before = minor_faults()
         start = time.perf_counter()
         output = run(data)
         times.append(time.perf_counter() - start)
+        faults.append(minor_faults() - before)
         del data
-    return statistics.median(times), output
+    return statistics.median(times), output, statistics.median(faults)
 
 
 def seconds(value):
@@ -573,11 +583,12 @@ def main():
     def row(input_name, label, kind, run, payload, warm, docs):
         log(f"== {input_name}: {label}")
         entry = {"input": input_name, "label": label, "kind": kind, "docs": docs,
-                 "seconds": None, "error": None, "outputs": None}
+                 "seconds": None, "error": None, "outputs": None, "faults": None}
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                entry["seconds"], entry["outputs"] = measure(run, payload, warm, args.runs)
+                entry["seconds"], entry["outputs"], entry["faults"] = measure(
+                    run, payload, warm, args.runs)
             log(f"   {seconds(entry['seconds'])} s")
         except Exception as error:  # noqa: BLE001 - a failing converter is a row, not the end
             first = str(error).strip().splitlines()[0] if str(error).strip() else ""
@@ -683,6 +694,13 @@ def main():
             same = all(t == first_texts for t in texts.values())
             notes.append(f"{input_name}: the {len(texts)} partkit rows' outputs are "
                          + ("the same bytes" if same else f"NOT the same bytes (against {first_label})"))
+        faulted = [f"{e['label']} {e['faults']:,.0f}" for e in rows
+                   if e["input"] == input_name and e["faults"] is not None]
+        if faulted:
+            # Rows run one after another in one process: a row that makes new
+            # large strings pays for the pages the heap gave back before it.
+            notes.append(f"{input_name}: minor page faults in a timed run (median): "
+                         + "; ".join(faulted))
 
     # The table.
     out = []
