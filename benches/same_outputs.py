@@ -4,7 +4,9 @@
     benches/same_outputs.py BEFORE AFTER [CORPUS_DIR]
 
 Runs a set of commands with each binary on every file of ../shared/realworld/,
-../shared/realworld2/ and ../shared/cassettes/ (when present), on 2,000 of the
+../shared/realworld2/ and ../shared/cassettes/ (when present), `validate` (with
+and without `--target`) on every JSON file of tests/fixtures/ and tests/shapes/
+(the documents with findings to point at), on 2,000 of the
 benchmark's small Chat bodies (benches/python_convert.py) and, when
 CORPUS_DIR is given, on the benchmark corpus (benches/run.sh), and compares
 exit codes, stdout and stderr. Wall times in summary lines ("in 0.3 s") are
@@ -39,6 +41,14 @@ PER_FILE = [
     # and the errors must agree too.
     ["convert", "--from", shape, "--to", "openai-chat" if shape == "anthropic" else "anthropic", "{}"]
     for shape in SHAPES
+]
+
+# Commands run on the test suite's own documents, many of them with
+# findings: where each points, and what a conversion would refuse or drop.
+PER_TEST_FILE = [
+    ["validate", "--format", "json", "{}"],
+    ["validate", "--format", "json", "--target", "anthropic", "{}"],
+    ["validate", "--format", "json", "--target", "gemini", "{}"],
 ]
 
 # Commands run on the benchmark corpus; {} is the corpus folder.
@@ -100,6 +110,16 @@ def main():
         for command in PER_FILE:
             compare(before, after, [str(path) if a == "{}" else a for a in command], differences)
             runs += 1
+    test_files = sorted(
+        p
+        for folder in ("fixtures", "shapes")
+        for p in (ROOT / "tests" / folder).rglob("*")
+        if p.is_file() and p.suffix in (".json", ".jsonl")
+    )
+    for path in test_files:
+        for command in PER_TEST_FILE:
+            compare(before, after, [str(path) if a == "{}" else a for a in command], differences)
+            runs += 1
     with tempfile.TemporaryDirectory() as folder:
         # The benchmark's small Chat bodies (benches/python_convert.py).
         sys.path.insert(0, str(ROOT / "benches"))
@@ -110,6 +130,9 @@ def main():
             command = ["convert", "--from", "openai-chat", "--to", target, "--jsonl", str(small)]
             compare(before, after, command, differences)
             runs += 1
+        for command in (["validate", str(small)], ["validate", "--target", "gemini", str(small)]):
+            compare(before, after, command, differences)
+            runs += 1
     if len(sys.argv) == 4:
         corpus = str(Path(sys.argv[3]).resolve())
         for command in CORPUS:
@@ -117,7 +140,10 @@ def main():
             runs += 1
     for line in differences:
         print(line)
-    print(f"{runs} runs on {len(files)} files: {len(differences)} differences", file=sys.stderr)
+    print(
+        f"{runs} runs on {len(files) + len(test_files)} files: {len(differences)} differences",
+        file=sys.stderr,
+    )
     sys.exit(1 if differences else 0)
 
 

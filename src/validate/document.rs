@@ -8,8 +8,6 @@ use super::report::{DocReport, Issue, Patch};
 use crate::shapes::Registered;
 use std::cell::OnceCell;
 
-use serde_json::Value;
-
 use crate::document::LentFile;
 use crate::json::lent::{self, Lending};
 use crate::json::{self, pointer_token, Json, Parsed};
@@ -116,14 +114,14 @@ fn check_parsed(
     let bytes: &[u8] = shared;
     let doc = &parsed.json;
     let duplicates = parsed.duplicates > 0;
-    // The document as a value with lent payloads, made once if a transcript
+    // The document's tree with its payloads lent, made once if a transcript
     // needs it (to recognize, and to check), and what it lends (the text's
-    // own lending when the value lends nothing of its own).
-    let value = OnceCell::new();
-    let lent_value = || {
-        value.get_or_init(|| {
-            let (value, payloads) = lent::value_of(doc, shared);
-            (value, Lending::of_bytes(shared, &payloads).or(lent))
+    // own lending when the tree lends nothing of its own).
+    let tree = OnceCell::new();
+    let lent_tree = || {
+        tree.get_or_init(|| {
+            let (tree, payloads) = lent::tree_of(doc, shared);
+            (tree, Lending::of_bytes(shared, &payloads).or(lent))
         })
     };
     let mut note = None;
@@ -133,11 +131,9 @@ fn check_parsed(
         KindChoice::Reply => Some(DocKind::Reply),
         KindChoice::Parts => Some(DocKind::Parts),
         KindChoice::Transcript(Some(shape)) => Some(DocKind::Transcript(shape)),
-        KindChoice::Transcript(None) => recognize_transcript(lent_value(), &mut note)
+        KindChoice::Transcript(None) => recognize_transcript(lent_tree(), &mut note)
             .or(Some(DocKind::Transcript(crate::shapes::HUB))),
-        KindChoice::Auto => {
-            recognize(doc).or_else(|| recognize_transcript(lent_value(), &mut note))
-        }
+        KindChoice::Auto => recognize(doc).or_else(|| recognize_transcript(lent_tree(), &mut note)),
     };
     let mut checker = Checker {
         options,
@@ -153,7 +149,7 @@ fn check_parsed(
     match kind {
         Some(DocKind::Reply) => checker.reply(doc),
         Some(DocKind::Parts) => checker.parts(doc),
-        Some(DocKind::Transcript(shape)) => checker.transcript(doc, lent_value(), shape),
+        Some(DocKind::Transcript(shape)) => checker.transcript(doc, lent_tree(), shape),
         Some(DocKind::Rollout) | None => {
             // None of the kinds, so not checked; but a key written twice is
             // broken data whatever the document is.
@@ -219,10 +215,10 @@ pub fn recognize(doc: &Json<'_>) -> Option<DocKind> {
 /// Recognizes a transcript (request, message list, response, tool result) of
 /// any shape by what it holds; `note` says how, when it took a guess.
 fn recognize_transcript(
-    (value, _): &(Value, Lending),
+    (tree, _): &(Json<'_>, Lending),
     note: &mut Option<String>,
 ) -> Option<DocKind> {
-    let detected = crate::convert::detect::detect(value)?;
+    let detected = crate::convert::detect::detect(tree)?;
     let shape = detected.shape;
     if !shape.dialect().validate_facts().transcript {
         return None;
@@ -363,7 +359,7 @@ impl Checker<'_> {
     /// A transcript: every embedded media item by the media rules, then the
     /// shape's rules and the tool exchanges on the document read as a
     /// transcript (`lent_value`: the document as a value, payloads lent).
-    fn transcript(&mut self, doc: &Json<'_>, lent_value: &(Value, Lending), shape: Shape) {
+    fn transcript(&mut self, doc: &Json<'_>, lent_tree: &(Json<'_>, Lending), shape: Shape) {
         self.url_safe_base64 = shape.dialect().validate_facts().url_safe_base64;
         for found in crate::scan::find_media(doc) {
             let crate::scan::Payload::Base64(payload) = found.payload else {
@@ -417,9 +413,9 @@ impl Checker<'_> {
                 }
             }
         }
-        let (value, lending) = lent_value;
+        let (tree, lending) = lent_tree;
         let target = self.options.target;
-        let issues = super::transcript::check(value, shape, target, lending);
+        let issues = super::transcript::check(tree, shape, target, lending);
         self.issues.extend(issues);
     }
 

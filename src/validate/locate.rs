@@ -1,13 +1,14 @@
 //! Where a tool call, tool result or tool declaration stands in the original
 //! document, so that the findings the transcript checks make on the canonical
-//! model point back into it.
+//! model point back into it. The document is the borrowed tree the
+//! transcript was read from (its payloads lent: `json::lent::tree_of`).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::json::pointer_token;
+use crate::json::{pointer_token, Json};
 use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::{Block, ToolCall, ToolResult, Transcript};
@@ -15,7 +16,7 @@ use crate::validate::kit::ToolObject;
 
 /// Finds where a call, result or tool stands in the original document.
 pub(super) struct Locator<'v> {
-    value: &'v Value,
+    value: &'v Json<'v>,
     /// The pointers of the document's calls and results in document order,
     /// when there are exactly as many as the reader read (so the n-th call of
     /// the transcript is the n-th call of the document).
@@ -27,9 +28,9 @@ pub(super) struct Locator<'v> {
 }
 
 impl<'v> Locator<'v> {
-    pub(super) fn new(value: &'v Value, shape: Shape, transcript: &Transcript) -> Locator<'v> {
+    pub(super) fn new(value: &'v Json<'v>, shape: Shape, transcript: &Transcript) -> Locator<'v> {
         fn walk(
-            value: &Value,
+            value: &Json<'_>,
             shape: Shape,
             key: Option<&str>,
             pointer: &mut String,
@@ -37,7 +38,7 @@ impl<'v> Locator<'v> {
             results: &mut Vec<String>,
         ) {
             match value {
-                Value::Object(map) => {
+                Json::Object(map) => {
                     match shape.dialect().tool_object(map, key) {
                         Some(ToolObject::Call) => return calls.push(pointer.clone()),
                         Some(ToolObject::Result) => return results.push(pointer.clone()),
@@ -47,11 +48,11 @@ impl<'v> Locator<'v> {
                         let len = pointer.len();
                         pointer.push('/');
                         pointer.push_str(&pointer_token(key));
-                        walk(item, shape, Some(key), pointer, calls, results);
+                        walk(item, shape, Some(key.as_ref()), pointer, calls, results);
                         pointer.truncate(len);
                     }
                 }
-                Value::Array(items) => {
+                Json::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
                         let len = pointer.len();
                         let _ = write!(pointer, "/{index}");
@@ -97,15 +98,15 @@ impl<'v> Locator<'v> {
 
     /// The pointer of the first object (depth first, in document order) that
     /// `matches`, or "".
-    fn find(&self, matches: &dyn Fn(&Map<String, Value>) -> bool) -> String {
+    fn find(&self, matches: &dyn Fn(&Json<'_>) -> bool) -> String {
         fn walk(
-            value: &Value,
+            value: &Json<'_>,
             pointer: &mut String,
-            matches: &dyn Fn(&Map<String, Value>) -> bool,
+            matches: &dyn Fn(&Json<'_>) -> bool,
         ) -> bool {
             match value {
-                Value::Object(map) => {
-                    if matches(map) {
+                Json::Object(map) => {
+                    if matches(value) {
                         return true;
                     }
                     for (key, item) in map {
@@ -119,7 +120,7 @@ impl<'v> Locator<'v> {
                     }
                     false
                 }
-                Value::Array(items) => {
+                Json::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
                         let len = pointer.len();
                         pointer.push_str(&format!("/{index}"));
@@ -144,9 +145,9 @@ impl<'v> Locator<'v> {
     /// Where a block kept whole by the reader (an opaque block) stands: the
     /// first object of the document equal to it.
     pub(super) fn block(&self, value: &Value) -> String {
-        match value.as_object() {
-            Some(kept) => self.find(&|map| map == kept),
-            None => String::new(),
+        match value {
+            Value::Object(_) => self.find(&|node| same(node, value)),
+            _ => String::new(),
         }
     }
 
@@ -155,20 +156,20 @@ impl<'v> Locator<'v> {
         if let (Some(calls), Some(n)) = (&self.calls, self.call_numbers.get(&at)) {
             return calls[*n].clone();
         }
-        let has = |map: &Map<String, Value>, keys: &[&str], want: &str| {
+        let has = |map: &Json<'_>, keys: &[&str], want: &str| {
             keys.iter()
-                .any(|k| map.get(*k).and_then(Value::as_str) == Some(want))
+                .any(|k| map.get(k).and_then(Json::as_str) == Some(want))
         };
         match call.id.as_deref() {
             Some(id) => self.find(&|map| {
                 has(map, &["id", "call_id", "toolUseId"], id)
                     && ["name", "function", "input", "args", "arguments"]
                         .iter()
-                        .any(|k| map.contains_key(*k))
-                    && !map.contains_key("output")
-                    && !map.contains_key("content")
+                        .any(|k| map.has(k))
+                    && !map.has("output")
+                    && !map.has("content")
             }),
-            None => self.find(&|map| has(map, &["name"], &call.name) && map.contains_key("args")),
+            None => self.find(&|map| has(map, &["name"], &call.name) && map.has("args")),
         }
     }
 
@@ -177,9 +178,9 @@ impl<'v> Locator<'v> {
         if let (Some(results), Some(n)) = (&self.results, self.result_numbers.get(&at)) {
             return results[*n].clone();
         }
-        let has = |map: &Map<String, Value>, keys: &[&str], want: &str| {
+        let has = |map: &Json<'_>, keys: &[&str], want: &str| {
             keys.iter()
-                .any(|k| map.get(*k).and_then(Value::as_str) == Some(want))
+                .any(|k| map.get(k).and_then(Json::as_str) == Some(want))
         };
         match (result.call_id.as_deref(), result.name.as_deref()) {
             (Some(id), _) => self.find(&|map| {
@@ -189,10 +190,10 @@ impl<'v> Locator<'v> {
                     id,
                 ) && ["content", "output", "response", "role"]
                     .iter()
-                    .any(|k| map.contains_key(*k))
+                    .any(|k| map.has(k))
             }),
             (None, Some(name)) => {
-                self.find(&|map| has(map, &["name"], name) && map.contains_key("response"))
+                self.find(&|map| has(map, &["name"], name) && map.has("response"))
             }
             (None, None) => String::new(),
         }
@@ -201,10 +202,10 @@ impl<'v> Locator<'v> {
     /// The declaration of the `nth` (from 0) tool named `name`, and the member
     /// holding its schema (empty when it has none).
     pub(super) fn tool(&self, name: &str, nth: usize) -> (String, String) {
-        fn walk(value: &Value, pointer: &mut String, name: &str, found: &mut Vec<String>) {
+        fn walk(value: &Json<'_>, pointer: &mut String, name: &str, found: &mut Vec<String>) {
             match value {
-                Value::Object(map) => {
-                    if map.get("name").and_then(Value::as_str) == Some(name) {
+                Json::Object(map) => {
+                    if value.get("name").and_then(Json::as_str) == Some(name) {
                         found.push(pointer.clone());
                         return;
                     }
@@ -216,7 +217,7 @@ impl<'v> Locator<'v> {
                         pointer.truncate(len);
                     }
                 }
-                Value::Array(items) => {
+                Json::Array(items) => {
                     for (index, item) in items.iter().enumerate() {
                         let len = pointer.len();
                         pointer.push_str(&format!("/{index}"));
@@ -246,7 +247,7 @@ impl<'v> Locator<'v> {
             "parameters_json_schema",
         ]
         .iter()
-        .find(|key| declaration.and_then(|d| d.get(**key)).is_some())
+        .find(|key| declaration.and_then(|d| d.get(key)).is_some())
         .map(|key| format!("{at}/{key}"))
         .or_else(|| {
             declaration
@@ -258,5 +259,26 @@ impl<'v> Locator<'v> {
         })
         .unwrap_or_default();
         (at, schema)
+    }
+}
+
+/// Whether a tree's value is the `Value` a reader kept of it: members in any
+/// order (a `Value`'s map compares so), numbers as serde_json reads them.
+fn same(node: &Json<'_>, value: &Value) -> bool {
+    match (node, value) {
+        (Json::Null, Value::Null) => true,
+        (Json::Bool(a), Value::Bool(b)) => a == b,
+        (Json::Number(_), Value::Number(_)) => node.to_value() == *value,
+        (Json::String(a), Value::String(b)) => a == b,
+        (Json::Array(items), Value::Array(others)) => {
+            items.len() == others.len() && items.iter().zip(others).all(|(a, b)| same(a, b))
+        }
+        (Json::Object(members), Value::Object(map)) => {
+            members.len() == map.len()
+                && members
+                    .iter()
+                    .all(|(key, item)| map.get(key.as_ref()).is_some_and(|other| same(item, other)))
+        }
+        _ => false,
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::arguments;
 use super::exchanges::{exchanges, lone_results};
@@ -14,7 +14,7 @@ use super::locate::Locator;
 use super::report::Issue;
 use crate::convert::{self, ConvertOptions, OnInvalidArguments};
 use crate::json::lent::Lending;
-use crate::json::Reading;
+use crate::json::{Json, Reading, TreeObject};
 use crate::shapes::Registered;
 use crate::shapes::{Dialect, Shape};
 use crate::transcript::{Tool, Transcript};
@@ -28,9 +28,10 @@ pub(super) fn issue(rule: &'static str, pointer: String, message: String) -> Iss
 /// raw document, then (when the reader accepts it) tool declarations, tool
 /// exchanges and arguments, and with `target` what converting it would refuse
 /// or drop.
-/// `lending`: what the document lends (its strings' placeholders).
+/// `value`: the document as the borrowed tree, its payloads lent
+/// (`json::lent::tree_of`); `lending`: what it lends.
 pub(super) fn check(
-    value: &Value,
+    value: &Json<'_>,
     shape: Shape,
     target: Option<Shape>,
     lending: &Lending,
@@ -45,7 +46,9 @@ pub(super) fn check(
     // A missing id is a finding of its own (tool-id-missing), not a document
     // the reader refuses: read it as an empty id.
     let filled = fill_missing_ids(value, shape);
-    let read = crate::convert::read_shape(shape, filled.as_ref().unwrap_or(value), &mut context);
+    let read = shape
+        .dialect()
+        .read_tree(filled.as_ref().unwrap_or(value), &mut context);
     let (form, transcript) = match read {
         Ok(read) => read,
         Err(error) => {
@@ -65,7 +68,7 @@ pub(super) fn check(
         // The list the shape's API requires in a request (the readers keep a
         // document without it, for round trips).
         let required = shape.dialect().validate_facts().request_list;
-        if let Some(key) = required.filter(|key| value.get(*key).is_none()) {
+        if let Some(key) = required.filter(|key| value.get(key).is_none()) {
             issues.push(issue(
                 "shape-field",
                 String::new(),
@@ -96,41 +99,42 @@ pub(super) fn check(
 /// The document with an empty id written where a call or result has none and
 /// the shape's reader refuses that (the shape's
 /// [`Dialect::required_id_field`]); `None` when nothing is missing.
-fn fill_missing_ids(value: &Value, shape: Shape) -> Option<Value> {
+fn fill_missing_ids<'a>(value: &Json<'a>, shape: Shape) -> Option<Json<'a>> {
     /// The id member `map` lacks, which the reader requires.
     fn missing(
         dialect: &dyn Dialect,
-        map: &Map<String, Value>,
+        map: &TreeObject<'_>,
         key: Option<&str>,
     ) -> Option<&'static str> {
         dialect
             .required_id_field(map, key)
-            .filter(|field| !map.contains_key(*field))
+            .filter(|field| !map.iter().any(|(k, _)| k == field))
     }
     /// Whether anything lacks its id (so that a clean document is not copied).
-    fn lacks(value: &Value, dialect: &dyn Dialect, key: Option<&str>) -> bool {
+    fn lacks(value: &Json<'_>, dialect: &dyn Dialect, key: Option<&str>) -> bool {
         match value {
-            Value::Object(map) => {
+            Json::Object(map) => {
                 missing(dialect, map, key).is_some()
                     || map
                         .iter()
-                        .any(|(key, item)| lacks(item, dialect, Some(key)))
+                        .any(|(key, item)| lacks(item, dialect, Some(key.as_ref())))
             }
-            Value::Array(items) => items.iter().any(|item| lacks(item, dialect, key)),
+            Json::Array(items) => items.iter().any(|item| lacks(item, dialect, key)),
             _ => false,
         }
     }
-    fn fill(value: &mut Value, dialect: &dyn Dialect, key: Option<&str>) {
+    fn fill(value: &mut Json<'_>, dialect: &dyn Dialect, key: Option<&str>) {
         match value {
-            Value::Object(map) => {
+            Json::Object(map) => {
+                // Added last, as a `Value`'s map adds a new key.
                 if let Some(field) = missing(dialect, map, key) {
-                    map.insert(field.to_string(), Value::String(String::new()));
+                    map.push((field.into(), Json::String("".into())));
                 }
                 for (key, item) in map.iter_mut() {
-                    fill(item, dialect, Some(key));
+                    fill(item, dialect, Some(key.as_ref()));
                 }
             }
-            Value::Array(items) => {
+            Json::Array(items) => {
                 for item in items {
                     fill(item, dialect, key);
                 }
@@ -208,14 +212,14 @@ fn tools(transcript: &Transcript, locate: &Locator<'_>, issues: &mut Vec<Issue>)
 /// dropped (or degraded to a placeholder, or missing for the target) is one
 /// finding on the document.
 fn preflight(
-    value: &Value,
+    value: &Json<'_>,
     shape: Shape,
     target: Shape,
     lending: &Lending,
     issues: &mut Vec<Issue>,
 ) {
     let reading = Reading::lent(lending.clone());
-    match convert::convert_read(
+    match convert::convert_tree(
         value,
         Some(shape),
         target,

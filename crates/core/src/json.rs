@@ -142,6 +142,29 @@ impl<'a> Json<'a> {
         }
     }
 
+    /// The value at a JSON pointer (RFC 6901), read as serde_json's
+    /// `Value::pointer` reads one: "" is the whole value, an array index is
+    /// digits without a leading `+` or `0`.
+    pub fn pointer(&self, pointer: &str) -> Option<&Json<'a>> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let tokens = pointer.strip_prefix('/')?;
+        tokens.split('/').try_fold(self, |target, token| {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            match target {
+                Json::Object(_) => target.get(&token),
+                Json::Array(items) => {
+                    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                        return None;
+                    }
+                    items.get(token.parse::<usize>().ok()?)
+                }
+                _ => None,
+            }
+        })
+    }
+
     /// Whether an object has the member `key`.
     pub fn has(&self, key: &str) -> bool {
         self.get(key).is_some()
@@ -397,6 +420,37 @@ mod tests {
             panic!()
         };
         assert_eq!(s.as_ptr() as usize - base, 6);
+    }
+
+    #[test]
+    fn pointers_read_as_serde_json_reads_them() {
+        let text = r#"{"a":[{"b/c":1,"m~n":[true]},2],"":{"":3},"01":4}"#;
+        let json = parse(text.as_bytes()).unwrap();
+        let value: serde_json::Value = serde_json::from_str(text).unwrap();
+        for pointer in [
+            "",
+            "/a",
+            "/a/0",
+            "/a/0/b~1c",
+            "/a/0/m~0n/0",
+            "/a/1",
+            "/a/2",
+            "/a/01",
+            "/a/+1",
+            "/a/-",
+            "/",
+            "//",
+            "/01",
+            "/a/0/x",
+            "a",
+            "/a/0/b~1c/0",
+        ] {
+            assert_eq!(
+                json.pointer(pointer).map(Json::to_value),
+                value.pointer(pointer).cloned(),
+                "{pointer}"
+            );
+        }
     }
 
     #[test]

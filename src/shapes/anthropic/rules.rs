@@ -3,10 +3,11 @@
 //! them, the fields a block needs, its id pattern, and where its calls and
 //! results stand.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::contract::rules::{article, blank_text, blocks, empty_content, issue, kind, messages};
 use crate::contract::rules::{CallIds, HostedCall, Issue, ToolObject, ValidateFacts};
+use crate::json::{Node, Object};
 
 /// A request needs `messages`; call ids match `[a-zA-Z0-9_-]+`.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -25,8 +26,8 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// `tool_use` and `tool_result` blocks.
-pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
-    match object.get("type").and_then(Value::as_str) {
+pub fn tool_object<O: Object>(object: &O, _key: Option<&str>) -> Option<ToolObject> {
+    match object.get("type").and_then(Node::as_str) {
         Some("tool_use") => Some(ToolObject::Call),
         Some("tool_result") => Some(ToolObject::Result),
         _ => None,
@@ -35,8 +36,8 @@ pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<To
 
 /// The reader refuses a `tool_use` without `id` and a `tool_result` without
 /// `tool_use_id`.
-pub fn required_id_field(object: &Map<String, Value>, _key: Option<&str>) -> Option<&'static str> {
-    match object.get("type").and_then(Value::as_str) {
+pub fn required_id_field<O: Object>(object: &O, _key: Option<&str>) -> Option<&'static str> {
+    match object.get("type").and_then(Node::as_str) {
         Some("tool_use") => Some("id"),
         Some("tool_result") => Some("tool_use_id"),
         _ => None,
@@ -66,11 +67,11 @@ const ANTHROPIC_BLANK: &str = "Anthropic refuses text blocks without non-whitesp
 /// Whether a text block is one Anthropic refuses: an empty one always; a
 /// whitespace-only one when nothing else in its list (a message's content, a
 /// tool result's) has substance — beside other content Anthropic accepts it.
-fn anthropic_refuses_text<'b>(
-    block: &Map<String, Value>,
-    list: impl IntoIterator<Item = &'b Map<String, Value>>,
+fn anthropic_refuses_text<'b, O: Object + 'b>(
+    block: &O,
+    list: impl IntoIterator<Item = &'b O>,
 ) -> bool {
-    let empty = block.get("text").and_then(Value::as_str) == Some("");
+    let empty = block.get("text").and_then(Node::as_str) == Some("");
     let substance = || {
         list.into_iter()
             .any(|b| !(kind(b) == "text" && blank_text(b)))
@@ -79,13 +80,13 @@ fn anthropic_refuses_text<'b>(
 }
 
 /// Anthropic blocks of a message (or the system prompt) with `role`.
-fn anthropic_blocks(
+fn anthropic_blocks<O: Object>(
     at: &str,
-    list: Vec<(usize, &Map<String, Value>)>,
+    list: Vec<(usize, &O)>,
     role: &str,
     issues: &mut Vec<Issue>,
 ) {
-    let all: Vec<&Map<String, Value>> = list.iter().map(|(_, block)| *block).collect();
+    let all: Vec<&O> = list.iter().map(|(_, block)| *block).collect();
     for (i, block) in list {
         let here = format!("{at}/{i}");
         let block_kind = kind(block);
@@ -122,7 +123,7 @@ fn anthropic_blocks(
                 "a tool_use block needs input (an object)",
             )),
             "tool_result" => {
-                let inside: Vec<&Map<String, Value>> = blocks(block, "content")
+                let inside: Vec<&O> = blocks(block, "content")
                     .into_iter()
                     .map(|(_, b)| b)
                     .collect();
@@ -151,8 +152,8 @@ fn anthropic_blocks(
     }
 }
 
-fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
-    if let Some(Value::Array(system)) = value.get("system") {
+fn anthropic<N: Node>(value: &N, issues: &mut Vec<Issue>) {
+    if let Some(system) = value.get("system").and_then(Node::as_array) {
         let list = system
             .iter()
             .enumerate()
@@ -164,8 +165,8 @@ fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
     let last = list.len().saturating_sub(1);
     for (i, (at, message)) in list.into_iter().enumerate() {
         empty_content(&at, message, "Anthropic", issues);
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
-        if let Some(Value::String(text)) = message.get("content") {
+        let role = message.get("role").and_then(Node::as_str).unwrap_or("");
+        if let Some(text) = message.get("content").and_then(Node::as_str) {
             // Only the final assistant message (a prefill) may be empty.
             let prefill = i == last && role == "assistant" && text.is_empty();
             if text.trim().is_empty() && !prefill {
@@ -184,7 +185,7 @@ fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
         );
     }
     // A response's own content.
-    if value.get("type").and_then(Value::as_str) == Some("message") {
+    if value.get("type").and_then(Node::as_str) == Some("message") {
         if let Some(map) = value.as_object() {
             anthropic_blocks("/content", blocks(map, "content"), "assistant", issues);
         }
@@ -192,7 +193,7 @@ fn anthropic(value: &Value, issues: &mut Vec<Issue>) {
 }
 
 /// The raw rules: blank text, empty content lists, audio, media placement, tool block fields.
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
     anthropic(value, &mut issues);
     issues

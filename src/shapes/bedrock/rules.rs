@@ -2,10 +2,9 @@
 //! blank text or empty content, image formats and placement, document names,
 //! tool fields, its id pattern, and where its calls and results stand.
 
-use serde_json::{Map, Value};
-
 use crate::contract::rules::{blocks, empty_content, issue, messages};
 use crate::contract::rules::{CallIds, Issue, ToolObject, ValidateFacts};
+use crate::json::{Node, Object};
 
 /// Call ids match `[a-zA-Z0-9_.:-]{1,64}`.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -24,7 +23,7 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// Blocks are keyed unions: a `toolUse` is a call, a `toolResult` a result.
-pub fn tool_object(_object: &Map<String, Value>, key: Option<&str>) -> Option<ToolObject> {
+pub fn tool_object<O: Object>(_object: &O, key: Option<&str>) -> Option<ToolObject> {
     match key {
         Some("toolUse") => Some(ToolObject::Call),
         Some("toolResult") => Some(ToolObject::Result),
@@ -33,18 +32,26 @@ pub fn tool_object(_object: &Map<String, Value>, key: Option<&str>) -> Option<To
 }
 
 /// The reader refuses a `toolResult` without `toolUseId`.
-pub fn required_id_field(_object: &Map<String, Value>, key: Option<&str>) -> Option<&'static str> {
+pub fn required_id_field<O: Object>(_object: &O, key: Option<&str>) -> Option<&'static str> {
     (key == Some("toolResult")).then_some("toolUseId")
 }
 
-fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
+fn bedrock<N: Node>(value: &N, issues: &mut Vec<Issue>) {
     let mut previous: Option<String> = None;
     let mut list = messages(value, &["messages"]);
     // A response's message.
-    if let Some(message) = value.pointer("/output/message").and_then(Value::as_object) {
+    if let Some(message) = value
+        .get("output")
+        .and_then(|output| output.get("message"))
+        .and_then(Node::as_object)
+    {
         list.push(("/output/message".to_string(), message));
     }
-    if let Some(Value::Array(tools)) = value.pointer("/toolConfig/tools") {
+    if let Some(tools) = value
+        .get("toolConfig")
+        .and_then(|config| config.get("tools"))
+        .and_then(Node::as_array)
+    {
         if tools.is_empty() {
             issues.push(issue(
                 "shape-field",
@@ -53,7 +60,7 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
             ));
         }
         for (i, tool) in tools.iter().enumerate() {
-            if let Some(spec) = tool.get("toolSpec").and_then(Value::as_object) {
+            if let Some(spec) = tool.get("toolSpec").and_then(Node::as_object) {
                 if !spec.contains_key("inputSchema") {
                     issues.push(issue(
                         "shape-field",
@@ -68,7 +75,7 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
         empty_content(&at, message, "Bedrock", issues);
         let role = message
             .get("role")
-            .and_then(Value::as_str)
+            .and_then(Node::as_str)
             .unwrap_or("")
             .to_string();
         if previous.as_deref() == Some(role.as_str()) {
@@ -82,7 +89,7 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
         for (i, block) in blocks(message, "content") {
             let here = format!("{at}/content/{i}");
             bedrock_block(block, &here, &role, issues);
-            if let Some(call) = block.get("toolUse").and_then(Value::as_object) {
+            if let Some(call) = block.get("toolUse").and_then(Node::as_object) {
                 if !call.contains_key("input") {
                     issues.push(issue(
                         "shape-field",
@@ -91,14 +98,14 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
                     ));
                 }
             }
-            if let Some(result) = block.get("toolResult").and_then(Value::as_object) {
+            if let Some(result) = block.get("toolResult").and_then(Node::as_object) {
                 for (j, inner) in blocks(result, "content") {
                     let inner_at = format!("{here}/toolResult/content/{j}");
                     let refused =
                         ["image", "document", "audio", "video"]
                             .into_iter()
                             .find(|block| {
-                                inner.contains_key(*block) && !super::formats::in_tool_result(block)
+                                inner.contains_key(block) && !super::formats::in_tool_result(block)
                             });
                     if let Some(block) = refused {
                         issues.push(issue(
@@ -114,8 +121,8 @@ fn bedrock(value: &Value, issues: &mut Vec<Issue>) {
     }
 }
 
-fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut Vec<Issue>) {
-    if let Some(Value::String(text)) = block.get("text") {
+fn bedrock_block<O: Object>(block: &O, at: &str, role: &str, issues: &mut Vec<Issue>) {
+    if let Some(text) = block.get("text").and_then(Node::as_str) {
         if text.trim().is_empty() {
             issues.push(issue(
                 "text-empty",
@@ -124,7 +131,7 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
             ));
         }
     }
-    if let Some(image) = block.get("image").and_then(Value::as_object) {
+    if let Some(image) = block.get("image").and_then(Node::as_object) {
         if role == "assistant" {
             issues.push(issue(
                 "media-placement",
@@ -132,7 +139,7 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
                 "images are allowed only in user messages",
             ));
         }
-        let format = image.get("format").and_then(Value::as_str).unwrap_or("");
+        let format = image.get("format").and_then(Node::as_str).unwrap_or("");
         if super::formats::media_type("image", format).is_none() {
             issues.push(issue(
                 "shape-field",
@@ -145,8 +152,8 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
             ));
         }
     }
-    if let Some(document) = block.get("document").and_then(Value::as_object) {
-        let name = document.get("name").and_then(Value::as_str).unwrap_or("");
+    if let Some(document) = block.get("document").and_then(Node::as_object) {
+        let name = document.get("name").and_then(Node::as_str).unwrap_or("");
         let valid = !name.is_empty()
             && name.len() <= 200
             && !name.contains("  ")
@@ -165,7 +172,7 @@ fn bedrock_block(block: &Map<String, Value>, at: &str, role: &str, issues: &mut 
 }
 
 /// The raw rules: tool config, role order, and every block.
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
     bedrock(value, &mut issues);
     issues

@@ -1,9 +1,8 @@
 //! What `validate` asks of canonical transcripts: ids are optional, and a
 //! transcript need not declare the tools it calls.
 
-use serde_json::{Map, Value};
-
 use crate::contract::rules::{CallIds, ToolObject, ValidateFacts};
+use crate::json::{Node, Object};
 
 /// Canonical ids are optional (id-less results pair with id-less calls by
 /// name, in order), but an empty one is a missing one.
@@ -17,8 +16,8 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// A `tool_call` or `tool_result` block.
-pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
-    match object.get("type").and_then(Value::as_str) {
+pub fn tool_object<O: Object>(object: &O, _key: Option<&str>) -> Option<ToolObject> {
+    match object.get("type").and_then(Node::as_str) {
         Some("tool_call") => Some(ToolObject::Call),
         Some("tool_result") => Some(ToolObject::Result),
         _ => None,

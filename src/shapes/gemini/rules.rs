@@ -1,10 +1,9 @@
 //! What `validate` asks of Gemini documents: a functionResponse's fields,
 //! its optional ids, its base64, and where its calls and results stand.
 
-use serde_json::{Map, Value};
-
-use crate::contract::rules::issue;
+use crate::contract::rules::{issue, json_kind};
 use crate::contract::rules::{CallIds, Issue, ToolObject, ValidateFacts};
+use crate::json::{Node, Object, View};
 
 /// A request needs `contents`; ids are optional, and (proto3) an empty id is
 /// an absent one; either base64 alphabet, padded or not, is legal (protobuf's
@@ -23,7 +22,7 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 
 /// Parts are keyed unions: a `functionCall` is a call, a `functionResponse`
 /// a result.
-pub fn tool_object(_object: &Map<String, Value>, key: Option<&str>) -> Option<ToolObject> {
+pub fn tool_object<O: Object>(_object: &O, key: Option<&str>) -> Option<ToolObject> {
     match key {
         Some("functionCall" | "function_call") => Some(ToolObject::Call),
         Some("functionResponse" | "function_response") => Some(ToolObject::Result),
@@ -33,11 +32,7 @@ pub fn tool_object(_object: &Map<String, Value>, key: Option<&str>) -> Option<To
 
 /// The objects of a repeated field of `map` (a list, or one value written in
 /// its place: Google's JSON parser takes either), with their pointers.
-fn objects<'v>(
-    map: &'v Map<String, Value>,
-    key: &str,
-    at: &str,
-) -> Vec<(String, &'v Map<String, Value>)> {
+fn objects<'v, O: Object>(map: &'v O, key: &str, at: &str) -> Vec<(String, &'v O)> {
     map.get(key)
         .map(|field| super::repeated::items(field, &format!("{at}/{key}")).0)
         .into_iter()
@@ -46,15 +41,15 @@ fn objects<'v>(
         .collect()
 }
 
-fn gemini(value: &Value, issues: &mut Vec<Issue>) {
+fn gemini<N: Node>(value: &N, issues: &mut Vec<Issue>) {
     // Contents of a request or list, a lone Content, a response's candidates.
-    let mut contents = match value {
-        Value::Array(_) => super::repeated::items(value, "")
+    let mut contents = match value.view() {
+        View::Array(_) => super::repeated::items(value, "")
             .0
             .into_iter()
             .filter_map(|(at, item)| Some((at, item.as_object()?)))
             .collect(),
-        Value::Object(map) => objects(map, "contents", ""),
+        View::Object(map) => objects(map, "contents", ""),
         _ => Vec::new(),
     };
     if let Some(map) = value.as_object().filter(|m| m.contains_key("parts")) {
@@ -62,7 +57,7 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
     }
     if let Some(map) = value.as_object() {
         for (at, candidate) in objects(map, "candidates", "") {
-            if let Some(content) = candidate.get("content").and_then(Value::as_object) {
+            if let Some(content) = candidate.get("content").and_then(Node::as_object) {
                 contents.push((format!("{at}/content"), content));
             }
         }
@@ -72,7 +67,7 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
         for (at, part) in objects(content, "parts", &at) {
             let Some((key, response)) = ["functionResponse", "function_response"]
                 .iter()
-                .find_map(|key| part.get(*key).and_then(Value::as_object).map(|r| (*key, r)))
+                .find_map(|key| part.get(key).and_then(Node::as_object).map(|r| (*key, r)))
             else {
                 continue;
             };
@@ -85,13 +80,13 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
                 ));
             }
             match response.get("response") {
-                Some(Value::Object(_)) => {}
+                Some(object) if object.is_object() => {}
                 Some(other) => issues.push(issue(
                     "shape-field",
                     format!("{here}/response"),
                     format!(
                         "functionResponse.response must be an object ({{\"output\": …}}), not {}",
-                        crate::part::json_kind(other)
+                        json_kind(other)
                     ),
                 )),
                 None => issues.push(issue(
@@ -105,7 +100,7 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
                     let blob = inner.as_object().is_some_and(|inner| {
                         ["inlineData", "inline_data", "fileData", "file_data"]
                             .iter()
-                            .any(|k| inner.contains_key(*k))
+                            .any(|k| inner.contains_key(k))
                     });
                     if !blob {
                         issues.push(issue(
@@ -123,10 +118,10 @@ fn gemini(value: &Value, issues: &mut Vec<Issue>) {
 /// A Content's role: `user` or `model` (blank or absent is unset, and older
 /// examples' `function` is taken); any other is refused — "Please use a
 /// valid role: user, model." (realworld2/gemini/otel-contrib-02.json, HTTP 400).
-fn role(content: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
+fn role<O: Object>(content: &O, at: &str, issues: &mut Vec<Issue>) {
     let Some((key, role)) = ["role"]
         .iter()
-        .find_map(|key| content.get(*key).map(|role| (*key, role)))
+        .find_map(|key| content.get(key).map(|role| (*key, role)))
     else {
         return;
     };
@@ -136,14 +131,14 @@ fn role(content: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
             format!("{at}/{key}"),
             format!(
                 "role {} is not \"user\" or \"model\": Gemini refuses it",
-                crate::echo::json(role)
+                crate::echo::json(&role.to_value())
             ),
         ));
     }
 }
 
 /// The raw rules: every Content's role, the fields of every functionResponse.
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
     gemini(value, &mut issues);
     issues

@@ -6,11 +6,9 @@
 //! see the bytes (`image`, `audio`, a resource's `blob`); a text resource
 //! and a resource link are checked here.
 
-use serde_json::{Map, Value};
-
-use crate::contract::rules::{issue, CallIds, Issue, ValidateFacts};
+use crate::contract::rules::{issue, json_kind, CallIds, Issue, ValidateFacts};
+use crate::json::{Node, Object};
 use crate::media;
-use crate::part::json_kind;
 
 /// A `CallToolResult` carries no call id.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -22,33 +20,36 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// The findings on a `CallToolResult` (bare, or a JSON-RPC response's `result`).
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
-    let (result, base) = match value.get("result") {
-        Some(Value::Object(result)) if value.get("jsonrpc").is_some() => (result, "/result"),
-        _ => match value {
-            Value::Object(map) => (map, ""),
-            _ => return issues,
+    let (result, base) = match value.get("result").and_then(Node::as_object) {
+        Some(result) if value.get("jsonrpc").is_some() => (result, "/result"),
+        _ => match value.as_object() {
+            Some(map) => (map, ""),
+            None => return issues,
         },
     };
-    if let Some(flag) = result.get("isError").filter(|flag| !flag.is_boolean()) {
+    if let Some(flag) = result
+        .get("isError")
+        .filter(|flag| flag.as_bool().is_none())
+    {
         issues.push(issue(
             "shape-field",
             format!("{base}/isError"),
             format!("isError must be a boolean, not {}", json_kind(flag)),
         ));
     }
-    let Some(Value::Array(content)) = result.get("content") else {
+    let Some(content) = result.get("content").and_then(Node::as_array) else {
         return issues;
     };
     for (i, block) in content.iter().enumerate() {
         let at = format!("{base}/content/{i}");
-        match block {
-            Value::Object(map) => check_block(map, &at, &mut issues),
-            other => issues.push(issue(
+        match block.as_object() {
+            Some(map) => check_block(map, &at, &mut issues),
+            None => issues.push(issue(
                 "shape-field",
                 at,
-                format!("a content block is an object, not {}", json_kind(other)),
+                format!("a content block is an object, not {}", json_kind(block)),
             )),
         }
     }
@@ -56,9 +57,9 @@ pub fn check(value: &Value) -> Vec<Issue> {
 }
 
 /// One content block: what its type needs.
-fn check_block(map: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
+fn check_block<O: Object>(map: &O, at: &str, issues: &mut Vec<Issue>) {
     let mut needs = |key: &str, what: &str| {
-        if !map.get(key).is_some_and(Value::is_string) {
+        if !map.get(key).is_some_and(Node::is_string) {
             issues.push(issue(
                 "shape-field",
                 format!("{at}/{key}"),
@@ -66,7 +67,7 @@ fn check_block(map: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
             ));
         }
     };
-    match map.get("type").and_then(Value::as_str) {
+    match map.get("type").and_then(Node::as_str) {
         Some("text") => needs("text", "a text block needs text (a string)"),
         Some(kind @ ("image" | "audio")) => {
             needs("data", &format!("an {kind} block needs data (base64)"));
@@ -80,10 +81,10 @@ fn check_block(map: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
                 Some(member) => declared_type(member, &format!("{at}/mimeType"), false, issues),
             }
         }
-        Some("resource") => match map.get("resource") {
-            Some(Value::Object(resource)) => {
-                let blob = resource.get("blob").is_some_and(Value::is_string);
-                let text = resource.get("text").is_some_and(Value::is_string);
+        Some("resource") => match map.get("resource").and_then(Node::as_object) {
+            Some(resource) => {
+                let blob = resource.get("blob").is_some_and(Node::is_string);
+                let text = resource.get("text").is_some_and(Node::is_string);
                 if !blob && !text {
                     issues.push(issue(
                         "shape-field",
@@ -114,7 +115,7 @@ fn check_block(map: &Map<String, Value>, at: &str, issues: &mut Vec<Issue>) {
 
 /// A declared `mimeType`: an error when it is no media type; with
 /// `spelling`, the warning for a type written other than in normalized form.
-fn declared_type(member: &Value, at: &str, spelling: bool, issues: &mut Vec<Issue>) {
+fn declared_type<N: Node>(member: &N, at: &str, spelling: bool, issues: &mut Vec<Issue>) {
     let Some(written) = member.as_str() else {
         issues.push(issue(
             "shape-field",
@@ -143,7 +144,7 @@ fn declared_type(member: &Value, at: &str, spelling: bool, issues: &mut Vec<Issu
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     use super::*;
 

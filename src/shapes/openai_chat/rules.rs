@@ -2,10 +2,9 @@
 //! messages, no empty content or tool_calls lists, and where its calls and
 //! results stand.
 
-use serde_json::{Map, Value};
-
 use crate::contract::rules::{article, blocks, empty_content, issue, kind, messages};
 use crate::contract::rules::{Issue, ToolObject, ValidateFacts};
+use crate::json::{Node, Object};
 
 /// A request needs `messages`.
 pub const FACTS: ValidateFacts = ValidateFacts {
@@ -16,14 +15,14 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// A function entry of `tool_calls` is a call; a `tool` message is a result.
-pub fn tool_object(object: &Map<String, Value>, key: Option<&str>) -> Option<ToolObject> {
-    let kind = object.get("type").and_then(Value::as_str);
+pub fn tool_object<O: Object>(object: &O, key: Option<&str>) -> Option<ToolObject> {
+    let kind = object.get("type").and_then(Node::as_str);
     if key == Some("tool_calls")
         && matches!(kind, None | Some("function"))
-        && object.get("function").is_some_and(Value::is_object)
+        && object.get("function").is_some_and(Node::is_object)
     {
         Some(ToolObject::Call)
-    } else if object.get("role").and_then(Value::as_str) == Some("tool") {
+    } else if object.get("role").and_then(Node::as_str) == Some("tool") {
         Some(ToolObject::Result)
     } else {
         None
@@ -31,20 +30,21 @@ pub fn tool_object(object: &Map<String, Value>, key: Option<&str>) -> Option<Too
 }
 
 /// The reader refuses a tool message without `tool_call_id`.
-pub fn required_id_field(object: &Map<String, Value>, _key: Option<&str>) -> Option<&'static str> {
-    (object.get("role").and_then(Value::as_str) == Some("tool")).then_some("tool_call_id")
+pub fn required_id_field<O: Object>(object: &O, _key: Option<&str>) -> Option<&'static str> {
+    (object.get("role").and_then(Node::as_str) == Some("tool")).then_some("tool_call_id")
 }
 
 /// The raw rules: no empty content or tool_calls lists, media only in user
 /// messages.
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (at, message) in messages(value, &["messages"]) {
         empty_content(&at, message, "OpenAI Chat", &mut issues);
-        let role = message.get("role").and_then(Value::as_str).unwrap_or("");
+        let role = message.get("role").and_then(Node::as_str).unwrap_or("");
         // The API answers 400 "Invalid 'messages[1].tool_calls': empty array.
         // Expected an array with minimum length 1"; `null` it reads as absent.
-        if matches!(message.get("tool_calls"), Some(Value::Array(calls)) if calls.is_empty()) {
+        if matches!(message.get("tool_calls").and_then(Node::as_array), Some(calls) if calls.is_empty())
+        {
             issues.push(issue(
                 "shape-field",
                 format!("{at}/tool_calls"),

@@ -2,10 +2,11 @@
 //! where its calls and results stand. (A message image needs no `detail`:
 //! the SDK types require one, but the API defaults it to `auto`.)
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::contract::rules::ValidateFacts;
 use crate::contract::rules::{blocks, issue, kind, messages, HostedCall, Issue, ToolObject};
+use crate::json::{Node, Object};
 
 /// What the provider accepts of the forms whose fate differs between
 /// providers; otherwise a provider's defaults.
@@ -16,8 +17,8 @@ pub const FACTS: ValidateFacts = ValidateFacts {
 };
 
 /// `function_call` and `function_call_output` items.
-pub fn tool_object(object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
-    match object.get("type").and_then(Value::as_str) {
+pub fn tool_object<O: Object>(object: &O, _key: Option<&str>) -> Option<ToolObject> {
+    match object.get("type").and_then(Node::as_str) {
         Some("function_call") => Some(ToolObject::Call),
         Some("function_call_output") => Some(ToolObject::Result),
         _ => None,
@@ -40,15 +41,15 @@ pub fn hosted_call(block: &Value) -> Option<HostedCall> {
 }
 
 /// The raw rules: no audio parts.
-pub fn check(value: &Value) -> Vec<Issue> {
+pub fn check<N: Node>(value: &N) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (at, item) in messages(value, &["input", "output"]) {
-        let content_key =
-            if item.get("type").and_then(Value::as_str) == Some("function_call_output") {
-                "output"
-            } else {
-                "content"
-            };
+        let content_key = if item.get("type").and_then(Node::as_str) == Some("function_call_output")
+        {
+            "output"
+        } else {
+            "content"
+        };
         for (i, block) in blocks(item, content_key) {
             let here = format!("{at}/{content_key}/{i}");
             if kind(block) == "input_audio" {

@@ -125,7 +125,7 @@ macro_rules! delegate {
     (tool_object => $f:path) => {
         fn tool_object(
             &self,
-            object: &serde_json::Map<String, serde_json::Value>,
+            object: &$crate::json::TreeObject<'_>,
             key: Option<&str>,
         ) -> Option<$crate::contract::ToolObject> {
             $f(object, key)
@@ -145,7 +145,7 @@ macro_rules! delegate {
         }
     };
     (validate_rules => $f:path) => {
-        fn validate_rules(&self, value: &serde_json::Value) -> Vec<$crate::contract::Issue> {
+        fn validate_rules(&self, value: &$crate::json::Json<'_>) -> Vec<$crate::contract::Issue> {
             $f(value)
         }
     };
@@ -157,7 +157,7 @@ macro_rules! delegate {
     (required_id_field => $f:path) => {
         fn required_id_field(
             &self,
-            object: &serde_json::Map<String, serde_json::Value>,
+            object: &$crate::json::TreeObject<'_>,
             key: Option<&str>,
         ) -> Option<&'static str> {
             $f(object, key)
@@ -382,7 +382,8 @@ pub trait Dialect: Sync {
     /// The shape's own rules on a raw document (docs/commands/validate.md): media
     /// only where the shape carries it, no empty blocks where its API refuses
     /// them, the fields a block must have, the order of roles.
-    fn validate_rules(&self, _value: &Value) -> Vec<Issue> {
+    /// Asked of the borrowed tree `validate` reads (its payloads lent).
+    fn validate_rules(&self, _value: &Json<'_>) -> Vec<Issue> {
         Vec::new()
     }
 
@@ -394,7 +395,7 @@ pub trait Dialect: Sync {
     /// Whether an object of a document of the shape is a tool call or a tool
     /// result, as the shape's reader reads them; `key` is the member (or, for
     /// list items, the list's member) the object stands under.
-    fn tool_object(&self, _object: &Map<String, Value>, _key: Option<&str>) -> Option<ToolObject> {
+    fn tool_object(&self, _object: &TreeObject<'_>, _key: Option<&str>) -> Option<ToolObject> {
         None
     }
 
@@ -408,7 +409,7 @@ pub trait Dialect: Sync {
     /// finding of its own, so it reads it as empty).
     fn required_id_field(
         &self,
-        _object: &Map<String, Value>,
+        _object: &TreeObject<'_>,
         _key: Option<&str>,
     ) -> Option<&'static str> {
         None

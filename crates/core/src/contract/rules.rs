@@ -3,7 +3,7 @@
 //! transcript checks ask of a shape, and the helpers every shape's raw rules
 //! (`shapes/<shape>/rules.rs`) share. No shape's own knowledge lives here.
 
-use serde_json::{Map, Value};
+use crate::json::{Node, Object, View};
 
 pub use super::acceptance::{Fact, Form};
 
@@ -138,12 +138,12 @@ pub fn issue(rule: &'static str, pointer: String, message: impl Into<String>) ->
 
 /// The messages of a request, list or response (the first of `keys` that
 /// holds a list), with their pointers.
-pub fn messages<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &'v Map<String, Value>)> {
-    let (list, base) = match value {
-        Value::Array(items) => (items, String::new()),
-        Value::Object(map) => match keys
+pub fn messages<'v, N: Node>(value: &'v N, keys: &[&str]) -> Vec<(String, &'v N::Object)> {
+    let (list, base) = match value.view() {
+        View::Array(items) => (items, String::new()),
+        View::Object(map) => match keys
             .iter()
-            .find_map(|k| map.get(*k).and_then(Value::as_array).map(|l| (l, *k)))
+            .find_map(|k| map.get(k).and_then(Node::as_array).map(|l| (l, *k)))
         {
             Some((list, key)) => (list, format!("/{key}")),
             None => return Vec::new(),
@@ -157,13 +157,10 @@ pub fn messages<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &'v Map<Str
 }
 
 /// The object blocks of the list at `key` of a message, with their indexes.
-pub fn blocks<'m>(
-    message: &'m Map<String, Value>,
-    key: &str,
-) -> Vec<(usize, &'m Map<String, Value>)> {
+pub fn blocks<'m, O: Object>(message: &'m O, key: &str) -> Vec<(usize, &'m O)> {
     message
         .get(key)
-        .and_then(Value::as_array)
+        .and_then(Node::as_array)
         .map(|items| {
             items
                 .iter()
@@ -175,8 +172,21 @@ pub fn blocks<'m>(
 }
 
 /// A block's `type` ("" without one).
-pub fn kind(block: &Map<String, Value>) -> &str {
-    block.get("type").and_then(Value::as_str).unwrap_or("")
+pub fn kind<O: Object>(block: &O) -> &str {
+    block.get("type").and_then(Node::as_str).unwrap_or("")
+}
+
+/// What kind of JSON value `value` is, for messages ("a string", "an
+/// object"): [`crate::part::json_kind`] of either tree.
+pub fn json_kind<N: Node>(value: &N) -> &'static str {
+    match value.view() {
+        View::Null => "null",
+        View::Bool(_) => "a boolean",
+        View::Number => "a number",
+        View::String(_) => "a string",
+        View::Array(_) => "an array",
+        View::Object(_) => "an object",
+    }
 }
 
 /// `a` or `an`, for a word read out in English.
@@ -189,21 +199,72 @@ pub fn article(word: &str) -> &'static str {
 }
 
 /// Whether a block's `text` is empty or whitespace only.
-pub fn blank_text(block: &Map<String, Value>) -> bool {
+pub fn blank_text<O: Object>(block: &O) -> bool {
     block
         .get("text")
-        .and_then(Value::as_str)
+        .and_then(Node::as_str)
         .is_some_and(|t| t.trim().is_empty())
 }
 
 /// A message whose content is an empty list, which `shape` (its name in
 /// messages) refuses.
-pub fn empty_content(at: &str, message: &Map<String, Value>, shape: &str, issues: &mut Vec<Issue>) {
-    if matches!(message.get("content"), Some(Value::Array(items)) if items.is_empty()) {
+pub fn empty_content<O: Object>(at: &str, message: &O, shape: &str, issues: &mut Vec<Issue>) {
+    if matches!(message.get("content").and_then(Node::as_array), Some(items) if items.is_empty()) {
         issues.push(issue(
             "content-empty",
             format!("{at}/content"),
             format!("{shape} refuses a message whose content is an empty list"),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    /// What the helpers answer of a document, whichever tree holds it.
+    fn answers<N: Node>(value: &N) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut issues = Vec::new();
+        for (at, message) in messages(value, &["missing", "messages", "input"]) {
+            empty_content(&at, message, "Shape", &mut issues);
+            for (i, block) in blocks(message, "content") {
+                out.push(format!(
+                    "{at}/content/{i} {} {}",
+                    kind(block),
+                    blank_text(block)
+                ));
+            }
+            for (key, member) in message.members() {
+                out.push(format!("{at}/{key} {}", json_kind(member)));
+            }
+        }
+        out.extend(
+            issues
+                .into_iter()
+                .map(|i| format!("{} {}", i.rule, i.pointer)),
+        );
+        out
+    }
+
+    #[test]
+    fn both_trees_answer_alike() {
+        let texts = [
+            r#"{"messages": [{"role": "user", "content": []}, 3, {"content": [{"type": "text", "text": " "}, "x", {"text": "a"}, {"type": 1}], "n": 1.0, "b": null, "t": true}], "input": []}"#,
+            r#"{"missing": {}, "input": [{"content": "text"}]}"#,
+            r#"[{"content": [{"type": "image"}]}, []]"#,
+            r#""messages""#,
+        ];
+        for text in texts {
+            let value: Value = serde_json::from_str(text).unwrap();
+            let tree = crate::json::parse(text.as_bytes()).unwrap();
+            assert_eq!(answers(&value), answers(&tree), "{text}");
+            assert!(
+                !answers(&value).is_empty() || text.starts_with('"'),
+                "{text}"
+            );
+        }
     }
 }

@@ -260,47 +260,48 @@ impl Scan {
     }
 }
 
-/// A borrowed tree parsed from `input` as a value, its payloads lent (the
+/// A borrowed tree parsed from `input`, again with its payloads lent (the
 /// strings [`scan`] would lend, found where the tree borrows them from the
-/// input): what [`Json::to_value`] gives, without copying the payloads.
-pub fn value_of(doc: &Json<'_>, input: &[u8]) -> (Value, Payloads) {
+/// input, each replaced by its placeholder): what a reader given the
+/// lending reads, without copying a payload or any other string.
+pub fn tree_of<'a>(doc: &Json<'a>, input: &[u8]) -> (Json<'a>, Payloads) {
     let mut payloads = Vec::new();
     if scan::holds_placeholder_bytes(input) || has_escaped_placeholder(doc) {
-        return (doc.to_value(), Payloads::default());
+        return (doc.clone(), Payloads::default());
     }
-    let value = lend_in(doc, input, None, &mut payloads);
-    (value, Payloads::unchecked(payloads))
+    let tree = lend_in(doc, input, None, &mut payloads);
+    (tree, Payloads::unchecked(payloads))
 }
 
-fn lend_in(
-    doc: &Json<'_>,
+fn lend_in<'a>(
+    doc: &Json<'a>,
     input: &[u8],
     key: Option<&str>,
     payloads: &mut Vec<Range<usize>>,
-) -> Value {
+) -> Json<'a> {
     match doc {
         Json::String(Cow::Borrowed(text)) => match payload_in(text, input, holds_base64(key)) {
             Some((payload, _)) => {
                 let index = payloads.len();
                 let prefix = &text[..text.len() - payload.len()];
                 payloads.push(payload);
-                Value::String(placeholder(prefix, index))
+                Json::String(Cow::Owned(placeholder(prefix, index)))
             }
-            None => Value::String(text.to_string()),
+            None => Json::String(Cow::Borrowed(text)),
         },
-        Json::Array(items) => Value::Array(
+        Json::Array(items) => Json::Array(
             items
                 .iter()
                 .map(|item| lend_in(item, input, key, payloads))
                 .collect(),
         ),
-        Json::Object(members) => Value::Object(
+        Json::Object(members) => Json::Object(
             members
                 .iter()
-                .map(|(k, v)| (k.to_string(), lend_in(v, input, Some(k), payloads)))
+                .map(|(k, v)| (k.clone(), lend_in(v, input, Some(k), payloads)))
                 .collect(),
         ),
-        other => other.to_value(),
+        other => other.clone(),
     }
 }
 
