@@ -122,10 +122,17 @@ fn is_whole_data_url(text: &str) -> bool {
 /// Finds a base64 `data:` URL inside text: where it starts, its media type and
 /// its payload length (at least 16 characters, so a passing mention is not one).
 pub fn find_data_url(text: &str) -> Option<(usize, String, usize)> {
+    // Built once: making a searcher costs more than searching a short text,
+    // and every string of a document is searched.
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"data:"));
     let bytes = text.as_bytes();
-    let finder = memchr::memmem::Finder::new(b"data:");
+    // `data:`, a comma and 16 characters of payload at the least.
+    if bytes.len() < 22 {
+        return None;
+    }
     let mut from = 0;
-    while let Some(found) = finder.find(&bytes[from..]) {
+    while let Some(found) = FINDER.find(&bytes[from..]) {
         let start = from + found + 5;
         from = start;
         let window = &bytes[start..bytes.len().min(start + 256)];

@@ -226,7 +226,8 @@ impl<'a> Json<'a> {
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub fn pointer_token(token: &str) -> Cow<'_, str> {
-    if token.contains(['~', '/']) {
+    // A byte search: `str::contains` with a set of chars decodes each one.
+    if memchr::memchr2(b'~', b'/', token.as_bytes()).is_some() {
         Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
     } else {
         Cow::Borrowed(token)

@@ -295,14 +295,15 @@ fn optional_string<'j, J: JsonLike>(
 }
 
 /// A name for the JSON type of a value, for messages.
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+pub fn json_kind<N: crate::json::Node>(value: &N) -> &'static str {
+    use crate::json::View;
+    match value.view() {
+        View::Null => "null",
+        View::Bool(_) => "a boolean",
+        View::Number => "a number",
+        View::String(_) => "a string",
+        View::Array(_) => "an array",
+        View::Object(_) => "an object",
     }
 }
 

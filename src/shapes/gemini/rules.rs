@@ -1,9 +1,10 @@
 //! What `validate` asks of Gemini documents: a functionResponse's fields,
 //! its optional ids, its base64, and where its calls and results stand.
 
-use crate::contract::rules::{issue, json_kind};
+use crate::contract::rules::issue;
 use crate::contract::rules::{CallIds, Issue, ToolObject, ValidateFacts};
 use crate::json::{Node, Object, View};
+use crate::part::json_kind;
 
 /// A request needs `contents`; ids are optional, and (proto3) an empty id is
 /// an absent one; either base64 alphabet, padded or not, is legal (protobuf's

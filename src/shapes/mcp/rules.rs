@@ -6,9 +6,10 @@
 //! see the bytes (`image`, `audio`, a resource's `blob`); a text resource
 //! and a resource link are checked here.
 
-use crate::contract::rules::{issue, json_kind, CallIds, Issue, ValidateFacts};
+use crate::contract::rules::{issue, CallIds, Issue, ValidateFacts};
 use crate::json::{Node, Object};
 use crate::media;
+use crate::part::json_kind;
 
 /// A `CallToolResult` carries no call id.
 pub const FACTS: ValidateFacts = ValidateFacts {

@@ -176,19 +176,6 @@ pub fn kind<O: Object>(block: &O) -> &str {
     block.get("type").and_then(Node::as_str).unwrap_or("")
 }
 
-/// What kind of JSON value `value` is, for messages ("a string", "an
-/// object"): [`crate::part::json_kind`] of either tree.
-pub fn json_kind<N: Node>(value: &N) -> &'static str {
-    match value.view() {
-        View::Null => "null",
-        View::Bool(_) => "a boolean",
-        View::Number => "a number",
-        View::String(_) => "a string",
-        View::Array(_) => "an array",
-        View::Object(_) => "an object",
-    }
-}
-
 /// `a` or `an`, for a word read out in English.
 pub fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -223,6 +210,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::part::json_kind;
 
     /// What the helpers answer of a document, whichever tree holds it.
     fn answers<N: Node>(value: &N) -> Vec<String> {
