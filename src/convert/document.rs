@@ -13,7 +13,7 @@ use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::document::{Document, LentFile, Open};
 use crate::error::ReadFault;
 use crate::json::lent::{self, Lending, Lent};
-use crate::json::{Json, Reading, Spellings};
+use crate::json::{self, Json, Reading, Spellings};
 use crate::render;
 use crate::shapes::rollout;
 use crate::shapes::{Registered, Shape};
@@ -141,63 +141,85 @@ fn convert_value(
     // conversation: a small document's own, a larger one's without its
     // payloads (the scan's shadow).
     let recognize = request.rollout == RolloutChoice::Recognize;
-    let parsed = if lent::parses_directly(bytes) {
-        if recognize && rollout().holds_text(bytes) {
-            return convert_rollout(bytes, request, pretty);
-        }
-        if let Some(converted) = convert_small(bytes, request, pretty) {
-            return converted;
-        }
-        lent::parse(bytes)
-    } else {
-        let scan = lent::scan(bytes);
-        if recognize && rollout().holds_text(scan.text(bytes)) {
-            return convert_rollout(bytes, request, pretty);
-        }
-        scan.parse(bytes)
+    if lent::parses_directly(bytes) && recognize && rollout().holds_text(bytes) {
+        return convert_rollout(bytes, request, pretty);
     }
-    .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
-    let text = parsed.shadow.as_deref().unwrap_or(bytes);
-    convert_lent(
-        &parsed.value,
-        text,
-        &parsed.reading(bytes),
-        request.from,
-        request,
-        pretty,
-    )
+    convert_text(bytes, request.from, request, pretty, |scan| {
+        recognize && rollout().holds_text(scan.text(bytes))
+    })
+    .unwrap_or_else(|| convert_rollout(bytes, request, pretty))
 }
 
-/// Converts a small document from the borrowed tree (docs/speed.md, "One
-/// tree for small documents"); `None` when the shape given reads only a
-/// `Value`, or the tree's parser leaves the text to serde_json (then the
-/// usual way says the same as before).
-fn convert_small(
+/// Converts a transcript's text, parsed once into the borrowed tree with its
+/// payloads lent (docs/speed.md, "One tree for small documents"): the one
+/// way a document is opened, whatever its size and shape (a reader that
+/// reads only a `Value` is given the tree as one, or a small document
+/// parsed into one). A small document is parsed
+/// in one pass; a larger one (or one the one-pass parser leaves to
+/// serde_json) is scanned for its payloads first, and is `None` when
+/// `is_rollout` says the scanned text is a rollout's.
+fn convert_text(
     bytes: &SharedBytes,
+    from: Option<Shape>,
     request: &ConvertRequest,
     pretty: bool,
+    is_rollout: impl FnOnce(&lent::Scan) -> bool,
 ) -> Option<Result<ConvertedDocument, ConvertError>> {
-    let from = request.from;
-    if from.is_some_and(|shape| !shape.dialect().reads_trees()) {
+    let invalid = |e: serde_json::Error| ConvertError::invalid("", format!("invalid JSON: {e}"));
+    if lent::parses_directly(bytes) {
+        if from.is_some_and(|shape| !shape.dialect().reads_trees()) {
+            // A reader of `Value`s alone (canonical, read by serde into the
+            // model's types): a small document parsed straight into one
+            // costs 6 % less than the tree made into one after.
+            return Some(lent::parse(bytes).map_err(invalid).and_then(|parsed| {
+                let reading = parsed.reading(bytes);
+                let converted = convert::convert_read(
+                    &parsed.value,
+                    from,
+                    request.to,
+                    request.options.clone(),
+                    &reading,
+                )?;
+                Ok(written(converted, bytes, &reading, pretty))
+            }));
+        }
+        if let Some(parsed) = lent::parse_tree(bytes) {
+            let reading = parsed.reading(bytes);
+            return Some(convert_tree(
+                &parsed.json,
+                bytes,
+                &reading,
+                from,
+                request,
+                pretty,
+            ));
+        }
+    }
+    let scan = lent::scan(bytes);
+    if !lent::parses_directly(bytes) && is_rollout(&scan) {
         return None;
     }
-    let parsed = lent::parse_tree(bytes)?;
-    let reading = parsed.reading(bytes);
-    let converted = convert::convert_tree(
-        &parsed.json,
-        from,
-        request.to,
-        request.options.clone(),
-        &reading,
-    );
-    Some(converted.map(|converted| written(converted, bytes, &reading, pretty)))
+    let text = scan.text(bytes);
+    Some(match json::parse(text) {
+        Ok(tree) => convert_tree(&tree, text, &scan.reading(bytes), from, request, pretty),
+        // Replacing base64 inside a string by other string characters keeps
+        // a text valid or invalid: the input itself says where it is not.
+        Err(error) if text.as_ptr() == bytes.as_ptr() => Err(invalid(error)),
+        Err(_) => match json::parse(bytes) {
+            Ok(tree) => {
+                let reading = Reading::new(Lending::NONE, Spellings::of(bytes));
+                convert_tree(&tree, bytes, &reading, from, request, pretty)
+            }
+            Err(error) => Err(invalid(error)),
+        },
+    })
 }
 
-/// Converts a value read with `reading` (its payloads lent, its numbers'
-/// spellings) and writes it, with holes where the payloads go; `text` is
-/// what the value was parsed from.
-fn convert_lent(
-    value: &Value,
+/// Converts a document's tree read with `reading` (its payloads lent, its
+/// numbers' spellings) and writes it, with holes where the payloads go;
+/// `text` is what the tree was parsed from.
+fn convert_tree(
+    tree: &Json<'_>,
     text: &[u8],
     reading: &Reading,
     from: Option<Shape>,
@@ -205,7 +227,7 @@ fn convert_lent(
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
     let converted =
-        convert::convert_read(value, from, request.to, request.options.clone(), reading)?;
+        convert::convert_tree(tree, from, request.to, request.options.clone(), reading)?;
     Ok(written(converted, text, reading, pretty))
 }
 
@@ -292,18 +314,11 @@ fn convert_rollout(
         .open(bytes)
         .ok_or_else(|| ConvertError::invalid("", envelope.not_one()))?;
     let shared = SharedBytes::new(std::mem::take(&mut conversation.bytes));
-    let parsed = lent::parse(&shared)
-        .map_err(|e| ConvertError::invalid("", format!("invalid JSON: {e}")))?;
     let from = request.from.unwrap_or(envelope.conversation_shape());
-    let text = parsed.shadow.as_deref().unwrap_or(&shared);
-    let mut converted = convert_lent(
-        &parsed.value,
-        text,
-        &parsed.reading(&shared),
-        Some(from),
-        request,
-        request.bare && pretty,
-    )
+    let mut converted = convert_text(&shared, Some(from), request, request.bare && pretty, |_| {
+        false
+    })
+    .unwrap_or_else(|| Err(ConvertError::invalid("", envelope.not_one())))
     .map_err(|e| at_pointer(e, |p| conversation.line_pointer(p)))?;
     let notes = std::mem::take(&mut converted.notes);
     let source = converted.source;
@@ -369,22 +384,23 @@ pub fn convert_lent_file(
     if request.rollout == RolloutChoice::Recognize && rollout().holds_text(file.text()) {
         return Ok(None);
     }
-    let Ok(value) = serde_json::from_slice::<Value>(file.text()) else {
+    let (file, scan) = file.into_parts();
+    let Ok(tree) = json::parse(&scan.shadow) else {
         return Ok(None);
     };
-    let (file, scan) = file.into_parts();
     let reading = Reading::new(
         Lending::new(lent::Source::File(Arc::clone(&file)), scan.payloads.clone()),
         Spellings::of(&scan.shadow),
     );
-    let document = convert_lent(
-        &value,
+    let document = convert_tree(
+        &tree,
         &scan.shadow,
         &reading,
         request.from,
         request,
         request.pretty,
     )?;
+    drop(tree);
     Ok(Some(FileConverted {
         document,
         file,

@@ -190,6 +190,17 @@ pub struct Scan {
     respell: bool,
 }
 
+/// A scan dropped unparsed (its text parsed into the borrowed tree) gives
+/// its shadow back for the next document, as [`Parsed`] does.
+impl Drop for Scan {
+    fn drop(&mut self) {
+        let shadow = std::mem::take(&mut self.shadow);
+        if shadow.capacity() > 0 {
+            spare::give_back(shadow);
+        }
+    }
+}
+
 /// Finds `input`'s payloads and writes the text to parse in their place.
 pub fn scan(input: &[u8]) -> Scan {
     // Room for a small document's whole text, in the buffer the last one
@@ -222,14 +233,30 @@ impl Scan {
         }
     }
 
+    /// How to read what [`Scan::text`] gives once parsed: its payloads
+    /// lent from `input`, its numbers spelled as the text spells them
+    /// (what [`Parsed::reading`] gives for the same input).
+    pub fn reading(&self, input: &SharedBytes) -> Reading {
+        let payloads = Payloads {
+            ranges: self.payloads.clone(),
+            strict: self.strict.clone(),
+        };
+        let spellings = match self.respell {
+            true => Spellings::of(self.text(input)),
+            false => Spellings::default(),
+        };
+        Reading::new(
+            Lending::new(Source::Bytes(input.clone()), payloads),
+            spellings,
+        )
+    }
+
     /// Parses the text ([`parse`]).
-    pub fn parse(self, input: &[u8]) -> Result<Parsed, serde_json::Error> {
-        let Scan {
-            shadow,
-            payloads,
-            strict,
-            respell,
-        } = self;
+    pub fn parse(mut self, input: &[u8]) -> Result<Parsed, serde_json::Error> {
+        let shadow = std::mem::take(&mut self.shadow);
+        let payloads = std::mem::take(&mut self.payloads);
+        let strict = std::mem::take(&mut self.strict);
+        let respell = self.respell;
         if payloads.is_empty() {
             return Ok(Parsed {
                 value: serde_json::from_slice(input)?,
