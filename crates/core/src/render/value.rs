@@ -186,19 +186,18 @@ pub fn write_str<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
 
 /// A JSON string whose lent payloads go to the sink's `payload`.
 fn write_str_lent<S: Sink>(out: &mut S, text: &str) -> io::Result<()> {
-    // A placeholder's first byte (0xEE) looked for first: a string without
-    // it, nearly every one, is not searched for the character.
-    let placeholder =
-        || memchr::memchr(0xEE, text.as_bytes()).is_some() && text.contains('\u{E000}');
-    if !out.lending().is_lending() || !placeholder() {
-        out.write_all(b"\"")?;
-        write_escaped(out, text)?;
+    out.write_all(b"\"")?;
+    if !out.lending().is_lending() {
+        escape_until::<_, false>(out, text)?;
         return out.write_all(b"\"");
     }
-    out.write_all(b"\"")?;
-    for piece in lent::pieces(text) {
+    // A placeholder's first byte (0xEE) is looked for in the pass that looks
+    // for the bytes to escape: a string without one, nearly every string,
+    // is read once.
+    let at = escape_until::<_, true>(out, text)?;
+    for piece in lent::pieces(&text[at..]) {
         match piece {
-            Piece::Text(text) => write_escaped(out, text)?,
+            Piece::Text(text) => escape_until::<_, false>(out, text).map(|_| ())?,
             // Base64: nothing in it to escape.
             Piece::Lent(index) => out.payload(index)?,
         }
@@ -212,21 +211,33 @@ fn write_str_lent<S: Sink>(out: &mut S, text: &str) -> io::Result<()> {
 /// output is nearly all payloads).
 const PIECE: usize = 16 << 10;
 
-/// A string's content, escaped.
-fn write_escaped<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
-    let mut rest = text.as_bytes();
-    while !rest.is_empty() {
-        let piece = &rest[..rest.len().min(PIECE)];
-        let clean = first_to_escape(piece);
-        out.write_all(&rest[..clean])?;
+/// Writes `text` escaped up to where a placeholder starts (with
+/// `PLACEHOLDERS`), or to its end: the index it stopped at.
+fn escape_until<W: Write, const PLACEHOLDERS: bool>(out: &mut W, text: &str) -> io::Result<usize> {
+    const OPEN: &[u8] = "\u{E000}".as_bytes();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let piece = &bytes[at..bytes.len().min(at + PIECE)];
+        let clean = first_special::<PLACEHOLDERS>(piece);
+        out.write_all(&piece[..clean])?;
+        at += clean;
         if clean == piece.len() {
-            rest = &rest[clean..];
             continue;
         }
-        write_escape(out, rest[clean])?;
-        rest = &rest[clean + 1..];
+        let byte = bytes[at];
+        if PLACEHOLDERS && byte == 0xEE {
+            if bytes[at..].starts_with(OPEN) {
+                return Ok(at);
+            }
+            // Another character of that block: written as it is.
+            out.write_all(&[byte])?;
+        } else {
+            write_escape(out, byte)?;
+        }
+        at += 1;
     }
-    Ok(())
+    Ok(bytes.len())
 }
 
 fn write_escape<W: Write>(out: &mut W, byte: u8) -> io::Result<()> {
@@ -251,27 +262,80 @@ fn write_escape<W: Write>(out: &mut W, byte: u8) -> io::Result<()> {
 }
 
 /// The index of the first byte JSON escapes in a string (a quote, a backslash
-/// or a control character), or the length when there is none. Blocks of 32
-/// bytes are tested with a loop the compiler turns into vector compares; only
-/// a block with a hit is searched byte by byte.
+/// or a control character), or the length when there is none.
+#[cfg(test)]
 fn first_to_escape(bytes: &[u8]) -> usize {
-    let escapes = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    first_special::<false>(bytes)
+}
+
+/// The index of the first byte JSON escapes (a quote, a backslash or a
+/// control character) or, with `PLACEHOLDERS`, a placeholder's first byte
+/// (0xEE); the length when there is none. Blocks of 32 bytes are tested with
+/// a loop the compiler turns into vector compares; the rest, most of a key or
+/// a short value, eight bytes at a time in a word.
+fn first_special<const PLACEHOLDERS: bool>(bytes: &[u8]) -> usize {
     let mut blocks = bytes.chunks_exact(32);
     let mut at = 0;
     for block in &mut blocks {
         // `|`, not `||`: no branch per byte, so the loop vectorizes.
         let hits = block.iter().fold(0u8, |hits, &b| {
-            hits | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)
+            hits | u8::from(b == b'"')
+                | u8::from(b == b'\\')
+                | u8::from(b < 0x20)
+                | u8::from(PLACEHOLDERS && b == 0xEE)
         });
         if hits != 0 {
             break;
         }
         at += 32;
     }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| escapes(b))
-        .unwrap_or(bytes.len() - at)
+    let word = |at: usize| {
+        let mut word = [0; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        special_bytes::<PLACEHOLDERS>(u64::from_le_bytes(word))
+    };
+    while at + 8 <= bytes.len() {
+        let hits = word(at);
+        if hits != 0 {
+            return at + (hits.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    if at == bytes.len() {
+        return at;
+    }
+    if bytes.len() >= 8 {
+        // The last eight bytes, overlapping ones already found clean.
+        let from = bytes.len() - 8;
+        let hits = word(from);
+        return match hits {
+            0 => bytes.len(),
+            _ => from + (hits.trailing_zeros() / 8) as usize,
+        };
+    }
+    // Shorter than a word: filled out with spaces, which nothing escapes.
+    let mut word = [b' '; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    match special_bytes::<PLACEHOLDERS>(u64::from_le_bytes(word)) {
+        0 => bytes.len(),
+        hits => (hits.trailing_zeros() / 8) as usize,
+    }
+}
+
+/// The high bit of each byte of `word` (little-endian) that
+/// [`first_special`] looks for. A byte above a hit may be marked too (a
+/// borrow carries into it), never one below: the lowest mark is exact.
+fn special_bytes<const PLACEHOLDERS: bool>(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let mut hits =
+        control | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')));
+    if PLACEHOLDERS {
+        hits |= zero(word ^ (ONES * 0xEE));
+    }
+    hits
 }
 
 #[cfg(test)]
@@ -357,6 +421,56 @@ mod tests {
             }
             assert_eq!(first_to_escape(&vec![b' '; len]), len);
             assert_eq!(first_to_escape(&vec![0xff; len]), len);
+        }
+    }
+
+    /// Every byte value in every lane, after every other: the first byte to
+    /// escape (or 0xEE, when placeholders are looked for) is found, and no
+    /// other byte is taken for one.
+    #[test]
+    fn tells_every_byte_in_every_lane() {
+        let special = |b: u8, placeholders: bool| {
+            b == b'"' || b == b'\\' || b < 0x20 || (placeholders && b == 0xEE)
+        };
+        for len in [1, 7, 8, 9, 31, 32, 33, 41] {
+            for at in 0..len {
+                for byte in 0..=255u8 {
+                    for before in [b'A', 0x80, 0xff, 0x20, 0x21, 0x7f] {
+                        let mut text = vec![before; len];
+                        text[at] = byte;
+                        for placeholders in [false, true] {
+                            let found = match placeholders {
+                                true => first_special::<true>(&text),
+                                false => first_special::<false>(&text),
+                            };
+                            let expected = text
+                                .iter()
+                                .position(|&b| special(b, placeholders))
+                                .unwrap_or(len);
+                            assert_eq!(found, expected, "{len} {at} {byte:#x} {before:#x}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A string with escapes around placeholders, and a character of the
+    /// placeholders' block that is not one, written with its payload lent.
+    #[test]
+    fn placeholders_are_found_after_escapes() {
+        let payload = "QUJD".repeat(40);
+        let input =
+            format!(r#"{{"a":"x\"y\n{{}}data:image/png;base64,{payload}","b":"\ue123 \u0001"}}"#);
+        let parsed = lent::parse(input.as_bytes()).unwrap();
+        let shared = crate::shared::SharedBytes::new(input.as_bytes().to_vec());
+        let reading = parsed.reading(&shared);
+        for pretty in [false, true] {
+            let mut out = Vec::new();
+            let holes = write_value_lent(&mut out, &parsed.value, pretty, &reading);
+            let written = holes.fill(out, input.as_bytes());
+            let value: Value = serde_json::from_str(&input).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), serde_s(&value, pretty));
         }
     }
 }
