@@ -19,6 +19,7 @@ pub mod lent;
 mod node;
 mod reading;
 mod spelling;
+pub(crate) mod words;
 pub use compact::write_compact;
 pub use duplicates::duplicate_keys;
 pub use node::{Node, Object, TreeObject, View};

@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use super::{Json, Members, NUMBER_TOKEN};
+use super::{words, Json, Members, NUMBER_TOKEN};
 
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;
@@ -276,8 +276,21 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
         self.at += 1;
         let mut owned: Option<String> = None;
         loop {
-            let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
-            let text = self.checked_text(self.at, self.at + found)?;
+            let text = match self.short_piece() {
+                Some(end) => {
+                    // A control character before any quote or backslash: not
+                    // allowed unescaped, as `checked_text` would say.
+                    if self.bytes[end] < 0x20 {
+                        return None;
+                    }
+                    self.text_between(self.at, end)?
+                }
+                None => {
+                    let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
+                    self.checked_text(self.at, self.at + found)?
+                }
+            };
+            let found = text.len();
             self.at += found + 1;
             if self.bytes[self.at - 1] == b'"' {
                 return Some(match owned {
@@ -318,6 +331,24 @@ impl<'a, B: Build<'a>> Parser<'a, '_, B> {
 }
 
 impl<'a, B> Parser<'a, '_, B> {
+    /// Where the first quote, backslash or control character is in the 32
+    /// bytes from `at`, a word at a time (`words.rs`): a key's or a short
+    /// value's end, found without a call. `None` when none is there, or
+    /// fewer than 32 bytes are left: then search the usual way.
+    fn short_piece(&self) -> Option<usize> {
+        let from = self.at;
+        if self.bytes.len() < from + 32 {
+            return None;
+        }
+        (0..4).find_map(|word| {
+            let at = from + 8 * word;
+            match words::special::<false>(words::at(self.bytes, at)) {
+                0 => None,
+                hits => Some(at + words::first(hits)),
+            }
+        })
+    }
+
     /// The bytes from `start` to `end` as text: a slice of the text checked
     /// whole, or checked now. Both ends are next to an ASCII byte (a quote, a
     /// backslash, a digit), so they are always between characters.

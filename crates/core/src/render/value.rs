@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::json::lent::{self, Lending, Lent, Piece};
-use crate::json::{Reading, Spellings};
+use crate::json::{words, Reading, Spellings};
 
 /// Writes `value`, read as `reading` says, into memory, pretty (two-space
 /// indent, as serde_json's pretty printer) or compact: numbers spelled as
@@ -289,15 +289,11 @@ fn first_special<const PLACEHOLDERS: bool>(bytes: &[u8]) -> usize {
         }
         at += 32;
     }
-    let word = |at: usize| {
-        let mut word = [0; 8];
-        word.copy_from_slice(&bytes[at..at + 8]);
-        special_bytes::<PLACEHOLDERS>(u64::from_le_bytes(word))
-    };
+    let word = |at: usize| words::special::<PLACEHOLDERS>(words::at(bytes, at));
     while at + 8 <= bytes.len() {
         let hits = word(at);
         if hits != 0 {
-            return at + (hits.trailing_zeros() / 8) as usize;
+            return at + words::first(hits);
         }
         at += 8;
     }
@@ -310,32 +306,16 @@ fn first_special<const PLACEHOLDERS: bool>(bytes: &[u8]) -> usize {
         let hits = word(from);
         return match hits {
             0 => bytes.len(),
-            _ => from + (hits.trailing_zeros() / 8) as usize,
+            _ => from + words::first(hits),
         };
     }
     // Shorter than a word: filled out with spaces, which nothing escapes.
     let mut word = [b' '; 8];
     word[..bytes.len()].copy_from_slice(bytes);
-    match special_bytes::<PLACEHOLDERS>(u64::from_le_bytes(word)) {
+    match words::special::<PLACEHOLDERS>(u64::from_le_bytes(word)) {
         0 => bytes.len(),
-        hits => (hits.trailing_zeros() / 8) as usize,
+        hits => words::first(hits),
     }
-}
-
-/// The high bit of each byte of `word` (little-endian) that
-/// [`first_special`] looks for. A byte above a hit may be marked too (a
-/// borrow carries into it), never one below: the lowest mark is exact.
-fn special_bytes<const PLACEHOLDERS: bool>(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    let mut hits =
-        control | zero(word ^ (ONES * u64::from(b'"'))) | zero(word ^ (ONES * u64::from(b'\\')));
-    if PLACEHOLDERS {
-        hits |= zero(word ^ (ONES * 0xEE));
-    }
-    hits
 }
 
 #[cfg(test)]
