@@ -282,3 +282,40 @@ fn same(node: &Json<'_>, value: &Value) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kept block is the tree's object whatever its members' order, and
+    /// only when every member, number and nesting agrees.
+    #[test]
+    fn a_kept_block_is_found_by_its_members() {
+        let tree = crate::json::parse(
+            br#"{"a":{"type":"x","n":1.50,"l":[true,null,{"k":"v"}]},"b":{"type":"x","n":1}}"#,
+        )
+        .unwrap();
+        let locate = Locator {
+            value: &tree,
+            calls: None,
+            results: None,
+            call_numbers: HashMap::new(),
+            result_numbers: HashMap::new(),
+        };
+        let kept = |text: &str| locate.block(&serde_json::from_str(text).unwrap());
+        assert_eq!(
+            kept(r#"{"l":[true,null,{"k":"v"}],"n":1.50,"type":"x"}"#),
+            "/a"
+        );
+        assert_eq!(kept(r#"{"type":"x","n":1}"#), "/b");
+        for absent in [
+            r#"{"type":"x","n":1.5,"l":[true,null,{"k":"v"}]}"#,
+            r#"{"type":"x","n":1,"extra":0}"#,
+            r#"{"type":"x","n":1.50,"l":[true,null,{"k":"w"}]}"#,
+            r#"{"type":"y"}"#,
+            r#"["type"]"#,
+        ] {
+            assert_eq!(kept(absent), "", "{absent}");
+        }
+    }
+}
