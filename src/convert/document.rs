@@ -154,10 +154,10 @@ fn convert_value(
 /// payloads lent (docs/speed.md, "One tree for small documents"): the one
 /// way a document is opened, whatever its size and shape (a reader that
 /// reads only a `Value` is given the tree as one, or a small document
-/// parsed into one). A small document is parsed
-/// in one pass; a larger one (or one the one-pass parser leaves to
-/// serde_json) is scanned for its payloads first, and is `None` when
-/// `is_rollout` says the scanned text is a rollout's.
+/// parsed into one). A small document is parsed in one pass; a larger one
+/// (or one the one-pass parser leaves to serde_json) is scanned for its
+/// payloads first, and is `None` when `is_rollout` says the scanned text is
+/// a rollout's.
 fn convert_text(
     bytes: &SharedBytes,
     from: Option<Shape>,
@@ -400,6 +400,7 @@ pub fn convert_lent_file(
         request,
         request.pretty,
     )?;
+    // The tree borrows the scan's text, which the result takes next.
     drop(tree);
     Ok(Some(FileConverted {
         document,
