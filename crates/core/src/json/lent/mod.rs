@@ -81,19 +81,24 @@ impl Parsed {
     /// How to read the value parsed from `input`: its payloads lent from
     /// `input`, its numbers spelled as `input` spells them.
     pub fn reading(&self, input: &SharedBytes) -> Reading {
-        let lending = Lending::new(Source::Bytes(input.clone()), self.payloads.clone());
-        Reading::new(lending, self.spellings(input))
+        let text = self.shadow.as_deref().unwrap_or(input);
+        reading_of(input, self.payloads.clone(), self.respell, text)
     }
+}
 
-    /// The input's spellings of its numbers ([`Spellings::of`] the text the
-    /// value was parsed from), or none when it has no number with an
-    /// exponent: nearly every document, whose text is then not walked again.
-    fn spellings(&self, input: &[u8]) -> Spellings {
-        if !self.respell {
-            return Spellings::default();
-        }
-        Spellings::of(self.shadow.as_deref().unwrap_or(input))
-    }
+/// How to read what was parsed from `text` (the input, or its shadow): the
+/// payloads lent from `input`, and the text's spellings of its numbers
+/// ([`Spellings::of`]) only when `respell` (the scan saw an exponent, or did
+/// not see it all): nearly every document's text is then not walked again.
+fn reading_of(input: &SharedBytes, payloads: Payloads, respell: bool, text: &[u8]) -> Reading {
+    let spellings = match respell {
+        true => Spellings::of(text),
+        false => Spellings::default(),
+    };
+    Reading::new(
+        Lending::new(Source::Bytes(input.clone()), payloads),
+        spellings,
+    )
 }
 
 impl Drop for Parsed {
@@ -241,14 +246,7 @@ impl Scan {
             ranges: self.payloads.clone(),
             strict: self.strict.clone(),
         };
-        let spellings = match self.respell {
-            true => Spellings::of(self.text(input)),
-            false => Spellings::default(),
-        };
-        Reading::new(
-            Lending::new(Source::Bytes(input.clone()), payloads),
-            spellings,
-        )
+        reading_of(input, payloads, self.respell, self.text(input))
     }
 
     /// Parses the text ([`parse`]).
@@ -453,7 +451,10 @@ mod tests {
             // The same spellings as a walk of the whole text gives.
             let all = Spellings::of(parsed.shadow.as_deref().unwrap_or(text.as_bytes()));
             assert_eq!(
-                parsed.spellings(text.as_bytes()).respell(output.clone()),
+                parsed
+                    .reading(&SharedBytes::new(text.as_bytes().to_vec()))
+                    .spellings()
+                    .respell(output.clone()),
                 all.respell(output.clone()),
                 "{text}"
             );
