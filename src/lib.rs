@@ -137,6 +137,8 @@ pub mod internals {
     }
     /// The borrowed JSON tree and the lending parser.
     pub mod json {
+        /// The tree a writer builds its output as (what `convert_data` gives).
+        pub use crate::json::out::{Members, Out};
         pub use crate::json::{duplicate_keys, parse, parse_counted, Json, Reading, Spellings};
         /// The lending parser: payload strings left in the input, and what a
         /// document lends (for `convert::convert_read`).

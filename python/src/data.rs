@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use partkit::convert::document::{convert_data, converts_data, ConvertRequest, ConvertedValue};
 use partkit::convert::ConvertError;
-use partkit::internals::json::Json;
+use partkit::internals::json::{Json, Out};
 use partkit::internals::{pieces, Gathered, Held, Lending, Piece};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PySlice, PyString};
@@ -266,7 +266,7 @@ impl Walked {
             strings: &self.strings,
             keys: RefCell::new(Vec::new()),
         }
-        .build(&converted.value)
+        .build_out(&converted.out)
     }
 }
 
@@ -299,6 +299,32 @@ impl<'v, 'py> Builder<'_, 'v, 'py> {
             keys.push((name, made.clone()));
         }
         made
+    }
+
+    /// The writer's output tree, as [`Builder::build`] builds the `Value`
+    /// it stands for.
+    fn build_out(&self, out: &'v Out) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match out {
+            Out::Null => py.None().into_bound(py),
+            Out::Bool(flag) => PyBool::new(py, *flag).to_owned().into_any(),
+            Out::Str(text) => self.string(text).into_any(),
+            Out::Array(items) => {
+                let list = PyList::empty(py);
+                for item in items {
+                    list.append(self.build_out(item)?)?;
+                }
+                list.into_any()
+            }
+            Out::Object(members) => {
+                let dict = PyDict::new(py);
+                for (name, member) in members.iter() {
+                    dict.set_item(self.key(name), self.build_out(member)?)?;
+                }
+                dict.into_any()
+            }
+            Out::Value(value) => self.build(value)?,
+        })
     }
 
     fn build(&self, value: &'v Value) -> PyResult<Bound<'py, PyAny>> {

@@ -7,12 +7,11 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use crate::convert::{self, ConvertError, ConvertOptions};
 use crate::document::{Document, LentFile, Open};
 use crate::error::ReadFault;
 use crate::json::lent::{self, Lending, Lent};
+use crate::json::out::Out;
 use crate::json::{self, Json, Reading, Spellings};
 use crate::render;
 use crate::shapes::rollout;
@@ -227,8 +226,16 @@ fn convert_tree(
     pretty: bool,
 ) -> Result<ConvertedDocument, ConvertError> {
     let converted =
-        convert::convert_tree(tree, from, request.to, request.options.clone(), reading)?;
-    Ok(written(converted, text, reading, pretty))
+        convert::convert_tree_out(tree, from, request.to, request.options.clone(), reading)?;
+    // Sized as `written` sizes it.
+    let mut output = Vec::with_capacity(text.len() + text.len() / 8);
+    let lent = render::write_out_lent(&mut output, &converted.out, pretty, reading);
+    Ok(ConvertedDocument {
+        output,
+        lent,
+        notes: converted.notes,
+        source: Some(converted.source),
+    })
 }
 
 /// A converted value written, with holes where the payloads `reading` lends
@@ -254,8 +261,9 @@ fn written(
 /// A value converted without being written: what [`convert_data`] gives.
 #[derive(Debug)]
 pub struct ConvertedValue {
-    /// The output, with the input's placeholders where its payloads go.
-    pub value: Value,
+    /// The output as its writer built it, with the input's placeholders
+    /// where its payloads go.
+    pub out: Out,
     pub notes: Vec<String>,
     pub source: Shape,
 }
@@ -283,7 +291,7 @@ pub fn convert_data(
     request: &ConvertRequest,
 ) -> Result<ConvertedValue, ConvertError> {
     let reading = Reading::lent(lending);
-    let converted = convert::convert_tree(
+    let converted = convert::convert_tree_out(
         tree,
         request.from,
         request.to,
@@ -291,7 +299,7 @@ pub fn convert_data(
         &reading,
     )?;
     Ok(ConvertedValue {
-        value: converted.value,
+        out: converted.out,
         notes: converted.notes,
         source: converted.source,
     })

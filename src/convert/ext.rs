@@ -3,4 +3,4 @@
 //! shapes (`shapes::kit::foreign`), named here for the engine.
 
 pub use crate::contract::ext::{add_hint, foreign_whole_tool, says_nothing, Mine, Own};
-pub use crate::shapes::kit::foreign::{carry_shared, foreign_fields};
+pub use crate::shapes::kit::foreign::{carry_shared, carry_shared_out, foreign_fields};

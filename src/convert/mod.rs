@@ -22,6 +22,7 @@ use serde_json::Value;
 
 pub use crate::contract::convert::*;
 use crate::contract::Weighed;
+use crate::json::out::Out;
 use crate::json::{Json, Reading};
 use crate::shapes::Registered;
 use crate::shapes::Shape;
@@ -35,6 +36,28 @@ pub struct Converted {
     pub notes: Vec<String>,
     /// The shape the input was read as.
     pub source: Shape,
+}
+
+/// A conversion's output as the tree its writer built
+/// (`crate::json::out`): what the engines render or hand to Python.
+#[derive(Debug)]
+pub struct ConvertedOut {
+    pub out: Out,
+    /// Notes and warnings for stderr.
+    pub notes: Vec<String>,
+    /// The shape the input was read as.
+    pub source: Shape,
+}
+
+impl ConvertedOut {
+    /// The output as a `Value`.
+    pub fn into_converted(self) -> Converted {
+        Converted {
+            value: self.out.into_value(),
+            notes: self.notes,
+            source: self.source,
+        }
+    }
 }
 
 /// Why a document with no `--from` cannot be converted: no shape fits it.
@@ -63,6 +86,7 @@ pub fn convert_read(
     let mut context = detected_context(value, from, to, options, reading)?;
     let (form, transcript) = read_shape(context.source, value, &mut context)?;
     convert_model(form, transcript, context, to, || Cow::Borrowed(value))
+        .map(ConvertedOut::into_converted)
 }
 
 /// [`convert_read`] of a small document parsed into the borrowed tree (a
@@ -77,6 +101,17 @@ pub fn convert_tree(
     options: ConvertOptions,
     reading: &Reading,
 ) -> Result<Converted, ConvertError> {
+    convert_tree_out(tree, from, to, options, reading).map(ConvertedOut::into_converted)
+}
+
+/// [`convert_tree`] with the output as the tree its writer built.
+pub fn convert_tree_out(
+    tree: &Json<'_>,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<ConvertedOut, ConvertError> {
     let mut context = detected_context(tree, from, to, options, reading)?;
     let (form, transcript) = context.source.dialect().read_tree(tree, &mut context)?;
     convert_model(form, transcript, context, to, || {
@@ -117,7 +152,7 @@ fn convert_model<'v>(
     mut context: Context,
     to: Shape,
     input: impl FnOnce() -> Cow<'v, Value>,
-) -> Result<Converted, ConvertError> {
+) -> Result<ConvertedOut, ConvertError> {
     let source = context.source;
     // A response is one assistant turn in every shape but its own; one whose
     // output also holds tool results (NeMo Gym's agents write them there) is
@@ -156,10 +191,10 @@ fn convert_model<'v>(
     let mut transcript = prepare::for_target(transcript, &mut context)?;
     called_tools::declare(&mut transcript, form, &mut context)?;
     labels::by_bytes(&mut transcript, &mut context);
-    let value = write_shape(to, &transcript, form, &mut context)
+    let out = write_shape_out(to, &transcript, form, &mut context)
         .map_err(|error| in_input(error, &transcript))?;
-    Ok(Converted {
-        value,
+    Ok(ConvertedOut {
+        out,
         notes: context.finish(),
         source,
     })
@@ -202,12 +237,27 @@ pub fn write_shape(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    let mut value = shape.dialect().write(transcript, form, context)?;
+    write_shape_out(shape, transcript, form, context).map(Out::into_value)
+}
+
+/// [`write_shape`] as the tree the shape's writer built.
+pub fn write_shape_out(
+    shape: Shape,
+    transcript: &crate::transcript::Transcript,
+    form: Form,
+    context: &mut Context,
+) -> Result<Out, ConvertError> {
+    let mut out = shape.dialect().write_out(transcript, form, context)?;
     // A field several shapes spell alike goes across as it is.
-    if let Value::Object(body) = &mut value {
-        if form == Form::Request || body.contains_key("messages") || body.contains_key("input") {
-            ext::carry_shared(&transcript.extensions, shape, body);
+    let body = form == Form::Request || out.contains_key("messages") || out.contains_key("input");
+    match &mut out {
+        Out::Object(members) if body => {
+            ext::carry_shared_out(&transcript.extensions, shape, members)
         }
+        Out::Value(Value::Object(map)) if body => {
+            ext::carry_shared(&transcript.extensions, shape, map)
+        }
+        _ => {}
     }
-    Ok(value)
+    Ok(out)
 }

@@ -17,6 +17,7 @@ mod duplicates;
 mod fast;
 pub mod lent;
 mod node;
+pub mod out;
 mod reading;
 mod spelling;
 pub(crate) mod words;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::ser::{CompactFormatter, PrettyFormatter, Serializer};
 
 mod value;
-pub use value::{write_str, write_value_lent};
+pub use value::{write_out_lent, write_str, write_value_lent};
 
 /// Serializes JSON, pretty (two-space indent) or compact.
 pub fn write_json<W: Write, T: Serialize + ?Sized>(

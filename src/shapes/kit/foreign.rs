@@ -3,9 +3,12 @@
 //! several shapes spell alike go across as they are (docs/model.md). These
 //! ask every shape's conversion facts, so they live with the registry.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::contract::ext::says_nothing;
+use crate::json::out::{Members, Out};
 use crate::shapes::Registered;
 use crate::shapes::Shape;
 use crate::transcript::Extensions;
@@ -67,6 +70,26 @@ fn shared(source: &str, key: &str, target: Shape) -> Option<()> {
 /// Writes the shared fields other shapes kept into a body of `target`
 /// (where the body does not have them already).
 pub fn carry_shared(extensions: &Extensions, target: Shape, body: &mut Map<String, Value>) {
+    for (key, value) in carried(extensions, target, |key| body.contains_key(key)) {
+        body.insert(key.clone(), value.clone());
+    }
+}
+
+/// [`carry_shared`] into an output tree's body.
+pub fn carry_shared_out(extensions: &Extensions, target: Shape, body: &mut Members) {
+    for (key, value) in carried(extensions, target, |key| body.contains_key(key)) {
+        body.insert(Cow::Owned(key.clone()), Out::Value(value.clone()));
+    }
+}
+
+/// The shared fields other shapes kept that a body of `target` (which
+/// `has` the keys it has) does not have yet.
+fn carried(
+    extensions: &Extensions,
+    target: Shape,
+    has: impl Fn(&str) -> bool,
+) -> Vec<(&String, &Value)> {
+    let mut carried: Vec<(&String, &Value)> = Vec::new();
     for (shape, fields) in extensions {
         let Some(fields) = fields.as_object() else {
             continue;
@@ -76,12 +99,14 @@ pub fn carry_shared(extensions: &Extensions, target: Shape, body: &mut Map<Strin
             if shape != target.name()
                 && shared(shape, key, target).is_some()
                 && !says_nothing(value)
-                && !body.contains_key(key)
+                && !has(key)
+                && !carried.iter().any(|(k, _)| *k == key)
             {
-                body.insert(key.clone(), value.clone());
+                carried.push((key, value));
             }
         }
     }
+    carried
 }
 
 /// Streaming, which some targets choose by the endpoint a body is sent to

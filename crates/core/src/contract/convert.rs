@@ -232,13 +232,13 @@ impl Context {
     }
 
     /// Writes a part with `write`, or applies the unsupported-part policy.
-    pub fn write_part(
+    pub fn write_part<T>(
         &mut self,
         part: &Part,
         place: Place,
         pointer: &str,
-        write: impl Fn(&Part) -> Result<Value, Unsupported>,
-    ) -> Result<Value, ConvertError> {
+        write: impl Fn(&Part) -> Result<T, Unsupported>,
+    ) -> Result<T, ConvertError> {
         let written = match part {
             // A URL the provider cannot fetch (an MCP `test://` resource, a
             // local `file://`) is not media it can carry.

@@ -10,6 +10,7 @@ use super::{
     Issue, Order, Place, Rank, Reference, Shape, StreamAssembler, ToolObject, Unsupported, Unsure,
     ValidateFacts, Verdict, Walk,
 };
+use crate::json::out::Out;
 use crate::json::{Json, Node, TreeObject};
 use crate::part::Part;
 use crate::transcript::Transcript;
@@ -249,6 +250,19 @@ pub trait Dialect: Sync {
         form: Form,
         context: &mut Context,
     ) -> Result<Value, ConvertError>;
+
+    /// [`Dialect::write`] as the output tree ([`crate::json::out`]), which
+    /// the engines render or hand to Python without a `Value` in between. A
+    /// shape whose writer builds the tree overrides it (and writes its
+    /// `Value` from it); the others' `Value` goes inside the tree as it is.
+    fn write_out(
+        &self,
+        transcript: &Transcript,
+        form: Form,
+        context: &mut Context,
+    ) -> Result<Out, ConvertError> {
+        self.write(transcript, form, context).map(Out::Value)
+    }
 
     /// Writes one part as a block of the shape at `place`.
     fn write_part(&self, part: &Part, place: Place) -> Result<Value, Unsupported>;

@@ -3,9 +3,12 @@
 //! the same shape comes out as it went in (docs/model.md). Keys starting with
 //! `$` are form hints.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::{Shape, HUB};
+use crate::json::out::{Members, Out};
 use crate::json::{Node, Object, View};
 use crate::transcript::{Extensions, Message};
 
@@ -102,6 +105,17 @@ impl<'e> Mine<'e> {
             for (key, value) in map {
                 if !key.starts_with('$') {
                     object.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+
+    /// [`Mine::restore`] into an output tree's object.
+    pub fn restore_into(&self, members: &mut Members) {
+        if let Some(map) = self.map {
+            for (key, value) in map {
+                if !key.starts_with('$') {
+                    members.insert(Cow::Owned(key.clone()), Out::Value(value.clone()));
                 }
             }
         }

@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use serde_json::{Map, Value};
 
 use crate::json::lent::{self, Lending, Lent, Piece};
+use crate::json::out::Out;
 use crate::json::{words, Reading, Spellings};
 
 /// Writes `value`, read as `reading` says, into memory, pretty (two-space
@@ -32,6 +33,24 @@ pub fn write_value_lent(out: &mut Vec<u8>, value: &Value, pretty: bool, reading:
     };
     writer
         .value(value, reading.spellings())
+        .expect("writing JSON into memory cannot fail");
+    holes.lent
+}
+
+/// [`write_value_lent`] of a writer's output tree ([`crate::json::out`]).
+pub fn write_out_lent(out: &mut Vec<u8>, value: &Out, pretty: bool, reading: &Reading) -> Lent {
+    let mut holes = Holes {
+        out,
+        lent: Lent::default(),
+        lending: reading.lending(),
+    };
+    let mut writer = Writer {
+        out: &mut holes,
+        pretty,
+        depth: 0,
+    };
+    writer
+        .out(value, reading.spellings())
         .expect("writing JSON into memory cannot fail");
     holes.lent
 }
@@ -133,6 +152,43 @@ impl<S: Sink> Writer<'_, S> {
                 self.close(b"]")
             }
             Value::Object(members) => self.object(members, spell),
+        }
+    }
+
+    /// The output tree, laid out as the `Value` it stands for would be.
+    fn out(&mut self, value: &Out, spell: &Spellings) -> io::Result<()> {
+        match value {
+            Out::Null => self.out.write_all(b"null"),
+            Out::Bool(true) => self.out.write_all(b"true"),
+            Out::Bool(false) => self.out.write_all(b"false"),
+            Out::Str(text) => write_str_lent(self.out, text),
+            Out::Array(items) => {
+                if items.is_empty() {
+                    return self.out.write_all(b"[]");
+                }
+                self.out.write_all(b"[")?;
+                self.depth += 1;
+                for (n, item) in items.iter().enumerate() {
+                    self.separator(n)?;
+                    self.out(item, spell)?;
+                }
+                self.close(b"]")
+            }
+            Out::Object(members) => {
+                if members.is_empty() {
+                    return self.out.write_all(b"{}");
+                }
+                self.out.write_all(b"{")?;
+                self.depth += 1;
+                for (n, (key, member)) in members.iter().enumerate() {
+                    self.separator(n)?;
+                    write_str_lent(self.out, key)?;
+                    self.out.write_all(if self.pretty { b": " } else { b":" })?;
+                    self.out(member, spell)?;
+                }
+                self.close(b"}")
+            }
+            Out::Value(value) => self.value(value, spell),
         }
     }
 
@@ -382,7 +438,34 @@ mod tests {
         for value in &values {
             for pretty in [false, true] {
                 assert_eq!(ours(value, pretty), serde_s(value, pretty), "{value}");
+                // The output tree that stands for it, built member by member,
+                // and with a `Value` inside.
+                for tree in [as_out(value), Out::Array(vec![Out::Value(value.clone())])] {
+                    let mut out = Vec::new();
+                    write_out_lent(&mut out, &tree, pretty, &Reading::default());
+                    let expected = Out::into_value(tree);
+                    assert_eq!(String::from_utf8(out).unwrap(), serde_s(&expected, pretty));
+                }
             }
+        }
+    }
+
+    /// `value` as an output tree of objects, lists and strings of its own.
+    fn as_out(value: &Value) -> Out {
+        use crate::json::out::Members;
+        match value {
+            Value::Null => Out::Null,
+            Value::Bool(flag) => Out::Bool(*flag),
+            Value::String(text) => Out::str(text.as_str()),
+            Value::Array(items) => Out::Array(items.iter().map(as_out).collect()),
+            Value::Object(map) => {
+                let mut members = Members::new();
+                for (key, member) in map {
+                    members.insert(key.clone().into(), as_out(member));
+                }
+                Out::Object(members)
+            }
+            Value::Number(_) => Out::Value(value.clone()),
         }
     }
 
