@@ -44,6 +44,16 @@ impl super::Dialect for Anthropic {
     }
 
     super::reads_trees!();
+
+    /// The writer builds the output tree; its `write` is this as a `Value`.
+    fn write_out(
+        &self,
+        transcript: &crate::transcript::Transcript,
+        form: crate::contract::Form,
+        context: &mut crate::contract::Context,
+    ) -> Result<crate::json::out::Out, crate::contract::ConvertError> {
+        write::write_out(transcript, form, context)
+    }
 }
 
 mod acceptance;
@@ -57,13 +67,14 @@ mod rules;
 mod write;
 
 pub use read::read;
-pub use write::write;
+pub use write::{write, write_out};
 
 use serde_json::Value;
 
-use super::{check_image_type, object, string, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
+use super::{check_image_type, Place, Shape, Unsupported, WEB_IMAGE_TYPES};
 use crate::b64;
 use crate::json::lent::Lending;
+use crate::json::out::{Members, Out};
 use crate::media::MediaKind;
 use crate::part::{Part, Source};
 
@@ -79,13 +90,23 @@ pub fn write_part(part: &Part, place: Place) -> Result<Value, Unsupported> {
 
 /// [`write_part`] of a part read from a document that lends `lending` (a
 /// text/plain document's data may be a placeholder).
-pub fn write_part_lent(
+pub fn write_part_lent(part: &Part, place: Place, lending: &Lending) -> Result<Value, Unsupported> {
+    write_part_out(part, place, lending).map(Out::into_value)
+}
+
+/// [`write_part_lent`] as the output tree (`json::out`), for the writer.
+pub(crate) fn write_part_out(
     part: &Part,
     _place: Place,
     lending: &Lending,
-) -> Result<Value, Unsupported> {
+) -> Result<Out, Unsupported> {
     let media = match part {
-        Part::Text(text) => return Ok(object([("type", string("text")), ("text", string(text))])),
+        Part::Text(text) => {
+            return Ok(Out::object([
+                ("type", "text".into()),
+                ("text", text.as_str().into()),
+            ]))
+        }
         Part::Media(media) => media,
     };
     match media.kind {
@@ -93,9 +114,9 @@ pub fn write_part_lent(
             // A URL image of unknown type passes: Anthropic's URL source
             // declares no type, and the server sniffs the bytes.
             check_image_type(media, SHAPE, WEB_IMAGE_TYPES)?;
-            Ok(object([
-                ("type", string("image")),
-                ("source", source_value(&media.mime_type, &media.source)),
+            Ok(Out::object([
+                ("type", "image".into()),
+                ("source", source_out(&media.mime_type, &media.source)),
             ]))
         }
         MediaKind::Audio => Err(Unsupported::media(
@@ -105,7 +126,7 @@ pub fn write_part_lent(
         )),
         MediaKind::File => {
             let source = match (media.mime_type.as_str(), &media.source) {
-                ("application/pdf", source) => source_value("application/pdf", source),
+                ("application/pdf", source) => source_out("application/pdf", source),
                 ("text/plain", Source::Data(data)) => {
                     let text = lending
                         .with_resolved(data, b64::decode_lenient)
@@ -114,10 +135,10 @@ pub fn write_part_lent(
                         .ok_or_else(|| {
                             Unsupported::media(media, SHAPE, "a text document must be UTF-8")
                         })?;
-                    object([
-                        ("type", string("text")),
-                        ("media_type", string("text/plain")),
-                        ("data", Value::String(text)),
+                    Out::object([
+                        ("type", "text".into()),
+                        ("media_type", "text/plain".into()),
+                        ("data", Out::Str(text)),
                     ])
                 }
                 ("text/plain", Source::Url(_)) => {
@@ -135,23 +156,25 @@ pub fn write_part_lent(
                     ))
                 }
             };
-            let mut block = object([("type", string("document")), ("source", source)]);
-            if let (Some(name), Value::Object(map)) = (&media.name, &mut block) {
-                map.insert("title".into(), string(name));
+            let mut block = Members::with_capacity(3);
+            block.put("type", "document");
+            block.put("source", source);
+            if let Some(name) = &media.name {
+                block.put("title", name.as_str());
             }
-            Ok(block)
+            Ok(Out::Object(block))
         }
     }
 }
 
-fn source_value(mime_type: &str, source: &Source) -> Value {
+fn source_out(mime_type: &str, source: &Source) -> Out {
     match source {
-        Source::Data(data) => object([
-            ("type", string("base64")),
-            ("media_type", string(mime_type)),
-            ("data", string(data)),
+        Source::Data(data) => Out::object([
+            ("type", "base64".into()),
+            ("media_type", mime_type.into()),
+            ("data", data.as_str().into()),
         ]),
-        Source::Url(url) => object([("type", string("url")), ("url", string(url))]),
+        Source::Url(url) => Out::object([("type", "url".into()), ("url", url.as_str().into())]),
     }
 }
 

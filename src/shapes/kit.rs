@@ -17,7 +17,8 @@ pub(crate) use read::{
 };
 pub(crate) use write::{
     calls_tools, first_tool_result, kept_for, lose_error_flag, only_tool_result,
-    put_function_choice, put_model, with_model, write_documents, write_tools, Documents, Forms,
+    put_function_choice, put_model, with_model, with_model_out, write_documents, write_tools,
+    Documents, Forms,
 };
 
 /// Sets `key` in a JSON object being written.

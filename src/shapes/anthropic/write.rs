@@ -28,12 +28,13 @@
 //!   next message), and a user message after them joins it where the input had
 //!   them in one message (`$joined`).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::contract::ext::Mine;
 use crate::contract::pointer;
 use crate::contract::{Context, ConvertError, Form};
-use crate::shapes::kit::{drop_foreign, first_tool_result, put, Forms};
+use crate::json::out::{Members, Out};
+use crate::shapes::kit::{drop_foreign, first_tool_result};
 use crate::shapes::Shape;
 use crate::transcript::{Block, Message, Role, Transcript};
 
@@ -75,62 +76,48 @@ pub fn write(
     form: Form,
     context: &mut Context,
 ) -> Result<Value, ConvertError> {
-    Documents { context }.write(transcript, form)
+    write_out(transcript, form, context).map(Out::into_value)
 }
 
-/// Anthropic's documents, one method a form, for the writers' skeleton.
-struct Documents<'c> {
-    context: &'c mut Context,
-}
-
-impl Forms for Documents<'_> {
-    fn context(&mut self) -> &mut Context {
-        self.context
-    }
-
-    fn request(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
-        request(transcript, true, self.context)
-    }
-
-    /// A list has no place for a system prompt: with one, it is a request
-    /// body without the request's own fields.
-    fn messages(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
-        if transcript.system.is_none() {
-            Ok(Value::Array(messages(&transcript.messages, self.context)?))
-        } else {
-            request(transcript, false, self.context)
+/// [`write`] as the output tree, which the engines take as it is. The order
+/// is every writer's (`kit::Forms::write`): the fields other shapes kept are
+/// lost first, their warnings before any of the writer's own, then the form's
+/// document is written.
+pub fn write_out(
+    transcript: &Transcript,
+    form: Form,
+    context: &mut Context,
+) -> Result<Out, ConvertError> {
+    drop_foreign(&transcript.extensions, context)?;
+    match form {
+        Form::Request => request(transcript, true, context),
+        // A list has no place for a system prompt: with one, it is a request
+        // body without the request's own fields.
+        Form::Messages if transcript.system.is_none() => {
+            Ok(Out::Array(messages(&transcript.messages, context)?))
         }
-    }
-
-    fn response(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
-        response(transcript, self.context)
-    }
-
-    fn tool_result(&mut self, transcript: &Transcript) -> Result<Value, ConvertError> {
+        Form::Messages => request(transcript, false, context),
+        Form::Response => response(transcript, context),
         // Pointers are the result's own (`/content/1`), as in the input.
-        write_result(first_tool_result(transcript)?, "", self.context)
+        Form::ToolResult => write_result(first_tool_result(transcript)?, "", context),
     }
 }
 
 /// Every message. A tool message is a user message of `tool_result` blocks,
 /// shared with the tool messages right after it and, where the input had them
 /// together, the user message after those.
-fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, ConvertError> {
+fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Out>, ConvertError> {
     let mut out = Vec::with_capacity(messages.len());
     let mut i = 0;
     while i < messages.len() {
         let message = &messages[i];
         drop_foreign(&message.extensions, context)?;
         let mine = Mine::of(&message.extensions, SHAPE);
-        // Sized for what a message holds: a map grown from empty allocates
-        // again and rehashes on the way.
-        let mut map = Map::with_capacity(4);
+        // Sized for what a message holds: a list grown from empty allocates
+        // again on the way.
+        let mut map = Members::with_capacity(4);
         if message.role != Role::Tool {
-            put(
-                &mut map,
-                "role",
-                Value::String(message.role.as_str().into()),
-            );
+            map.put("role", message.role.as_str());
             let spot = match message.role {
                 Role::System => Spot::System,
                 _ if crate::contract::ext::is_lifted(message) => Spot::Lifted,
@@ -144,14 +131,14 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
                 &pointer::member(&pointer::item("/messages", i), "content"),
                 context,
             )? {
-                put(&mut map, "content", content);
+                map.put("content", content);
             }
-            mine.restore(&mut map);
-            out.push(Value::Object(map));
+            mine.restore_into(&mut map);
+            out.push(Out::Object(map));
             i += 1;
             continue;
         }
-        put(&mut map, "role", Value::String("user".into()));
+        map.put("role", "user");
         let mut results = write_each(&message.content, Spot::Message, i, context)?;
         let mut merged = vec![mine];
         i += 1;
@@ -170,7 +157,7 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
             .get(i)
             .filter(|m| m.role == Role::User)
             .and_then(|m| Mine::of(&m.extensions, SHAPE).hint("joined"));
-        let content: Vec<Option<Value>> = match joined {
+        let content: Vec<Option<Out>> = match joined {
             Some(joined) => {
                 let user = &messages[i];
                 drop_foreign(&user.extensions, context)?;
@@ -181,15 +168,14 @@ fn messages(messages: &[Message], context: &mut Context) -> Result<Vec<Value>, C
             }
             None => results,
         };
-        put(
-            &mut map,
+        map.put(
             "content",
-            Value::Array(content.into_iter().flatten().collect()),
+            Out::Array(content.into_iter().flatten().collect()),
         );
         for mine in merged {
-            mine.restore(&mut map);
+            mine.restore_into(&mut map);
         }
-        out.push(Value::Object(map));
+        out.push(Out::Object(map));
     }
     Ok(out)
 }
@@ -200,7 +186,7 @@ fn write_each(
     spot: Spot,
     index: usize,
     context: &mut Context,
-) -> Result<Vec<Option<Value>>, ConvertError> {
+) -> Result<Vec<Option<Out>>, ConvertError> {
     let content_at = pointer::member(&pointer::item("/messages", index), "content");
     blocks
         .iter()
@@ -212,10 +198,10 @@ fn write_each(
 /// Tool results and the blocks of the user message joined to them, in the
 /// input's order (`pattern`: `r` a result, `c` another block) or results first.
 fn interleave(
-    results: Vec<Option<Value>>,
-    others: Vec<Option<Value>>,
+    results: Vec<Option<Out>>,
+    others: Vec<Option<Out>>,
     pattern: Option<&str>,
-) -> Vec<Option<Value>> {
+) -> Vec<Option<Out>> {
     let fits = pattern.is_some_and(|p| {
         p.len() == results.len() + others.len()
             && p.bytes().filter(|b| *b == b'r').count() == results.len()

@@ -8,13 +8,15 @@ use serde_json::{Map, Value};
 use super::drop_foreign;
 use crate::contract::ext::Mine;
 use crate::contract::{Context, ConvertError, Form};
+use crate::json::out::Members;
 use crate::shapes::Shape;
 use crate::transcript::{Block, Extensions, Message, Tool, ToolChoice, ToolResult, Transcript};
 
 /// A shape's writer of whole documents, one method a form. [`Forms::write`]
 /// is the order every shape follows, written once; a shape overrides a form's
-/// method where its documents differ (Anthropic's bare list becomes a request
-/// when there is a system prompt, for one).
+/// method where its documents differ. (Anthropic's writer, which builds the
+/// output tree rather than a `Value`, follows the same order in its own
+/// `write_out`.)
 pub(crate) trait Forms {
     /// The conversion's context (warnings, notes, options).
     fn context(&mut self) -> &mut Context;
@@ -84,6 +86,16 @@ pub(crate) fn with_model(transcript: &Transcript, key: &str) -> Map<String, Valu
         super::put(&mut map, key, Value::String(model.clone()));
     }
     map
+}
+
+/// [`with_model`] for a writer that builds the output tree.
+pub(crate) fn with_model_out(transcript: &Transcript, key: &'static str) -> Members {
+    // Room for a request's usual members, as in `with_model`.
+    let mut members = Members::with_capacity(8);
+    if let Some(model) = &transcript.model {
+        members.put(key, model.as_str());
+    }
+    members
 }
 
 /// Puts the transcript's model into a response's kept envelope, in the place

@@ -1,14 +1,16 @@
 //! Writing canonical blocks as Anthropic content: text, media, tool calls
 //! and tool results.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{is_blank, Spot, BLANK_NOTE, SHAPE};
 use crate::contract::ext::Mine;
 use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
+use crate::json::lent::Lending;
+use crate::json::out::{Members, Out};
 use crate::part::Part;
-use crate::shapes::kit::{drop_foreign, put};
+use crate::shapes::kit::drop_foreign;
 use crate::shapes::{Place, Unsupported};
 use crate::transcript::{Arguments, Block, Extensions, ToolCall, ToolResult};
 
@@ -22,7 +24,7 @@ pub(super) fn write_content(
     spot: Spot,
     at: &str,
     context: &mut Context,
-) -> Result<Option<Value>, ConvertError> {
+) -> Result<Option<Out>, ConvertError> {
     if hint == Some("absent") && blocks.is_empty() {
         return Ok(None);
     }
@@ -36,7 +38,7 @@ pub(super) fn write_content(
     ) = (blocks, hint)
     {
         drop_foreign(extensions, context)?;
-        return Ok(Some(Value::String(text.clone())));
+        return Ok(Some(Out::Str(text.clone())));
     }
     // What is left out (blocks of other shapes, empty texts) goes first, with
     // its warning or note, so that the form is chosen for what remains.
@@ -57,7 +59,7 @@ pub(super) fn write_content(
         let plain = Mine::of(extensions, SHAPE).is_empty() && !is_blank(text);
         if hint.is_none() && string_default && plain {
             drop_foreign(extensions, context)?;
-            return Ok(Some(Value::String(text.clone())));
+            return Ok(Some(Out::Str(text.clone())));
         }
     }
     let mut list = Vec::with_capacity(kept.len());
@@ -66,7 +68,7 @@ pub(super) fn write_content(
             list.push(value);
         }
     }
-    Ok(Some(Value::Array(list)))
+    Ok(Some(Out::Array(list)))
 }
 
 /// Whether a block is written at `spot`; a block left out is reported here (a
@@ -108,24 +110,28 @@ pub(super) fn write_block(
     spot: Spot,
     at: &str,
     context: &mut Context,
-) -> Result<Option<Value>, ConvertError> {
+) -> Result<Option<Out>, ConvertError> {
     if !keeps(block, spot, context)? {
         return Ok(None);
     }
     match block {
+        // A part is the block the part writer gave, with what was kept put
+        // into it.
         Block::Part { part, extensions } => {
             write_part(part, extensions, spot, at, context).map(Some)
         }
         Block::ToolCall(call) => write_call(call, at, context).map(Some),
         Block::ToolResult(result) => write_result(result, at, context).map(Some),
-        Block::Opaque(opaque) => Ok(Some(opaque.value.clone())),
+        Block::Opaque(opaque) => Ok(Some(Out::Value(opaque.value.clone()))),
     }
 }
 
 /// A system prompt takes text blocks only.
-pub(super) fn system_part(part: &Part) -> Result<Value, Unsupported> {
+pub(super) fn system_part(part: &Part) -> Result<Out, Unsupported> {
     match part {
-        Part::Text(_) => crate::shapes::anthropic::write_part(part, Place::User),
+        Part::Text(_) => {
+            crate::shapes::anthropic::write_part_out(part, Place::User, &Lending::NONE)
+        }
         Part::Media(media) => Err(Unsupported::media(
             media,
             SHAPE,
@@ -141,61 +147,63 @@ pub(super) fn write_part(
     spot: Spot,
     at: &str,
     context: &mut Context,
-) -> Result<Value, ConvertError> {
+) -> Result<Out, ConvertError> {
     drop_foreign(extensions, context)?;
     let mine = Mine::of(extensions, SHAPE);
     let lending = context.lending().clone();
-    let mut value = match spot {
+    let mut block = match spot {
         Spot::System => context.write_part(part, Place::User, at, system_part)?,
         Spot::Message => context.write_part(part, Place::User, at, |p| {
-            crate::shapes::anthropic::write_part_lent(p, Place::User, &lending)
+            crate::shapes::anthropic::write_part_out(p, Place::User, &lending)
         })?,
         Spot::Lifted | Spot::Result => context.write_part(part, Place::ToolResult, at, |p| {
-            crate::shapes::anthropic::write_part_lent(p, Place::ToolResult, &lending)
+            crate::shapes::anthropic::write_part_out(p, Place::ToolResult, &lending)
         })?,
     };
-    let replaced =
-        matches!(part, Part::Media(_)) && value.get("type").and_then(Value::as_str) == Some("text");
-    if let (false, Value::Object(map)) = (replaced, &mut value) {
-        if let Some(Value::Object(source)) = map.get_mut("source") {
-            match mine.hint("media_type") {
-                Some(Value::Null) => {
-                    source.remove("media_type");
-                }
-                Some(raw) if source.contains_key("media_type") => {
-                    put(source, "media_type", raw.clone());
-                }
-                _ => {}
+    let Out::Object(map) = &mut block else {
+        return Ok(block);
+    };
+    let replaced = matches!(part, Part::Media(_))
+        && matches!(map.get("type"), Some(Out::Str(kind)) if kind == "text");
+    if replaced {
+        return Ok(block);
+    }
+    if let Some(Out::Object(source)) = map.get_mut("source") {
+        match mine.hint("media_type") {
+            Some(Value::Null) => {
+                source.swap_remove("media_type");
             }
-            if let Some(Value::Object(extra)) = mine.hint("source") {
-                for (key, value) in extra {
-                    put(source, key, value.clone());
-                }
+            Some(raw) if source.contains_key("media_type") => {
+                source.put("media_type", Out::Value(raw.clone()));
             }
-            if let (Some(Value::Array(lengths)), Some(Value::String(text))) =
-                (mine.hint("content"), source.get("data"))
-            {
-                if let Some(blocks) = crate::shapes::split_joined(text, lengths, "\n") {
-                    let blocks = blocks
-                        .into_iter()
-                        .map(|t| serde_json::json!({"type": "text", "text": t}))
-                        .collect();
-                    source.clear();
-                    put(source, "type", Value::String("content".into()));
-                    put(source, "content", Value::Array(blocks));
-                }
+            _ => {}
+        }
+        if let Some(Value::Object(extra)) = mine.hint("source") {
+            source.extend_from(extra);
+        }
+        if let (Some(Value::Array(lengths)), Some(Out::Str(text))) =
+            (mine.hint("content"), source.get("data"))
+        {
+            if let Some(blocks) = crate::shapes::split_joined(text, lengths, "\n") {
+                let blocks = blocks
+                    .into_iter()
+                    .map(|t| Out::object([("type", "text".into()), ("text", t.into())]))
+                    .collect();
+                source.clear();
+                source.put("type", "content");
+                source.put("content", Out::Array(blocks));
             }
         }
-        mine.restore(map);
     }
-    Ok(value)
+    mine.restore_into(map);
+    Ok(block)
 }
 
 pub(super) fn write_call(
     call: &ToolCall,
     at: &str,
     context: &mut Context,
-) -> Result<Value, ConvertError> {
+) -> Result<Out, ConvertError> {
     drop_foreign(&call.extensions, context)?;
     let mine = Mine::of(&call.extensions, SHAPE);
     let id = call
@@ -226,15 +234,15 @@ pub(super) fn write_call(
             ))
         }
     };
-    let mut map = Map::with_capacity(4);
-    put(&mut map, "type", Value::String("tool_use".into()));
-    put(&mut map, "id", Value::String(id.to_string()));
-    put(&mut map, "name", Value::String(call.name.clone()));
+    let mut map = Members::with_capacity(4);
+    map.put("type", "tool_use");
+    map.put("id", id);
+    map.put("name", call.name.as_str());
     if let Some(input) = input {
-        put(&mut map, "input", input);
+        map.put("input", input);
     }
-    mine.restore(&mut map);
-    Ok(Value::Object(map))
+    mine.restore_into(&mut map);
+    Ok(Out::Object(map))
 }
 
 /// One `tool_result` block. No empty text block: an image-only result has no
@@ -243,7 +251,7 @@ pub(super) fn write_result(
     result: &ToolResult,
     at: &str,
     context: &mut Context,
-) -> Result<Value, ConvertError> {
+) -> Result<Out, ConvertError> {
     drop_foreign(&result.extensions, context)?;
     let mine = Mine::of(&result.extensions, SHAPE);
     let id = result.call_id.as_deref().ok_or_else(|| {
@@ -252,9 +260,9 @@ pub(super) fn write_result(
             "a tool result without a call id cannot be an Anthropic tool_result (for a single tool result, pass --call-id)",
         )
     })?;
-    let mut map = Map::with_capacity(4);
-    put(&mut map, "type", Value::String("tool_result".into()));
-    put(&mut map, "tool_use_id", Value::String(id.to_string()));
+    let mut map = Members::with_capacity(4);
+    map.put("type", "tool_result");
+    map.put("tool_use_id", id);
     if let Some(content) = write_content(
         &result.content,
         mine.hint_str("content"),
@@ -263,13 +271,13 @@ pub(super) fn write_result(
         &pointer::member(at, "content"),
         context,
     )? {
-        put(&mut map, "content", content);
+        map.put("content", content);
     }
     if result.is_error {
-        put(&mut map, "is_error", Value::Bool(true));
+        map.put("is_error", true);
     } else if mine.hint("is_error") == Some(&Value::Bool(false)) {
-        put(&mut map, "is_error", Value::Bool(false));
+        map.put("is_error", false);
     }
-    mine.restore(&mut map);
-    Ok(Value::Object(map))
+    mine.restore_into(&mut map);
+    Ok(Out::Object(map))
 }

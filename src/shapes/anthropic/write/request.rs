@@ -1,12 +1,15 @@
 //! Writing an Anthropic request body and response envelope around the
 //! messages, and its tools.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::{messages, write_content, Spot, SHAPE};
 use crate::contract::ext::Mine;
 use crate::contract::pointer;
 use crate::contract::{Context, ConvertError};
+use crate::json::out::{Members, Out};
 use crate::shapes::kit::{drop_foreign, put};
 use crate::transcript::{Extensions, Role, Tool, ToolChoice, Transcript};
 
@@ -17,11 +20,11 @@ pub(super) fn request(
     transcript: &Transcript,
     is_request: bool,
     context: &mut Context,
-) -> Result<Value, ConvertError> {
+) -> Result<Out, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
-    let mut map = crate::shapes::kit::with_model(transcript, "model");
+    let mut map = crate::shapes::kit::with_model_out(transcript, "model");
     match &transcript.max_tokens {
-        Some(tokens) => put(&mut map, "max_tokens", tokens.clone()),
+        Some(tokens) => map.put("max_tokens", tokens.clone()),
         None if is_request && mine.field("max_tokens").is_none() => context.note(
             "anthropic requests require max_tokens and the input has none; none was written (add one before sending)",
         ),
@@ -36,21 +39,21 @@ pub(super) fn request(
             "/system",
             context,
         )? {
-            put(&mut map, "system", value);
+            map.put("system", value);
         }
     }
     if mine.hint_str("messages") != Some("absent") || !transcript.messages.is_empty() {
-        put(
-            &mut map,
+        map.put(
             "messages",
-            Value::Array(messages(&transcript.messages, context)?),
+            Out::Array(messages(&transcript.messages, context)?),
         );
     }
     let mut tool_count = 0;
     if let Some(tools) = &transcript.tools {
         let list = crate::shapes::kit::write_tools(tools, |tool| write_tool(tool, context))?;
         tool_count = list.len();
-        put(&mut map, "tools", Value::Array(list));
+        // The tools stay the `Value`s the kit's `write_tools` gives.
+        map.put("tools", Value::Array(list));
     }
     // Anthropic refuses a tool_choice without tools. `auto` with no tools
     // says nothing, so it goes quietly; any other choice is a loss.
@@ -74,10 +77,11 @@ pub(super) fn request(
             ToolChoice::None => serde_json::json!({"type": "none"}),
             ToolChoice::Tool(name) => serde_json::json!({"type": "tool", "name": name}),
         };
-        put(&mut map, "tool_choice", value);
+        map.put("tool_choice", value);
     }
     if let Some(stop) = &transcript.stop {
-        put(&mut map, "stop_sequences", Value::from(stop.clone()));
+        let stop = stop.iter().map(|text| Out::Str(text.clone())).collect();
+        map.put("stop_sequences", Out::Array(stop));
     }
     // See the module comment: only an Anthropic input's own sampling settings.
     let sampling: Vec<&str> = mine
@@ -91,18 +95,18 @@ pub(super) fn request(
     ] {
         if let Some(value) = value {
             if sampling.contains(&key) {
-                put(&mut map, key, value.clone());
+                map.put(key, value.clone());
             } else {
                 context.lose(key)?;
             }
         }
     }
     restore_request_fields(&transcript.extensions, &mut map);
-    Ok(Value::Object(map))
+    Ok(Out::Object(map))
 }
 
 /// Restores the request's own fields; `tool_choice.<key>` goes into `tool_choice`.
-pub(super) fn restore_request_fields(extensions: &Extensions, map: &mut Map<String, Value>) {
+pub(super) fn restore_request_fields(extensions: &Extensions, map: &mut Members) {
     let Some(Value::Object(fields)) = extensions.get(SHAPE.name()) else {
         return;
     };
@@ -111,19 +115,21 @@ pub(super) fn restore_request_fields(extensions: &Extensions, map: &mut Map<Stri
             continue;
         }
         if let Some(inner) = key.strip_prefix("tool_choice.") {
-            if let Some(Value::Object(choice)) = map.get_mut("tool_choice") {
+            // `tool_choice` is a `Value` here (written as one, or a kept
+            // field).
+            if let Some(Out::Value(Value::Object(choice))) = map.get_mut("tool_choice") {
                 put(choice, inner, value.clone());
             }
             continue;
         }
-        put(map, key, value.clone());
+        map.insert(Cow::Owned(key.clone()), Out::Value(value.clone()));
     }
 }
 
 pub(super) fn response(
     transcript: &Transcript,
     context: &mut Context,
-) -> Result<Value, ConvertError> {
+) -> Result<Out, ConvertError> {
     let mine = Mine::of(&transcript.extensions, SHAPE);
     let (index, assistant) = transcript
         .messages
@@ -141,35 +147,43 @@ pub(super) fn response(
         &pointer::member(&pointer::item("/messages", index), "content"),
         context,
     )?
-    .unwrap_or_else(|| Value::Array(Vec::new()));
+    .unwrap_or_else(|| Out::Array(Vec::new()));
     let mut envelope = match mine.hint("response") {
-        Some(Value::Object(envelope)) => envelope.clone(),
+        Some(Value::Object(kept)) => {
+            let mut envelope = Members::with_capacity(kept.len());
+            envelope.extend_from(kept);
+            envelope
+        }
         _ => {
             let calls = crate::shapes::kit::calls_tools(assistant);
-            let mut envelope = Map::new();
-            put(&mut envelope, "type", Value::String("message".into()));
-            put(&mut envelope, "role", Value::String("assistant".into()));
-            put(&mut envelope, "model", Value::Null);
-            put(&mut envelope, "content", Value::Null);
+            let mut envelope = Members::with_capacity(5);
+            envelope.put("type", "message");
+            envelope.put("role", "assistant");
+            envelope.put("model", Out::Null);
+            envelope.put("content", Out::Null);
             let reason = if calls { "tool_use" } else { "end_turn" };
-            put(&mut envelope, "stop_reason", Value::String(reason.into()));
+            envelope.put("stop_reason", reason);
             envelope
         }
     };
     match &transcript.model {
-        Some(model) => put(&mut envelope, "model", Value::String(model.clone())),
+        Some(model) => envelope.put("model", model.as_str()),
         None => {
-            if envelope.get("model").is_some_and(Value::is_null) {
+            // A `null` model, of the kept envelope or of the one made here.
+            if matches!(
+                envelope.get("model"),
+                Some(Out::Null | Out::Value(Value::Null))
+            ) {
                 envelope.shift_remove("model");
             }
         }
     }
-    let empty = content.as_array().is_some_and(Vec::is_empty);
+    let empty = matches!(&content, Out::Array(blocks) if blocks.is_empty());
     if envelope.contains_key("content") || !empty {
-        put(&mut envelope, "content", content);
+        envelope.put("content", content);
     }
-    message_mine.restore(&mut envelope);
-    Ok(Value::Object(envelope))
+    message_mine.restore_into(&mut envelope);
+    Ok(Out::Object(envelope))
 }
 
 /// One tool declaration; `None` for a tool another shape kept whole (a hosted
