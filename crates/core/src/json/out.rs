@@ -46,8 +46,15 @@ impl Members {
         self.insert(Cow::Borrowed(key), value.into());
     }
 
-    /// Sets a key that is not a word of the writer's own (a kept field's).
+    /// Sets a key that is not a word of the writer's own (a kept field's,
+    /// `Cow::Owned`). A `Cow::Borrowed` key is taken for a word of the
+    /// writer's, written without looking for anything to escape.
     pub fn insert(&mut self, key: Cow<'static, str>, value: Out) {
+        debug_assert!(
+            matches!(key, Cow::Owned(_))
+                || !key.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\'),
+            "a writer's own key needs no escape: {key:?}"
+        );
         match self.0.iter_mut().find(|(k, _)| *k == key) {
             Some((_, slot)) => *slot = value,
             None => self.0.push((key, value)),
@@ -94,6 +101,14 @@ impl Members {
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Out)> {
         self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    /// Each member with whether its key is a word of the writer's own (set
+    /// with [`Members::put`]: plain ASCII, nothing in it to escape).
+    pub fn iter_words(&self) -> impl Iterator<Item = (&str, bool, &Out)> {
+        self.0
+            .iter()
+            .map(|(k, v)| (k.as_ref(), matches!(k, Cow::Borrowed(_)), v))
     }
 
     /// Sets every member of `map` (a kept object's fields), each where

@@ -180,9 +180,16 @@ impl<S: Sink> Writer<'_, S> {
                 }
                 self.out.write_all(b"{")?;
                 self.depth += 1;
-                for (n, (key, member)) in members.iter().enumerate() {
+                for (n, (key, word, member)) in members.iter_words().enumerate() {
                     self.separator(n)?;
-                    write_str_lent(self.out, key)?;
+                    if word {
+                        // A word of the writer's own: nothing to escape.
+                        self.out.write_all(b"\"")?;
+                        self.out.write_all(key.as_bytes())?;
+                        self.out.write_all(b"\"")?;
+                    } else {
+                        write_str_lent(self.out, key)?;
+                    }
                     self.out.write_all(if self.pretty { b": " } else { b":" })?;
                     self.out(member, spell)?;
                 }
@@ -447,6 +454,24 @@ mod tests {
                     assert_eq!(String::from_utf8(out).unwrap(), serde_s(&expected, pretty));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_writers_own_keys_are_written_as_they_are() {
+        use crate::json::out::Members;
+        let mut inner = Members::new();
+        inner.put("media_type", "image/png");
+        inner.insert("k\"ept\n".to_string().into(), Out::str("v"));
+        let mut members = Members::new();
+        members.put("type", "image");
+        members.put("source", inner);
+        let tree = Out::Object(members);
+        for pretty in [false, true] {
+            let mut out = Vec::new();
+            write_out_lent(&mut out, &tree, pretty, &Reading::default());
+            let expected = serde_s(&tree.clone().into_value(), pretty);
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
         }
     }
 
