@@ -172,7 +172,7 @@ fn convert_text(
             // costs 6 % less than the tree made into one after.
             return Some(lent::parse(bytes).map_err(invalid).and_then(|parsed| {
                 let reading = parsed.reading(bytes);
-                let converted = convert::convert_read(
+                let converted = convert::convert_read_out(
                     &parsed.value,
                     from,
                     request.to,
@@ -227,21 +227,13 @@ fn convert_tree(
 ) -> Result<ConvertedDocument, ConvertError> {
     let converted =
         convert::convert_tree_out(tree, from, request.to, request.options.clone(), reading)?;
-    // Sized as `written` sizes it.
-    let mut output = Vec::with_capacity(text.len() + text.len() / 8);
-    let lent = render::write_out_lent(&mut output, &converted.out, pretty, reading);
-    Ok(ConvertedDocument {
-        output,
-        lent,
-        notes: converted.notes,
-        source: Some(converted.source),
-    })
+    Ok(written(converted, text, reading, pretty))
 }
 
 /// A converted value written, with holes where the payloads `reading` lends
 /// go; `text` is what the value was parsed from.
 fn written(
-    converted: convert::Converted,
+    converted: convert::ConvertedOut,
     text: &[u8],
     reading: &Reading,
     pretty: bool,
@@ -249,7 +241,7 @@ fn written(
     // Sized for the text around the payloads: a buffer that doubles as it
     // grows copies (and faults in) what it holds again.
     let mut output = Vec::with_capacity(text.len() + text.len() / 8);
-    let lent = render::write_value_lent(&mut output, &converted.value, pretty, reading);
+    let lent = render::write_out_lent(&mut output, &converted.out, pretty, reading);
     ConvertedDocument {
         output,
         lent,

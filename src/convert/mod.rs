@@ -83,10 +83,20 @@ pub fn convert_read(
     options: ConvertOptions,
     reading: &Reading,
 ) -> Result<Converted, ConvertError> {
+    convert_read_out(value, from, to, options, reading).map(ConvertedOut::into_converted)
+}
+
+/// [`convert_read`] with the output as the tree its writer built.
+pub fn convert_read_out(
+    value: &Value,
+    from: Option<Shape>,
+    to: Shape,
+    options: ConvertOptions,
+    reading: &Reading,
+) -> Result<ConvertedOut, ConvertError> {
     let mut context = detected_context(value, from, to, options, reading)?;
     let (form, transcript) = read_shape(context.source, value, &mut context)?;
     convert_model(form, transcript, context, to, || Cow::Borrowed(value))
-        .map(ConvertedOut::into_converted)
 }
 
 /// [`convert_read`] of a small document parsed into the borrowed tree (a

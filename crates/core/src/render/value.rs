@@ -21,24 +21,26 @@ use crate::json::{words, Reading, Spellings};
 /// goes ([`crate::json::lent`]; they are written from the input later:
 /// [`Lent::write_to`]).
 pub fn write_value_lent(out: &mut Vec<u8>, value: &Value, pretty: bool, reading: &Reading) -> Lent {
-    let mut holes = Holes {
-        out,
-        lent: Lent::default(),
-        lending: reading.lending(),
-    };
-    let mut writer = Writer {
-        out: &mut holes,
-        pretty,
-        depth: 0,
-    };
-    writer
-        .value(value, reading.spellings())
-        .expect("writing JSON into memory cannot fail");
-    holes.lent
+    with_holes(out, pretty, reading, |writer| {
+        writer.value(value, reading.spellings())
+    })
 }
 
 /// [`write_value_lent`] of a writer's output tree ([`crate::json::out`]).
 pub fn write_out_lent(out: &mut Vec<u8>, value: &Out, pretty: bool, reading: &Reading) -> Lent {
+    with_holes(out, pretty, reading, |writer| {
+        writer.out(value, reading.spellings())
+    })
+}
+
+/// Runs `write` with a writer into `out` that leaves a hole for each
+/// payload `reading` lends; the holes it left.
+fn with_holes(
+    out: &mut Vec<u8>,
+    pretty: bool,
+    reading: &Reading,
+    write: impl FnOnce(&mut Writer<'_, Holes<'_>>) -> io::Result<()>,
+) -> Lent {
     let mut holes = Holes {
         out,
         lent: Lent::default(),
@@ -49,9 +51,7 @@ pub fn write_out_lent(out: &mut Vec<u8>, value: &Out, pretty: bool, reading: &Re
         pretty,
         depth: 0,
     };
-    writer
-        .out(value, reading.spellings())
-        .expect("writing JSON into memory cannot fail");
+    write(&mut writer).expect("writing JSON into memory cannot fail");
     holes.lent
 }
 
