@@ -155,11 +155,6 @@ impl Out {
         }
     }
 
-    /// The members when it is an object (of either kind).
-    pub fn is_object(&self) -> bool {
-        matches!(self, Out::Object(_) | Out::Value(Value::Object(_)))
-    }
-
     /// Whether an object holds `key`.
     pub fn contains_key(&self, key: &str) -> bool {
         match self {
