@@ -9,7 +9,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::json::lent::{self, Lending, Lent, Piece};
 use crate::json::out::Out;
@@ -139,19 +139,14 @@ impl<S: Sink> Writer<'_, S> {
                     .write_all(spell.spelling(text).unwrap_or(text).as_bytes())
             }
             Value::String(text) => write_str_lent(self.out, text),
-            Value::Array(items) => {
-                if items.is_empty() {
-                    return self.out.write_all(b"[]");
-                }
-                self.out.write_all(b"[")?;
-                self.depth += 1;
-                for (n, item) in items.iter().enumerate() {
-                    self.separator(n)?;
-                    self.value(item, spell)?;
-                }
-                self.close(b"]")
-            }
-            Value::Object(members) => self.object(members, spell),
+            Value::Array(items) => self.array(items, |w, item| w.value(item, spell)),
+            Value::Object(members) => self.object(
+                members
+                    .iter()
+                    .map(|(key, member)| (key.as_str(), false, member)),
+                members.is_empty(),
+                |w, member| w.value(member, spell),
+            ),
         }
     }
 
@@ -162,54 +157,59 @@ impl<S: Sink> Writer<'_, S> {
             Out::Bool(true) => self.out.write_all(b"true"),
             Out::Bool(false) => self.out.write_all(b"false"),
             Out::Str(text) => write_str_lent(self.out, text),
-            Out::Array(items) => {
-                if items.is_empty() {
-                    return self.out.write_all(b"[]");
-                }
-                self.out.write_all(b"[")?;
-                self.depth += 1;
-                for (n, item) in items.iter().enumerate() {
-                    self.separator(n)?;
-                    self.out(item, spell)?;
-                }
-                self.close(b"]")
-            }
+            Out::Array(items) => self.array(items, |w, item| w.out(item, spell)),
             Out::Object(members) => {
-                if members.is_empty() {
-                    return self.out.write_all(b"{}");
-                }
-                self.out.write_all(b"{")?;
-                self.depth += 1;
-                for (n, (key, word, member)) in members.iter_words().enumerate() {
-                    self.separator(n)?;
-                    if word {
-                        // A word of the writer's own: nothing to escape.
-                        self.out.write_all(b"\"")?;
-                        self.out.write_all(key.as_bytes())?;
-                        self.out.write_all(b"\"")?;
-                    } else {
-                        write_str_lent(self.out, key)?;
-                    }
-                    self.out.write_all(if self.pretty { b": " } else { b":" })?;
-                    self.out(member, spell)?;
-                }
-                self.close(b"}")
+                self.object(members.iter_words(), members.is_empty(), |w, member| {
+                    w.out(member, spell)
+                })
             }
             Out::Value(value) => self.value(value, spell),
         }
     }
 
-    fn object(&mut self, members: &Map<String, Value>, spell: &Spellings) -> io::Result<()> {
-        if members.is_empty() {
+    /// An array, each item written by `item`.
+    fn array<T>(
+        &mut self,
+        items: &[T],
+        mut item: impl FnMut(&mut Self, &T) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if items.is_empty() {
+            return self.out.write_all(b"[]");
+        }
+        self.out.write_all(b"[")?;
+        self.depth += 1;
+        for (n, each) in items.iter().enumerate() {
+            self.separator(n)?;
+            item(self, each)?;
+        }
+        self.close(b"]")
+    }
+
+    /// An object of `members` (key, whether the key is a word of the
+    /// writer's own, value), each value written by `member`.
+    fn object<'m, T: 'm>(
+        &mut self,
+        members: impl Iterator<Item = (&'m str, bool, &'m T)>,
+        empty: bool,
+        mut member: impl FnMut(&mut Self, &T) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if empty {
             return self.out.write_all(b"{}");
         }
         self.out.write_all(b"{")?;
         self.depth += 1;
-        for (n, (key, member)) in members.iter().enumerate() {
+        for (n, (key, word, value)) in members.enumerate() {
             self.separator(n)?;
-            write_str_lent(self.out, key)?;
+            if word {
+                // A word of the writer's own: nothing to escape.
+                self.out.write_all(b"\"")?;
+                self.out.write_all(key.as_bytes())?;
+                self.out.write_all(b"\"")?;
+            } else {
+                write_str_lent(self.out, key)?;
+            }
             self.out.write_all(if self.pretty { b": " } else { b":" })?;
-            self.value(member, spell)?;
+            member(self, value)?;
         }
         self.close(b"}")
     }
